@@ -164,6 +164,9 @@ final class RankTree {
         }
         Inner inner = (Inner) node;
         int i = childIndex(inner, s, m, off, len);
+        if (inner.children[i] instanceof Leaf leaf && leaf.size == leafCapacity && spillToSibling(inner, i, leaf, s, m, off, len)) {
+            i = childIndex(inner, s, m, off, len);
+        }
         inner.counts[i]++;
         Node right = insert(inner.children[i], s, addr, m, off, len);
         if (right == null) {
@@ -171,6 +174,46 @@ final class RankTree {
         }
         inner.counts[i] = countOf(inner.children[i]);
         return insertChild(inner, i + 1, right, countOf(right), splitScore, splitMember);
+    }
+
+    /**
+     * Makes room in the full leaf {@code parent.children[i]} by moving part of it into a sibling
+     * with room, rather than splitting: leaves stay fuller (about four fifths instead of two
+     * thirds under random inserts). Not done where an append or prepend will start a new leaf.
+     */
+    private boolean spillToSibling(Inner parent, int i, Leaf leaf, double s, byte[] m, int off, int len) {
+        int n = leaf.size;
+        if ((leaf == last && keyAfter(s, m, off, len, leaf.scores[n - 1], leaf.addrs[n - 1]))
+                || (leaf == first && !keyAfter(s, m, off, len, leaf.scores[0], leaf.addrs[0]))) {
+            return false;
+        }
+        if (i + 1 < parent.size && parent.children[i + 1] instanceof Leaf right && right.size < leafCapacity) {
+            int k = Math.max(1, (leafCapacity - right.size) / 2);
+            moveEntries(leaf, n - k, right, 0, k);
+            parent.counts[i] -= k;
+            parent.counts[i + 1] += k;
+            parent.sepScores[i + 1] = right.scores[0];
+            parent.sepMembers[i + 1] = separatorMember(leaf, right);
+            return true;
+        }
+        if (i > 0 && parent.children[i - 1] instanceof Leaf left && left.size < leafCapacity) {
+            int k = Math.max(1, (leafCapacity - left.size) / 2);
+            moveEntries(leaf, 0, left, left.size, k);
+            parent.counts[i] -= k;
+            parent.counts[i - 1] += k;
+            parent.sepScores[i] = leaf.scores[0];
+            parent.sepMembers[i] = separatorMember(left, leaf);
+            return true;
+        }
+        return false;
+    }
+
+    /** Whether key (s, m) orders after the entry (es, member at ea). */
+    private boolean keyAfter(double s, byte[] m, int off, int len, double es, int ea) {
+        if (s != es) {
+            return s > es;
+        }
+        return arena.compareMember(ea, m, off, len) < 0;
     }
 
     private static void insertInLeaf(Leaf leaf, int pos, double s, int addr) {
