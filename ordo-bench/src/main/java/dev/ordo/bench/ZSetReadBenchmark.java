@@ -40,6 +40,7 @@ public class ZSetReadBenchmark {
     public void load() {
         set = "ordo".equals(impl) ? new OrdoBenchZSet() : new BaselineZSet();
         Members.load(set, Members.MILLION);
+        System.gc();
     }
 
     private int next() {

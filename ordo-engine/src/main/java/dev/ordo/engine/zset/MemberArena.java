@@ -22,8 +22,9 @@ import java.util.Arrays;
  *       whose live bytes fall under half of what it holds is queued for compaction: its live
  *       entries are copied to the active chunk and the chunk is released, so at most half of the
  *       sealed bytes are garbage and each compaction moves no more than the garbage it reclaims.</li>
- *   <li>Address {@code -1} is never valid (no entry can start at offset 0xFFFF of chunk 0xFFFF),
- *       so it serves as "empty" in the index.</li>
+ *   <li>Entries start at multiples of {@link #ALIGNMENT}, so an address's low 3 bits are zero
+ *       (the index keeps tags there). No entry starts at offset 0xFFF8 of chunk 0xFFFF, so the
+ *       index's markers -1 and -2 are never addresses.</li>
  * </ul>
  * Not thread-safe: only the thread that owns the sorted set may call it.
  */
@@ -31,6 +32,8 @@ final class MemberArena {
     static final int OFFSET_BITS = 16;
     static final int MAX_CHUNK_SIZE = 1 << OFFSET_BITS;
     static final int MAX_CHUNKS = 1 << 16;
+    /** Entries start at multiples of 8, which leaves the low 3 address bits free for the index's tags. */
+    static final int ALIGNMENT = 8;
     private static final int FIRST_CAPACITY = 256;
 
     /** Bytes per sealed chunk; entries larger than an eighth of it get a dedicated chunk. */
@@ -55,7 +58,7 @@ final class MemberArena {
 
     /** Appends an entry and returns its address. */
     int append(double score, byte[] m, int off, int len) {
-        int size = EntryLayout.entrySize(len);
+        int size = aligned(EntryLayout.entrySize(len));
         int c;
         if (size > dedicatedThreshold) {
             c = openChunk(size);
@@ -83,7 +86,7 @@ final class MemberArena {
     /** Marks the entry at {@code addr} as no longer referenced. */
     void free(int addr) {
         int c = addr >>> OFFSET_BITS;
-        live[c] -= EntryLayout.sizeAt(chunks[c], offset(addr));
+        live[c] -= aligned(EntryLayout.sizeAt(chunks[c], offset(addr)));
         if (live[c] == 0 && c != active) {
             release(c);
         } else if (c != active && !queued[c] && live[c] < used[c] / 2) {
@@ -111,7 +114,7 @@ final class MemberArena {
     void compact(int c, AddressRelocator relocate) {
         byte[] chunk = chunks[c];
         int end = used[c];
-        for (int at = 0; at < end && live[c] > 0; at += EntryLayout.sizeAt(chunk, at)) {
+        for (int at = 0; at < end && live[c] > 0; at += aligned(EntryLayout.sizeAt(chunk, at))) {
             relocate.relocateIfLive((c << OFFSET_BITS) | at);
         }
         if (chunks[c] != null) {
@@ -158,6 +161,13 @@ final class MemberArena {
         return EntryLayout.compareMember(chunk(addr), offset(addr), m, off, len);
     }
 
+    /** Compares the members at two addresses, bytes unsigned. */
+    int compareMembers(int a, int b) {
+        byte[] cb = chunk(b);
+        int ob = offset(b);
+        return EntryLayout.compareMember(chunk(a), offset(a), cb, EntryLayout.memberOffset(cb, ob), EntryLayout.memberLength(cb, ob));
+    }
+
     /** Returns a copy of the member at {@code addr}. */
     byte[] copyMember(int addr) {
         byte[] c = chunk(addr);
@@ -180,6 +190,11 @@ final class MemberArena {
             }
         }
         return total;
+    }
+
+    /** Returns the room an entry of {@code size} bytes takes: rounded up to {@link #ALIGNMENT}. */
+    static int aligned(int size) {
+        return (size + ALIGNMENT - 1) & -ALIGNMENT;
     }
 
     /** Returns the bytes of entries not yet freed. */

@@ -4,18 +4,23 @@ import java.util.Arrays;
 import java.util.function.IntConsumer;
 
 /**
- * The member-to-entry hash index of a skiplist-encoded sorted set: an open-addressing table of
- * {@link MemberArena} addresses with linear probing, so a member costs four bytes per slot here.
+ * The member-to-entry hash index of a skiplist-encoded sorted set: an open-addressing table with
+ * linear probing whose slots hold {@link MemberArena} addresses, four bytes per slot.
+ *
+ * <p>A slot is {@link #EMPTY}, {@link #TOMBSTONE} (a deleted entry; probes continue past it), or
+ * an arena address with a 3-bit tag taken from the top of the member's hash in its low bits,
+ * which the arena's 8-byte alignment leaves zero. A probe compares member bytes (a cache miss
+ * into the arena) only when the tag matches, so a mismatching slot costs nothing but its read.
  *
  * <p>Invariants:
  * <ul>
  *   <li>Every live entry's address sits in exactly one slot, reachable from its home slot
- *       ({@code hash & mask}) without crossing an empty slot. Deletion shifts later entries back
- *       (no tombstones), which keeps that true.</li>
- *   <li>The capacity is a power of two; the load stays at or below {@link #MAX_LOAD_PERCENT}% and
- *       the table halves when it falls under 1/8 full, so lookups touch about two slots.</li>
- *   <li>Hashes are not stored: they are recomputed from the arena's member bytes on resize,
- *       deletion shifts and scans.</li>
+ *       ({@code hash & mask}) without crossing an empty slot.</li>
+ *   <li>The capacity is a power of two; live entries plus tombstones stay at or below
+ *       {@link #MAX_LOAD_PERCENT}% of it (a rehash clears tombstones), and the table halves when
+ *       under 1/8 full. A tombstone followed by an empty slot becomes empty at once.</li>
+ *   <li>Hashes are not stored: they are recomputed from the arena's member bytes on rehash and
+ *       scans, never on the lookup, insert or delete paths.</li>
  * </ul>
  * {@link #scanBucket} supports Redis's reverse-binary SCAN cursor: it visits the entries whose home
  * is one bucket, and a bucket of a smaller table is the union of buckets of a larger one, so a scan
@@ -23,7 +28,9 @@ import java.util.function.IntConsumer;
  */
 final class MemberIndex {
     static final int EMPTY = -1;
+    static final int TOMBSTONE = -2;
     static final int MAX_LOAD_PERCENT = 60;
+    private static final int TAG_MASK = MemberArena.ALIGNMENT - 1;
     private static final int MIN_CAPACITY = 8;
 
     private final MemberArena arena;
@@ -31,6 +38,8 @@ final class MemberIndex {
     private int[] slots;
     private int mask;
     private int size;
+    private int tombstones;
+    private long lastHash;
 
     MemberIndex(MemberArena arena, long seed, int expectedSize) {
         this.arena = arena;
@@ -46,16 +55,26 @@ final class MemberIndex {
         return MemberHash.hash(m, off, len, seed);
     }
 
-    /** Returns the slot holding the member, or {@code -(insertion slot) - 1} when it is absent. */
+    /**
+     * Returns the slot holding the member, or {@code -(insertion slot) - 1} when it is absent;
+     * the insertion slot is the first tombstone on the probe path, else the empty slot ending it.
+     */
     int find(byte[] m, int off, int len, long hash) {
+        lastHash = hash;
+        int tag = tag(hash);
         int[] t = slots;
         int i = (int) hash & mask;
+        int free = -1;
         while (true) {
-            int addr = t[i];
-            if (addr == EMPTY) {
-                return -i - 1;
+            int v = t[i];
+            if (v == EMPTY) {
+                return -(free >= 0 ? free : i) - 1;
             }
-            if (arena.memberEquals(addr, m, off, len)) {
+            if (v == TOMBSTONE) {
+                if (free < 0) {
+                    free = i;
+                }
+            } else if ((v & TAG_MASK) == tag && arena.memberEquals(v & ~TAG_MASK, m, off, len)) {
                 return i;
             }
             i = (i + 1) & mask;
@@ -63,41 +82,40 @@ final class MemberIndex {
     }
 
     int addressAt(int slot) {
-        return slots[slot];
+        return slots[slot] & ~TAG_MASK;
     }
 
     void setAddressAt(int slot, int addr) {
-        slots[slot] = addr;
+        slots[slot] = addr | (slots[slot] & TAG_MASK);
     }
 
-    /** Stores {@code addr} at the insertion slot that {@link #find} returned for its member. */
+    /** Stores {@code addr} at the insertion slot that the last {@link #find}, for its member, returned. */
     void insertAt(int missResult, int addr) {
-        slots[-missResult - 1] = addr;
+        int slot = -missResult - 1;
+        if (slots[slot] == TOMBSTONE) {
+            tombstones--;
+        }
+        slots[slot] = addr | tag(lastHash);
         size++;
-        if (size * 100L > (long) slots.length * MAX_LOAD_PERCENT) {
-            rehash(slots.length * 2);
+        if ((size + tombstones) * 100L > (long) slots.length * MAX_LOAD_PERCENT) {
+            rehash(capacityFor(size));
         }
     }
 
-    /** Empties {@code slot} and shifts the rest of its probe chain back. */
+    /** Empties {@code slot}, leaving a tombstone unless the probe chain ends right after it. */
     void removeAt(int slot) {
         int[] t = slots;
-        int hole = slot;
-        int i = slot;
-        while (true) {
-            i = (i + 1) & mask;
-            int addr = t[i];
-            if (addr == EMPTY) {
-                break;
-            }
-            int home = (int) arena.hash(addr, seed) & mask;
-            if (((i - home) & mask) >= ((i - hole) & mask)) {
-                t[hole] = addr;
-                hole = i;
+        size--;
+        if (t[(slot + 1) & mask] != EMPTY) {
+            t[slot] = TOMBSTONE;
+            tombstones++;
+        } else {
+            t[slot] = EMPTY;
+            for (int i = (slot - 1) & mask; t[i] == TOMBSTONE; i = (i - 1) & mask) {
+                t[i] = EMPTY;
+                tombstones--;
             }
         }
-        t[hole] = EMPTY;
-        size--;
         if (slots.length > MIN_CAPACITY && size < slots.length / 8) {
             rehash(capacityFor(size));
         }
@@ -106,8 +124,8 @@ final class MemberIndex {
     /** Returns the slot that holds {@code addr}, found through its member's hash, or -1. */
     int slotOfAddress(int addr) {
         int i = (int) arena.hash(addr, seed) & mask;
-        while (slots[i] != EMPTY) {
-            if (slots[i] == addr) {
+        for (int v = slots[i]; v != EMPTY; v = slots[i]) {
+            if (v != TOMBSTONE && (v & ~TAG_MASK) == addr) {
                 return i;
             }
             i = (i + 1) & mask;
@@ -122,22 +140,19 @@ final class MemberIndex {
 
     /** Hands every address whose home bucket is {@code bucket} to {@code visit}. */
     void scanBucket(int bucket, IntConsumer visit) {
-        int i = bucket;
-        while (slots[i] != EMPTY) {
-            int addr = slots[i];
-            if (((int) arena.hash(addr, seed) & mask) == bucket) {
-                visit.accept(addr);
+        for (int i = bucket, v = slots[i]; v != EMPTY; i = (i + 1) & mask, v = slots[i]) {
+            if (v != TOMBSTONE && ((int) arena.hash(v & ~TAG_MASK, seed) & mask) == bucket) {
+                visit.accept(v & ~TAG_MASK);
             }
-            i = (i + 1) & mask;
         }
     }
 
     /** Writes every stored address into {@code out}, in slot order, and returns how many. */
     int addresses(int[] out) {
         int n = 0;
-        for (int addr : slots) {
-            if (addr != EMPTY) {
-                out[n++] = addr;
+        for (int v : slots) {
+            if (v != EMPTY && v != TOMBSTONE) {
+                out[n++] = v & ~TAG_MASK;
             }
         }
         return n;
@@ -146,6 +161,10 @@ final class MemberIndex {
     /** Returns the bytes of the slot table. */
     long allocatedBytes() {
         return 16L + 4L * slots.length;
+    }
+
+    private static int tag(long hash) {
+        return (int) (hash >>> 61);
     }
 
     private static int capacityFor(int entries) {
@@ -157,18 +176,19 @@ final class MemberIndex {
         slots = new int[capacity];
         Arrays.fill(slots, EMPTY);
         mask = capacity - 1;
+        tombstones = 0;
     }
 
     private void rehash(int capacity) {
         int[] old = slots;
         allocate(capacity);
-        for (int addr : old) {
-            if (addr != EMPTY) {
-                int i = (int) arena.hash(addr, seed) & mask;
+        for (int v : old) {
+            if (v != EMPTY && v != TOMBSTONE) {
+                int i = (int) arena.hash(v & ~TAG_MASK, seed) & mask;
                 while (slots[i] != EMPTY) {
                     i = (i + 1) & mask;
                 }
-                slots[i] = addr;
+                slots[i] = v;
             }
         }
     }

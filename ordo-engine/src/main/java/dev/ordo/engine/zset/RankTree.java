@@ -135,10 +135,7 @@ final class RankTree {
 
     /** Inserts the entry at {@code addr}, whose key must not be present. */
     void insert(double score, int addr) {
-        byte[] buf = arena.chunk(addr);
-        int mo = arena.memberOffset(addr);
-        int ml = arena.memberLength(addr);
-        Node right = insert(root, score, addr, buf, mo, ml);
+        Node right = insert(root, score, addr);
         if (right != null) {
             Inner top = new Inner(innerCapacity);
             top.children[0] = root;
@@ -153,9 +150,9 @@ final class RankTree {
         size++;
     }
 
-    private Node insert(Node node, double s, int addr, byte[] m, int off, int len) {
+    private Node insert(Node node, double s, int addr) {
         if (node instanceof Leaf leaf) {
-            int pos = lowerBound(leaf, s, m, off, len);
+            int pos = lowerBound(leaf, s, addr);
             if (leaf.size < leafCapacity) {
                 insertInLeaf(leaf, pos, s, addr);
                 return null;
@@ -163,12 +160,12 @@ final class RankTree {
             return splitLeaf(leaf, pos, s, addr);
         }
         Inner inner = (Inner) node;
-        int i = childIndex(inner, s, m, off, len);
-        if (inner.children[i] instanceof Leaf leaf && leaf.size == leafCapacity && spillToSibling(inner, i, leaf, s, m, off, len)) {
-            i = childIndex(inner, s, m, off, len);
+        int i = childIndex(inner, s, addr);
+        if (inner.children[i] instanceof Leaf leaf && leaf.size == leafCapacity && spillToSibling(inner, i, leaf, s, addr)) {
+            i = childIndex(inner, s, addr);
         }
         inner.counts[i]++;
-        Node right = insert(inner.children[i], s, addr, m, off, len);
+        Node right = insert(inner.children[i], s, addr);
         if (right == null) {
             return null;
         }
@@ -181,10 +178,10 @@ final class RankTree {
      * with room, rather than splitting: leaves stay fuller (about four fifths instead of two
      * thirds under random inserts). Not done where an append or prepend will start a new leaf.
      */
-    private boolean spillToSibling(Inner parent, int i, Leaf leaf, double s, byte[] m, int off, int len) {
+    private boolean spillToSibling(Inner parent, int i, Leaf leaf, double s, int addr) {
         int n = leaf.size;
-        if ((leaf == last && keyAfter(s, m, off, len, leaf.scores[n - 1], leaf.addrs[n - 1]))
-                || (leaf == first && !keyAfter(s, m, off, len, leaf.scores[0], leaf.addrs[0]))) {
+        if ((leaf == last && keyBefore(leaf.scores[n - 1], leaf.addrs[n - 1], s, addr))
+                || (leaf == first && keyBefore(s, addr, leaf.scores[0], leaf.addrs[0]))) {
             return false;
         }
         if (i + 1 < parent.size && parent.children[i + 1] instanceof Leaf right && right.size < leafCapacity) {
@@ -206,14 +203,6 @@ final class RankTree {
             return true;
         }
         return false;
-    }
-
-    /** Whether key (s, m) orders after the entry (es, member at ea). */
-    private boolean keyAfter(double s, byte[] m, int off, int len, double es, int ea) {
-        if (s != es) {
-            return s > es;
-        }
-        return arena.compareMember(ea, m, off, len) < 0;
     }
 
     private static void insertInLeaf(Leaf leaf, int pos, double s, int addr) {
@@ -326,8 +315,7 @@ final class RankTree {
 
     /** Removes the entry with key (score, member of {@code addr}), which must be present. */
     void remove(double score, int addr) {
-        byte[] buf = arena.chunk(addr);
-        remove(root, score, buf, arena.memberOffset(addr), arena.memberLength(addr));
+        remove(root, score, addr);
         size--;
         if (root instanceof Inner inner && inner.size == 1) {
             root = inner.children[0];
@@ -335,16 +323,16 @@ final class RankTree {
     }
 
     /** Returns whether {@code node} fell under its minimum fill. */
-    private boolean remove(Node node, double s, byte[] m, int off, int len) {
+    private boolean remove(Node node, double s, int addr) {
         if (node instanceof Leaf leaf) {
-            int pos = lowerBound(leaf, s, m, off, len);
+            int pos = lowerBound(leaf, s, addr);
             removeFromLeaf(leaf, pos, 1);
             return leaf.size < leafMin;
         }
         Inner inner = (Inner) node;
-        int i = childIndex(inner, s, m, off, len);
+        int i = childIndex(inner, s, addr);
         inner.counts[i]--;
-        if (remove(inner.children[i], s, m, off, len)) {
+        if (remove(inner.children[i], s, addr)) {
             rebalance(inner, i);
         }
         return inner.size < innerMin;
@@ -464,17 +452,24 @@ final class RankTree {
 
     /** Returns the 0-based rank of the present key (score, member of {@code addr}). */
     int rank(double score, int addr) {
-        byte[] m = arena.chunk(addr);
-        int off = arena.memberOffset(addr);
-        int len = arena.memberLength(addr);
         int rank = 0;
         Node node = root;
         while (node instanceof Inner inner) {
-            int i = childIndex(inner, score, m, off, len);
-            rank += sumCounts(inner, i);
-            node = inner.children[i];
+            double[] seps = inner.sepScores;
+            int[] counts = inner.counts;
+            int n = inner.size;
+            int i = 1;
+            while (i < n && seps[i] < score) {
+                rank += counts[i - 1];
+                i++;
+            }
+            while (i < n && seps[i] == score && separatorAtMost(inner.sepMembers[i], addr)) {
+                rank += counts[i - 1];
+                i++;
+            }
+            node = inner.children[i - 1];
         }
-        return rank + lowerBound((Leaf) node, score, m, off, len);
+        return rank + lowerBound((Leaf) node, score, addr);
     }
 
     /** Positions {@code cursor} at the entry of 0-based {@code rank} (which must be in range). */
@@ -496,32 +491,24 @@ final class RankTree {
         int count = 0;
         Node node = root;
         while (node instanceof Inner inner) {
-            int lo = 1;
-            int hi = inner.size;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                byte[] sm = inner.sepMembers[mid];
-                if (bound.below(inner.sepScores[mid], sm, 0, sm.length)) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
+            int n = inner.size;
+            int i = 1;
+            while (i < n) {
+                byte[] sm = inner.sepMembers[i];
+                if (!bound.below(inner.sepScores[i], sm, 0, sm.length)) {
+                    break;
                 }
+                count += inner.counts[i - 1];
+                i++;
             }
-            count += sumCounts(inner, lo - 1);
-            node = inner.children[lo - 1];
+            node = inner.children[i - 1];
         }
         Leaf leaf = (Leaf) node;
-        int lo = 0;
-        int hi = leaf.size;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (bound.below(leaf.scores[mid], leaf.addrs[mid], arena)) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
+        int i = 0;
+        while (i < leaf.size && bound.below(leaf.scores[i], leaf.addrs[i], arena)) {
+            i++;
         }
-        return count + lo;
+        return count + i;
     }
 
     /** Replaces the address of the present key (score, member at {@code oldAddr}) with {@code newAddr}. */
@@ -548,25 +535,14 @@ final class RankTree {
         insert(newScore, addr);
     }
 
-    Leaf firstLeaf() {
-        return first;
-    }
-
-    Leaf lastLeaf() {
-        return last;
-    }
-
     private Cursor find(double score, int addr) {
-        byte[] m = arena.chunk(addr);
-        int off = arena.memberOffset(addr);
-        int len = arena.memberLength(addr);
         Node node = root;
         while (node instanceof Inner inner) {
-            node = inner.children[childIndex(inner, score, m, off, len)];
+            node = inner.children[childIndex(inner, score, addr)];
         }
         Cursor c = new Cursor();
         c.leaf = (Leaf) node;
-        c.index = lowerBound(c.leaf, score, m, off, len);
+        c.index = lowerBound(c.leaf, score, addr);
         return c;
     }
 
@@ -575,7 +551,7 @@ final class RankTree {
         if (s1 != s2) {
             return s1 < s2;
         }
-        return arena.compareMember(a1, arena.chunk(a2), arena.memberOffset(a2), arena.memberLength(a2)) < 0;
+        return arena.compareMembers(a1, a2) < 0;
     }
 
     /**
@@ -583,38 +559,39 @@ final class RankTree {
      * a binary search: its loads are independent and sequential, so a cold leaf costs about one
      * memory round trip instead of one per probe.
      */
-    private int lowerBound(Leaf leaf, double s, byte[] m, int off, int len) {
+    private int lowerBound(Leaf leaf, double s, int addr) {
         double[] scores = leaf.scores;
         int n = leaf.size;
         int i = 0;
         while (i < n && scores[i] < s) {
             i++;
         }
-        while (i < n && scores[i] == s && arena.compareMember(leaf.addrs[i], m, off, len) < 0) {
+        while (i < n && scores[i] == s && arena.compareMembers(leaf.addrs[i], addr) < 0) {
             i++;
         }
         return i;
     }
 
-    /** The child of {@code inner} whose key range holds (s, m). */
-    private static int childIndex(Inner inner, double s, byte[] m, int off, int len) {
+    /**
+     * The child of {@code inner} whose key range holds (s, member at addr): the last one whose
+     * separator is at most the key. Scanned forward for the same reason as {@link #lowerBound}.
+     */
+    private int childIndex(Inner inner, double s, int addr) {
         double[] seps = inner.sepScores;
-        int lo = 1;
-        int hi = inner.size;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            double ss = seps[mid];
-            if (ss < s || (ss == s && compareSeparator(inner.sepMembers[mid], m, off, len) <= 0)) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
+        int n = inner.size;
+        int i = 1;
+        while (i < n && seps[i] < s) {
+            i++;
         }
-        return lo - 1;
+        while (i < n && seps[i] == s && separatorAtMost(inner.sepMembers[i], addr)) {
+            i++;
+        }
+        return i - 1;
     }
 
-    private static int compareSeparator(byte[] sep, byte[] m, int off, int len) {
-        return Arrays.compareUnsigned(sep, 0, sep.length, m, off, off + len);
+    /** Whether a separator's member part is at most the member at {@code addr} (scores equal). */
+    private boolean separatorAtMost(byte[] sepMember, int addr) {
+        return arena.compareMember(addr, sepMember, 0, sepMember.length) >= 0;
     }
 
     private static int sumCounts(Inner inner, int end) {

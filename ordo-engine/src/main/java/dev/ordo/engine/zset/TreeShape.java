@@ -13,7 +13,8 @@ record TreeShape(int leafCapacity, int innerCapacity, int chunkSize) {
     static final TreeShape DEFAULT = new TreeShape(64, 64, MemberArena.MAX_CHUNK_SIZE);
 
     TreeShape {
-        if (leafCapacity < 4 || innerCapacity < 4 || chunkSize < 64 || chunkSize > MemberArena.MAX_CHUNK_SIZE) {
+        if (leafCapacity < 4 || innerCapacity < 4 || chunkSize < 64 || chunkSize > MemberArena.MAX_CHUNK_SIZE
+                || chunkSize % MemberArena.ALIGNMENT != 0) {
             throw new IllegalArgumentException("bad tree shape");
         }
     }

@@ -164,7 +164,7 @@ final class TreeZSet extends ZSetStore {
         long expected = 0;
         for (int i = 0; i < tree.size(); i++) {
             tree.seek(i, c);
-            expected += EntryLayout.entrySize(arena.memberLength(c.address()));
+            expected += MemberArena.aligned(EntryLayout.entrySize(arena.memberLength(c.address())));
         }
         if (live != expected) {
             throw new AssertionError("arena counts " + live + " live bytes, entries hold " + expected);
