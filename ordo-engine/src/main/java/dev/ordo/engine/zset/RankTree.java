@@ -29,6 +29,8 @@ import java.util.Arrays;
  */
 final class RankTree {
     private static final byte[] NO_MEMBER = new byte[0];
+    /** Scores per cache line: forward scans test one per line before walking inside it. */
+    private static final int STRIDE = 8;
 
     private final MemberArena arena;
     private final int leafCapacity;
@@ -455,19 +457,9 @@ final class RankTree {
         int rank = 0;
         Node node = root;
         while (node instanceof Inner inner) {
-            double[] seps = inner.sepScores;
-            int[] counts = inner.counts;
-            int n = inner.size;
-            int i = 1;
-            while (i < n && seps[i] < score) {
-                rank += counts[i - 1];
-                i++;
-            }
-            while (i < n && seps[i] == score && separatorAtMost(inner.sepMembers[i], addr)) {
-                rank += counts[i - 1];
-                i++;
-            }
-            node = inner.children[i - 1];
+            int i = childIndex(inner, score, addr);
+            rank += sumCounts(inner, i);
+            node = inner.children[i];
         }
         return rank + lowerBound((Leaf) node, score, addr);
     }
@@ -563,6 +555,9 @@ final class RankTree {
         double[] scores = leaf.scores;
         int n = leaf.size;
         int i = 0;
+        while (i + STRIDE <= n && scores[i + STRIDE - 1] < s) {
+            i += STRIDE;
+        }
         while (i < n && scores[i] < s) {
             i++;
         }
@@ -580,6 +575,9 @@ final class RankTree {
         double[] seps = inner.sepScores;
         int n = inner.size;
         int i = 1;
+        while (i + STRIDE <= n && seps[i + STRIDE - 1] < s) {
+            i += STRIDE;
+        }
         while (i < n && seps[i] < s) {
             i++;
         }

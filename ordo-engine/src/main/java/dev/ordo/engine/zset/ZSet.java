@@ -178,6 +178,24 @@ public final class ZSet implements ScoredMembers {
     }
 
     /**
+     * ZRANK / ZREVRANK WITHSCORE in one lookup: the member's 0-based rank (descending when
+     * {@code reverse}) and its score, or null when it is not a member.
+     */
+    public RankedScore rankWithScore(byte[] member, boolean reverse) {
+        int h = store.find(member, 0, member.length);
+        if (h < 0) {
+            return null;
+        }
+        double score = store.scoreAt(h);
+        int rank = store.rankAt(h);
+        return new RankedScore(reverse ? store.size() - 1 - rank : rank, score);
+    }
+
+    /** A member's rank and score. */
+    public record RankedScore(long rank, double score) {
+    }
+
+    /**
      * ZRANGE by index: visits positions start..stop inclusive, counted from the lowest score (or
      * from the highest when {@code reverse}); negative positions count from the end.
      */
@@ -292,8 +310,9 @@ public final class ZSet implements ScoredMembers {
     /** Throws {@link AssertionError} when an internal invariant does not hold. */
     void checkInvariants() {
         store.checkInvariants();
-        if (store instanceof ListpackZSet lp && lp.size() > limits.maxEntries()) {
-            throw new AssertionError("listpack holds " + lp.size() + " entries, limit " + limits.maxEntries());
+        if (store instanceof ListpackZSet lp && !limits.fits(lp.size(), lp.longestMember())) {
+            throw new AssertionError("listpack holds " + lp.size() + " entries up to " + lp.longestMember()
+                    + " bytes, beyond " + limits);
         }
     }
 

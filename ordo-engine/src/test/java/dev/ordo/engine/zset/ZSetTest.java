@@ -287,6 +287,15 @@ class ZSetTest {
 
     @ParameterizedTest
     @EnumSource(Encoding.class)
+    void rankWithScore_presentAndAbsent(Encoding enc) {
+        ZSet z = abcde(enc);
+        assertThat(z.rankWithScore(b("b"), false)).isEqualTo(new ZSet.RankedScore(1, 2));
+        assertThat(z.rankWithScore(b("b"), true)).isEqualTo(new ZSet.RankedScore(3, 2));
+        assertThat(z.rankWithScore(b("x"), false)).isNull();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Encoding.class)
     void score_absentMember_isNaN(Encoding enc) {
         assertThat(abcde(enc).score(b("x"))).isNaN();
     }
