@@ -554,13 +554,7 @@ final class RankTree {
     private int lowerBound(Leaf leaf, double s, int addr) {
         double[] scores = leaf.scores;
         int n = leaf.size;
-        int i = 0;
-        while (i + STRIDE <= n && scores[i + STRIDE - 1] < s) {
-            i += STRIDE;
-        }
-        while (i < n && scores[i] < s) {
-            i++;
-        }
+        int i = firstNotBelow(scores, 0, n, s);
         while (i < n && scores[i] == s && arena.compareMembers(leaf.addrs[i], addr) < 0) {
             i++;
         }
@@ -574,17 +568,26 @@ final class RankTree {
     private int childIndex(Inner inner, double s, int addr) {
         double[] seps = inner.sepScores;
         int n = inner.size;
-        int i = 1;
-        while (i + STRIDE <= n && seps[i + STRIDE - 1] < s) {
-            i += STRIDE;
-        }
-        while (i < n && seps[i] < s) {
-            i++;
-        }
+        int i = firstNotBelow(seps, 1, n, s);
         while (i < n && seps[i] == s && separatorAtMost(inner.sepMembers[i], addr)) {
             i++;
         }
         return i - 1;
+    }
+
+    /**
+     * The first index in [from, n) of ascending {@code a} whose value is not below {@code s}, or n:
+     * tests one value per cache line, then walks inside the line that holds the boundary.
+     */
+    private static int firstNotBelow(double[] a, int from, int n, double s) {
+        int i = from;
+        while (i + STRIDE <= n && a[i + STRIDE - 1] < s) {
+            i += STRIDE;
+        }
+        while (i < n && a[i] < s) {
+            i++;
+        }
+        return i;
     }
 
     /** Whether a separator's member part is at most the member at {@code addr} (scores equal). */

@@ -212,22 +212,22 @@ public final class ZSet implements ScoredMembers {
      * (a negative count means all; a negative offset visits nothing).
      */
     public void rangeByScore(ScoreRange range, boolean reverse, long offset, long count, EntryVisitor visitor) {
-        visitLimited(store.countBelow(range.belowMin), store.countBelow(range.notAboveMax), reverse, offset, count, visitor);
+        visitLimited(range.belowMin, range.notAboveMax, reverse, offset, count, visitor);
     }
 
     /** As {@link #rangeByScore}, for a member interval. */
     public void rangeByLex(LexRange range, boolean reverse, long offset, long count, EntryVisitor visitor) {
-        visitLimited(store.countBelow(range.belowMin), store.countBelow(range.notAboveMax), reverse, offset, count, visitor);
+        visitLimited(range.belowMin, range.notAboveMax, reverse, offset, count, visitor);
     }
 
     /** ZCOUNT: the number of members whose score is in the range, in O(log N). */
     public long count(ScoreRange range) {
-        return Math.max(0, store.countBelow(range.notAboveMax) - store.countBelow(range.belowMin));
+        return countIn(range.belowMin, range.notAboveMax);
     }
 
     /** ZLEXCOUNT: the number of members in the interval, in O(log N). */
     public long lexCount(LexRange range) {
-        return Math.max(0, store.countBelow(range.notAboveMax) - store.countBelow(range.belowMin));
+        return countIn(range.belowMin, range.notAboveMax);
     }
 
     /** ZREMRANGEBYRANK: removes positions start..stop (ascending, negatives from the end). */
@@ -238,12 +238,12 @@ public final class ZSet implements ScoredMembers {
 
     /** ZREMRANGEBYSCORE: removes the members in the range; returns how many. */
     public long removeRangeByScore(ScoreRange range) {
-        return deleteRanks(store.countBelow(range.belowMin), store.countBelow(range.notAboveMax));
+        return deleteIn(range.belowMin, range.notAboveMax);
     }
 
     /** ZREMRANGEBYLEX: removes the members in the interval; returns how many. */
     public long removeRangeByLex(LexRange range) {
-        return deleteRanks(store.countBelow(range.belowMin), store.countBelow(range.notAboveMax));
+        return deleteIn(range.belowMin, range.notAboveMax);
     }
 
     /** ZPOPMIN: visits then removes up to {@code count} lowest members, lowest first. */
@@ -354,8 +354,23 @@ public final class ZSet implements ScoredMembers {
         }
     }
 
-    private void visitLimited(int lo, int hi, boolean reverse, long offset, long count, EntryVisitor visitor) {
-        if (offset < 0 || hi <= lo || offset >= hi - lo) {
+    /** An interval of keys is the ranks [count below min, count not above max). */
+    private long countIn(RankTree.Bound belowMin, RankTree.Bound notAboveMax) {
+        return Math.max(0, store.countBelow(notAboveMax) - store.countBelow(belowMin));
+    }
+
+    private long deleteIn(RankTree.Bound belowMin, RankTree.Bound notAboveMax) {
+        return deleteRanks(store.countBelow(belowMin), store.countBelow(notAboveMax));
+    }
+
+    private void visitLimited(RankTree.Bound belowMin, RankTree.Bound notAboveMax, boolean reverse, long offset, long count,
+                              EntryVisitor visitor) {
+        if (offset < 0) {
+            return;
+        }
+        int lo = store.countBelow(belowMin);
+        int hi = store.countBelow(notAboveMax);
+        if (hi <= lo || offset >= hi - lo) {
             return;
         }
         long available = hi - lo - offset;

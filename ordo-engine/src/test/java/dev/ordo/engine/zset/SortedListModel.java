@@ -129,19 +129,17 @@ final class SortedListModel {
     }
 
     List<ZEntry> rangeByScore(ScoreRange r, boolean reverse, long offset, long count) {
-        List<ZEntry> matching = new ArrayList<>();
-        for (ZEntry e : ordered(reverse)) {
-            if (r.contains(e.score())) {
-                matching.add(e);
-            }
-        }
-        return limit(matching, offset, count);
+        return rangeWhere(e -> r.contains(e.score()), reverse, offset, count);
     }
 
     List<ZEntry> rangeByLex(LexRange r, boolean reverse, long offset, long count) {
+        return rangeWhere(e -> r.contains(e.member()), reverse, offset, count);
+    }
+
+    private List<ZEntry> rangeWhere(java.util.function.Predicate<ZEntry> in, boolean reverse, long offset, long count) {
         List<ZEntry> matching = new ArrayList<>();
         for (ZEntry e : ordered(reverse)) {
-            if (r.contains(e.member())) {
+            if (in.test(e)) {
                 matching.add(e);
             }
         }
