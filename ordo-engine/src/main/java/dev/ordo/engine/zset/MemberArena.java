@@ -1,5 +1,7 @@
 package dev.ordo.engine.zset;
 
+import dev.ordo.engine.internal.Hashing;
+
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 
@@ -178,7 +180,7 @@ final class MemberArena {
     long hash(int addr, long seed) {
         byte[] c = chunk(addr);
         int at = offset(addr);
-        return MemberHash.hash(c, EntryLayout.memberOffset(c, at), EntryLayout.memberLength(c, at), seed);
+        return Hashing.hash(c, EntryLayout.memberOffset(c, at), EntryLayout.memberLength(c, at), seed);
     }
 
     /** Returns the bytes held by chunk arrays, live or not. */

@@ -1,5 +1,7 @@
 package dev.ordo.engine.zset;
 
+import dev.ordo.engine.internal.Hashing;
+
 import java.util.Arrays;
 import java.util.function.IntConsumer;
 
@@ -52,7 +54,7 @@ final class MemberIndex {
     }
 
     long hash(byte[] m, int off, int len) {
-        return MemberHash.hash(m, off, len, seed);
+        return Hashing.hash(m, off, len, seed);
     }
 
     /**

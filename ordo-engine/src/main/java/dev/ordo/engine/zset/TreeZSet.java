@@ -1,5 +1,7 @@
 package dev.ordo.engine.zset;
 
+import dev.ordo.engine.internal.Hashing;
+
 /**
  * The {@code skiplist} encoding: {@link MemberArena} stores each entry once, {@link MemberIndex}
  * maps members to arena addresses (O(1) score lookup), and {@link RankTree} orders the addresses
@@ -14,7 +16,7 @@ final class TreeZSet extends ZSetStore {
 
     TreeZSet(int expectedSize, TreeShape shape) {
         arena = new MemberArena(shape.chunkSize());
-        index = new MemberIndex(arena, MemberHash.SEED, expectedSize);
+        index = new MemberIndex(arena, Hashing.SEED, expectedSize);
         tree = new RankTree(arena, shape);
     }
 

@@ -1,5 +1,7 @@
 package dev.ordo.engine.zset;
 
+import dev.ordo.engine.internal.Hashing;
+
 /**
  * Builds a sorted set from members that arrive in any order (the algebra's accumulator, a range
  * stored elsewhere, a snapshot being loaded): members go to an arena and a hash index first, are
@@ -22,7 +24,7 @@ public final class ZSetBuilder {
         this.limits = limits;
         this.shape = shape;
         this.arena = new MemberArena(shape.chunkSize());
-        this.index = new MemberIndex(arena, MemberHash.SEED, expectedSize);
+        this.index = new MemberIndex(arena, Hashing.SEED, expectedSize);
     }
 
     /** Adds the member unless present; returns whether it was added. */

@@ -1,4 +1,4 @@
-package dev.ordo.engine.zset;
+package dev.ordo.engine.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -6,24 +6,24 @@ import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 
 /**
- * A seeded 64-bit hash of a byte range, for the member index. It reads eight bytes per step and
+ * A seeded 64-bit hash of a byte range, for the sorted sets' member index and the keyspace. It reads eight bytes per step and
  * finishes with a full avalanche, so every bit of the result depends on every input byte. The
  * process-wide seed is random unless the system property {@code ordo.hashSeed} fixes it (to replay
  * a failure), which keeps a client from choosing members that all land in one probe chain.
  */
-final class MemberHash {
+public final class Hashing {
     /** The seed every member index in this process uses. */
-    static final long SEED = initialSeed();
+    public static final long SEED = initialSeed();
 
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long K1 = 0x9E3779B97F4A7C15L;
     private static final long K2 = 0xC2B2AE3D27D4EB4FL;
 
-    private MemberHash() {
+    private Hashing() {
     }
 
     /** Returns the hash of {@code b[off, off+len)} under {@code seed}. */
-    static long hash(byte[] b, int off, int len, long seed) {
+    public static long hash(byte[] b, int off, int len, long seed) {
         long h = seed ^ (len * K1);
         int i = 0;
         for (; i + Long.BYTES <= len; i += Long.BYTES) {

@@ -1,0 +1,311 @@
+package dev.ordo.engine;
+
+import dev.ordo.engine.command.Call;
+import dev.ordo.engine.command.CallContext;
+import dev.ordo.engine.command.Command;
+import dev.ordo.engine.command.CommandTable;
+import dev.ordo.engine.command.Dispatcher;
+import dev.ordo.engine.command.ReplyWriter;
+import dev.ordo.engine.command.ServerControl;
+import dev.ordo.engine.command.Session;
+import dev.ordo.engine.command.CommandFamilies;
+import dev.ordo.engine.config.Config;
+import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.keyspace.Keyspace;
+import dev.ordo.engine.keyspace.KeyspaceListener;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The database engine: the keyspace, the command table and the rules for running commands.
+ *
+ * <p>Atomicity: every command runs while holding one lock, so each is atomic with respect to
+ * every other, as under Redis's single thread. The network server runs its I/O on one event loop
+ * thread that takes the lock per command, so on the fast path the lock is never contended;
+ * embedded callers take it from their own threads. Blocked clients (BZPOPMIN ...) wait without
+ * the lock and are served, first come first served, right after the command that created the key
+ * they wait for, still under that command's lock.
+ */
+public final class Engine implements CallContext, KeyspaceListener {
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Config config;
+    private final Keyspace keyspace;
+    private final CommandTable commands;
+    private final Scheduler scheduler;
+    private final Dispatcher dispatcher;
+    private volatile ServerControl server;
+
+    private final Map<DbKey, ArrayDeque<Blocked>> blockedByKey = new HashMap<>();
+    private final Set<DbKey> readyKeys = new LinkedHashSet<>();
+    private int blockedCount;
+    private volatile boolean closed;
+
+    /** How a command ended for its caller. */
+    public enum Outcome {
+        /** The reply has been written. */
+        DONE,
+        /** The client is blocked; its reply is written later, then {@link Resumer#resume()} is called. */
+        BLOCKED
+    }
+
+    /** Told when a blocked client has been answered, so the transport can flush and go on. */
+    @FunctionalInterface
+    public interface Resumer {
+        /** Called under the engine lock: must not run commands synchronously. */
+        void resume();
+    }
+
+    private record DbKey(int db, Key key) {
+    }
+
+    private final class Blocked {
+        final Session session;
+        final byte[][] args;
+        final ReplyWriter out;
+        final Resumer resumer;
+        final List<DbKey> keys = new ArrayList<>();
+        Scheduler.Task timeout;
+
+        Blocked(Session session, byte[][] args, ReplyWriter out, Resumer resumer) {
+            this.session = session;
+            this.args = args;
+            this.out = out;
+            this.resumer = resumer;
+        }
+    }
+
+    public Engine(Config config, Clock clock, Scheduler scheduler) {
+        this.config = config;
+        this.keyspace = new Keyspace(config.getInt("databases"), clock);
+        this.commands = CommandFamilies.all();
+        this.scheduler = scheduler;
+        this.dispatcher = new Dispatcher(this);
+        this.server = new EmbeddedServerControl(this);
+        keyspace.addListener(this);
+        scheduleActiveExpiry();
+    }
+
+    /** Lets a network server take over CLIENT, SHUTDOWN and INFO's transport fields. */
+    public void setServerControl(ServerControl server) {
+        this.server = server;
+    }
+
+    @Override
+    public Keyspace keyspace() {
+        return keyspace;
+    }
+
+    @Override
+    public Config config() {
+        return config;
+    }
+
+    @Override
+    public CommandTable commands() {
+        return commands;
+    }
+
+    @Override
+    public ServerControl server() {
+        return server;
+    }
+
+    public Dispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    /** A client in this process: the same commands and replies as over the network, no sockets. */
+    public EmbeddedClient connect() {
+        return new EmbeddedClient(this);
+    }
+
+    /** A new session; it starts authenticated when no password is configured. */
+    public Session newSession() {
+        return new Session(keyspace.clock().millis(), config.get("requirepass").isEmpty());
+    }
+
+    /**
+     * Runs one command for {@code session}, writing its reply to {@code out}. Returns
+     * {@link Outcome#BLOCKED} when the command waits for a key; the reply then comes later.
+     */
+    public Outcome execute(Session session, byte[][] args, ReplyWriter out, Resumer resumer) {
+        lock.lock();
+        try {
+            keyspace.beginCommand();
+            Call.BlockRequest block = dispatcher.dispatch(session, args, out, true);
+            if (block != null) {
+                registerBlocked(session, args, out, resumer, block);
+                return Outcome.BLOCKED;
+            }
+            serveReadyKeys();
+            return Outcome.DONE;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Runs {@code action} under the engine lock (for transports and tools that read engine state). */
+    public void withLock(Runnable action) {
+        lock.lock();
+        try {
+            action.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Forgets a closed connection: it is no longer waiting for any key. */
+    public void disconnect(Session session) {
+        lock.lock();
+        try {
+            for (Iterator<Map.Entry<DbKey, ArrayDeque<Blocked>>> it = blockedByKey.entrySet().iterator(); it.hasNext(); ) {
+                ArrayDeque<Blocked> queue = it.next().getValue();
+                queue.removeIf(b -> {
+                    if (b.session == session) {
+                        if (b.timeout != null) {
+                            b.timeout.cancel();
+                        }
+                        return true;
+                    }
+                    return false;
+                });
+                if (queue.isEmpty()) {
+                    it.remove();
+                }
+            }
+            blockedCount = countBlocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Number of clients waiting in a blocking command. */
+    public int blockedClients() {
+        return blockedCount;
+    }
+
+    @Override
+    public void keyCreated(int db, Key key) {
+        DbKey k = new DbKey(db, key);
+        if (blockedByKey.containsKey(k)) {
+            readyKeys.add(k);
+        }
+    }
+
+    private void registerBlocked(Session session, byte[][] args, ReplyWriter out, Resumer resumer, Call.BlockRequest block) {
+        Blocked b = new Blocked(session, args, out, resumer);
+        for (Key key : block.keys()) {
+            DbKey k = new DbKey(session.db(), key);
+            b.keys.add(k);
+            blockedByKey.computeIfAbsent(k, x -> new ArrayDeque<>()).add(b);
+        }
+        blockedCount++;
+        if (block.timeoutMillis() > 0) {
+            b.timeout = scheduler.schedule(() -> timeOut(b), block.timeoutMillis());
+        }
+    }
+
+    private void timeOut(Blocked b) {
+        lock.lock();
+        try {
+            if (unregister(b)) {
+                b.out.nullArray();
+                b.resumer.resume();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Removes {@code b} from every queue; returns whether it was still waiting. */
+    private boolean unregister(Blocked b) {
+        boolean found = false;
+        for (DbKey k : b.keys) {
+            ArrayDeque<Blocked> queue = blockedByKey.get(k);
+            if (queue != null && queue.remove(b)) {
+                found = true;
+                if (queue.isEmpty()) {
+                    blockedByKey.remove(k);
+                }
+            }
+        }
+        if (found) {
+            blockedCount--;
+        }
+        return found;
+    }
+
+    /** Retries the commands of clients waiting on keys that were created, in arrival order. */
+    private void serveReadyKeys() {
+        while (!readyKeys.isEmpty()) {
+            Iterator<DbKey> it = readyKeys.iterator();
+            DbKey k = it.next();
+            it.remove();
+            ArrayDeque<Blocked> queue = blockedByKey.get(k);
+            while (queue != null && !queue.isEmpty() && keyspace.db(k.db()).exists(k.key())) {
+                Blocked b = queue.peekFirst();
+                Call.BlockRequest again = dispatcher.retryBlocked(b.session, b.args, b.out);
+                if (again != null) {
+                    break;
+                }
+                unregister(b);
+                if (b.timeout != null) {
+                    b.timeout.cancel();
+                }
+                b.resumer.resume();
+                queue = blockedByKey.get(k);
+            }
+        }
+    }
+
+    private int countBlocked() {
+        Set<Blocked> distinct = new java.util.HashSet<>();
+        blockedByKey.values().forEach(distinct::addAll);
+        return distinct.size();
+    }
+
+    /** Stops background work (the active expiry cycle). */
+    public void close() {
+        closed = true;
+    }
+
+    private void scheduleActiveExpiry() {
+        if (!closed) {
+            scheduler.schedule(this::activeExpiryCycle, 1000L / Math.max(1, config.getInt("hz")));
+        }
+    }
+
+    /**
+     * Redis's active expiry, simplified: per database, sample 20 keys with a TTL and delete the
+     * expired ones, repeating while more than a quarter of a sample had expired (bounded work).
+     */
+    private void activeExpiryCycle() {
+        lock.lock();
+        try {
+            keyspace.beginCommand();
+            for (int d = 0; d < keyspace.databases(); d++) {
+                for (int round = 0; round < 16; round++) {
+                    if (keyspace.db(d).expireSample(20, keyspace.random()) <= 5) {
+                        break;
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        scheduleActiveExpiry();
+    }
+
+    /** The command a session's arguments name, for transports that need flags (e.g. MONITOR, QUIT). */
+    public Command lookup(byte[] name) {
+        return commands.lookup(name);
+    }
+}

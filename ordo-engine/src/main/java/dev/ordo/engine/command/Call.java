@@ -1,0 +1,232 @@
+package dev.ordo.engine.command;
+
+import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.keyspace.Database;
+import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.keyspace.Keyspace;
+import dev.ordo.engine.number.Doubles;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * One command invocation as a handler sees it: the arguments (index 0 is the name), the client's
+ * session, the reply writer, and the keyspace. Argument helpers throw Redis's exact errors.
+ */
+public final class Call {
+    private final CallContext context;
+    private final Session session;
+    private final byte[][] args;
+    private final ReplyWriter reply;
+    private final Command command;
+    private final boolean blockingAllowed;
+    private BlockRequest block;
+
+    /** What a blocking command asks for when it cannot be served now. */
+    public record BlockRequest(List<Key> keys, long timeoutMillis) {
+    }
+
+    Call(CallContext context, Session session, byte[][] args, ReplyWriter reply, Command command, boolean blockingAllowed) {
+        this.context = context;
+        this.session = session;
+        this.args = args;
+        this.reply = reply;
+        this.command = command;
+        this.blockingAllowed = blockingAllowed;
+    }
+
+    public Session session() {
+        return session;
+    }
+
+    public ReplyWriter reply() {
+        return reply;
+    }
+
+    public Command command() {
+        return command;
+    }
+
+    public CallContext context() {
+        return context;
+    }
+
+    public Keyspace keyspace() {
+        return context.keyspace();
+    }
+
+    /** The selected database. */
+    public Database db() {
+        return context.keyspace().db(session.db());
+    }
+
+    /** The command time in ms since the epoch. */
+    public long now() {
+        return context.keyspace().now();
+    }
+
+    /** Number of arguments, the command name included. */
+    public int argc() {
+        return args.length;
+    }
+
+    public byte[] arg(int i) {
+        return args[i];
+    }
+
+    public byte[][] args() {
+        return args;
+    }
+
+    /** The argument decoded as UTF-8. */
+    public String argString(int i) {
+        return new String(args[i], StandardCharsets.UTF_8);
+    }
+
+    public Key key(int i) {
+        return Key.of(args[i]);
+    }
+
+    /** Whether argument {@code i} is {@code word}, ignoring ASCII case. */
+    public boolean argIs(int i, String word) {
+        byte[] a = args[i];
+        if (a.length != word.length()) {
+            return false;
+        }
+        for (int j = 0; j < a.length; j++) {
+            int c = a[j];
+            int w = word.charAt(j);
+            if (c != w && Character.toUpperCase(c) != Character.toUpperCase(w)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Argument {@code i} as a 64-bit integer, or {@code ERR value is not an integer or out of range}. */
+    public long longArg(int i) {
+        return parseLong(args[i], Errors.NOT_INTEGER);
+    }
+
+    /** Argument {@code i} as a double (Redis's strict parsing), or {@code ERR value is not a valid float}. */
+    public double doubleArg(int i) {
+        return doubleArg(i, Errors.NOT_A_FLOAT);
+    }
+
+    /** Argument {@code i} as a double, or an error with {@code errorText}. */
+    public double doubleArg(int i, String errorText) {
+        double d = Doubles.parseStrict(args[i]);
+        if (Double.isNaN(d)) {
+            throw new ErrorReply(errorText);
+        }
+        return d;
+    }
+
+    /** Parses a canonical-enough 64-bit integer as Redis's string2ll does, or throws {@code errorText}. */
+    public static long parseLong(byte[] b, String errorText) {
+        long v = parseLongOrMin(b);
+        if (v == Long.MIN_VALUE && !isMinLong(b)) {
+            throw new ErrorReply(errorText);
+        }
+        return v;
+    }
+
+    /**
+     * Redis's string2ll: optional '-', digits, no '+', no spaces, no leading zeros (except "0"),
+     * within 64 bits. Returns Long.MIN_VALUE for invalid input (check {@link #isMinLong} to tell).
+     */
+    static long parseLongOrMin(byte[] b) {
+        int n = b.length;
+        if (n == 0 || n > 20) {
+            return Long.MIN_VALUE;
+        }
+        if (n == 1 && b[0] == '0') {
+            return 0;
+        }
+        boolean negative = b[0] == '-';
+        int i = negative ? 1 : 0;
+        if (i == n || b[i] < '1' || b[i] > '9') {
+            return Long.MIN_VALUE;
+        }
+        long v = 0;
+        for (; i < n; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9 || v < (Long.MIN_VALUE + d) / 10) {
+                return Long.MIN_VALUE;
+            }
+            v = v * 10 - d;
+        }
+        if (!negative) {
+            if (v == Long.MIN_VALUE) {
+                return Long.MIN_VALUE;
+            }
+            v = -v;
+        }
+        return v;
+    }
+
+    private static boolean isMinLong(byte[] b) {
+        return "-9223372036854775808".equals(new String(b, StandardCharsets.ISO_8859_1));
+    }
+
+    /** Reads {@code key}'s value, or null; throws WRONGTYPE if it holds another type. */
+    public <T> T read(Key key, Class<T> type) {
+        Object v = db().get(key);
+        if (v == null) {
+            return null;
+        }
+        if (!type.isInstance(v)) {
+            throw new ErrorReply(Errors.WRONGTYPE);
+        }
+        return type.cast(v);
+    }
+
+    /** Like {@link #read} but without counting a keyspace hit or miss or touching access time. */
+    public <T> T peek(Key key, Class<T> type) {
+        Database.Entry e = db().entry(key);
+        if (e == null) {
+            return null;
+        }
+        if (!type.isInstance(e.value())) {
+            throw new ErrorReply(Errors.WRONGTYPE);
+        }
+        return type.cast(e.value());
+    }
+
+    /** Whether this call may block (not inside MULTI or a script). */
+    public boolean blockingAllowed() {
+        return blockingAllowed;
+    }
+
+    /** Asks to block on {@code keys} for {@code timeoutMillis} (0: forever); the handler must not reply. */
+    public void block(List<Key> keys, long timeoutMillis) {
+        if (!blockingAllowed) {
+            throw new IllegalStateException("blocking not allowed here");
+        }
+        block = new BlockRequest(keys, timeoutMillis);
+    }
+
+    BlockRequest blockRequest() {
+        return block;
+    }
+
+    /**
+     * Parses a blocking timeout in seconds (fractions allowed) into milliseconds: Redis's
+     * {@code timeout is not a float or out of range} and {@code timeout is negative} errors.
+     */
+    public long timeoutMillisArg(int i) {
+        double seconds = Doubles.parseStrict(args[i]);
+        if (Double.isNaN(seconds)) {
+            throw new ErrorReply(Errors.TIMEOUT_NOT_FLOAT);
+        }
+        double millis = Math.ceil(seconds * 1000.0);
+        if (millis > Long.MAX_VALUE / 2) {
+            throw new ErrorReply(Errors.TIMEOUT_OUT_OF_RANGE);
+        }
+        if (millis < 0) {
+            throw new ErrorReply(Errors.TIMEOUT_NEGATIVE);
+        }
+        return (long) millis;
+    }
+}

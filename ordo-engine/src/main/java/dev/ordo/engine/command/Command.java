@@ -1,0 +1,131 @@
+package dev.ordo.engine.command;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A command's description, as COMMAND INFO reports it, and its handler. Arity follows Redis: a
+ * positive arity is the exact argument count including the name, a negative one the minimum.
+ * Key positions are 1-based; {@code lastKey} -1 means "to the last argument".
+ */
+public final class Command {
+    /** Command flags, named as COMMAND INFO reports them. */
+    public enum Flag {
+        WRITE, READONLY, DENYOOM, ADMIN, PUBSUB, NOSCRIPT, BLOCKING, LOADING, STALE, SKIP_MONITOR,
+        SKIP_SLOWLOG, FAST, NO_AUTH, MAY_REPLICATE, NO_MULTI, MOVABLE_KEYS, ALLOW_BUSY;
+
+        /** The lowercase name Redis uses ({@code no_auth} is {@code no_auth}, {@code denyoom} ...). */
+        public String redisName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private final String name;
+    private final int arity;
+    private final Set<Flag> flags;
+    private final int firstKey;
+    private final int lastKey;
+    private final int keyStep;
+    private final String group;
+    private final CommandHandler handler;
+    private final Map<String, Command> subcommands = new LinkedHashMap<>();
+    private Command parent;
+
+    private Command(String name, int arity, Set<Flag> flags, int firstKey, int lastKey, int keyStep, String group,
+                    CommandHandler handler) {
+        this.name = name;
+        this.arity = arity;
+        this.flags = flags;
+        this.firstKey = firstKey;
+        this.lastKey = lastKey;
+        this.keyStep = keyStep;
+        this.group = group;
+        this.handler = handler;
+    }
+
+    /**
+     * Describes a command. {@code flags} is a space-separated list of {@link Flag} names in any
+     * case ("write denyoom fast").
+     */
+    public static Command of(String name, int arity, String flags, int firstKey, int lastKey, int keyStep, String group,
+                             CommandHandler handler) {
+        EnumSet<Flag> set = EnumSet.noneOf(Flag.class);
+        if (!flags.isBlank()) {
+            Arrays.stream(flags.trim().split("\\s+")).map(f -> Flag.valueOf(f.toUpperCase(Locale.ROOT).replace('-', '_'))).forEach(set::add);
+        }
+        return new Command(name.toLowerCase(Locale.ROOT), arity, Collections.unmodifiableSet(set), firstKey, lastKey, keyStep,
+                group, handler);
+    }
+
+    /** Adds a subcommand (CONFIG GET, OBJECT ENCODING ...); returns this command. */
+    public Command with(Command sub) {
+        sub.parent = this;
+        subcommands.put(sub.name, sub);
+        return this;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The name in error texts and COMMAND INFO: {@code config|get} for a subcommand. */
+    public String fullName() {
+        return parent == null ? name : parent.name + "|" + name;
+    }
+
+    public int arity() {
+        return arity;
+    }
+
+    public Set<Flag> flags() {
+        return flags;
+    }
+
+    public boolean is(Flag flag) {
+        return flags.contains(flag);
+    }
+
+    public int firstKey() {
+        return firstKey;
+    }
+
+    public int lastKey() {
+        return lastKey;
+    }
+
+    public int keyStep() {
+        return keyStep;
+    }
+
+    public String group() {
+        return group;
+    }
+
+    public CommandHandler handler() {
+        return handler;
+    }
+
+    public Map<String, Command> subcommands() {
+        return Collections.unmodifiableMap(subcommands);
+    }
+
+    /** The subcommand named by {@code arg} (case-insensitive), or null. */
+    public Command subcommand(byte[] arg) {
+        return subcommands.get(new String(arg, java.nio.charset.StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT));
+    }
+
+    /** Whether {@code argc} arguments (the name included) satisfy the arity. */
+    public boolean arityAccepts(int argc) {
+        return arity >= 0 ? argc == arity : argc >= -arity;
+    }
+
+    @Override
+    public String toString() {
+        return fullName();
+    }
+}

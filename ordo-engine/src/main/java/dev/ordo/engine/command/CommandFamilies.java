@@ -1,0 +1,20 @@
+package dev.ordo.engine.command;
+
+/** Assembles the command table from each family of commands. */
+public final class CommandFamilies {
+    private CommandFamilies() {
+    }
+
+    /** A table with every command the engine implements. */
+    public static CommandTable all() {
+        CommandTable table = new CommandTable();
+        ConnectionCommands.register(table);
+        ServerCommands.register(table);
+        KeyCommands.register(table);
+        StringCommands.register(table);
+        HashCommands.register(table);
+        SetCommands.register(table);
+        ZSetCommands.register(table);
+        return table;
+    }
+}

@@ -1,0 +1,10 @@
+package dev.ordo.engine.command;
+
+/**
+ * Runs one command. Validates every argument before changing anything and writes its reply only
+ * once it cannot fail any more; failures are thrown as {@link dev.ordo.engine.error.ErrorReply}.
+ */
+@FunctionalInterface
+public interface CommandHandler {
+    void execute(Call call);
+}

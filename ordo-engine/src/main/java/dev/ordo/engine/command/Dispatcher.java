@@ -1,0 +1,125 @@
+package dev.ordo.engine.command;
+
+import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.error.Errors;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns arguments into a handler call with Redis's checks, in Redis's order: unknown command,
+ * arity, authentication, unknown subcommand, subcommand arity; then runs the handler and turns a
+ * thrown {@link ErrorReply} into an error reply. Keeps INFO commandstats. Called under the
+ * engine lock.
+ */
+public final class Dispatcher {
+    private final CallContext context;
+    private final Map<String, CommandStats> stats = new LinkedHashMap<>();
+    private long totalCommands;
+
+    /** INFO commandstats counters for one command. */
+    public static final class CommandStats {
+        public long calls;
+        public long micros;
+        public long rejectedCalls;
+        public long failedCalls;
+    }
+
+    public Dispatcher(CallContext context) {
+        this.context = context;
+    }
+
+    /**
+     * Runs the command; returns the handler's block request when it asked to block (and
+     * {@code blockingAllowed}), else null with the reply written.
+     */
+    public Call.BlockRequest dispatch(Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed) {
+        totalCommands++;
+        Command command = context.commands().lookup(args[0]);
+        if (command == null) {
+            out.error(Errors.unknownCommand(text(args[0]), quotedArgs(args)));
+            return null;
+        }
+        if (!command.arityAccepts(args.length)) {
+            reject(command, out, Errors.wrongArity(command.fullName()));
+            return null;
+        }
+        if (!session.authenticated() && !command.is(Command.Flag.NO_AUTH)) {
+            reject(command, out, Errors.NOAUTH);
+            return null;
+        }
+        if (!command.subcommands().isEmpty()) {
+            Command sub = command.subcommand(args[1]);
+            if (sub == null) {
+                reject(command, out, Errors.unknownSubcommand(text(args[1]), command.name()));
+                return null;
+            }
+            if (!sub.arityAccepts(args.length - 1)) {
+                reject(sub, out, Errors.wrongArity(sub.fullName()));
+                return null;
+            }
+            command = sub;
+        }
+        session.touch(context.keyspace().now(), command.fullName());
+        return run(command, session, args, out, blockingAllowed);
+    }
+
+    /** Runs a blocked client's command again now that a key it waits for exists. */
+    public Call.BlockRequest retryBlocked(Session session, byte[][] args, ReplyWriter out) {
+        Command command = context.commands().lookup(args[0]);
+        return run(command, session, args, out, true);
+    }
+
+    private Call.BlockRequest run(Command command, Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed) {
+        CommandStats s = stats.computeIfAbsent(command.fullName(), k -> new CommandStats());
+        long start = System.nanoTime();
+        Call call = new Call(context, session, args, out, command, blockingAllowed);
+        try {
+            command.handler().execute(call);
+        } catch (ErrorReply e) {
+            s.failedCalls++;
+            out.error(e.getMessage());
+        }
+        Call.BlockRequest block = call.blockRequest();
+        if (block == null) {
+            s.calls++;
+            s.micros += (System.nanoTime() - start) / 1000;
+        }
+        return block;
+    }
+
+    private void reject(Command command, ReplyWriter out, String error) {
+        stats.computeIfAbsent(command.fullName(), k -> new CommandStats()).rejectedCalls++;
+        out.error(error);
+    }
+
+    /** Counters per command name, for INFO commandstats. */
+    public Map<String, CommandStats> stats() {
+        return stats;
+    }
+
+    public long totalCommands() {
+        return totalCommands;
+    }
+
+    /** Clears the counters (CONFIG RESETSTAT). */
+    public void resetStats() {
+        stats.clear();
+        totalCommands = 0;
+    }
+
+    private static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    private static List<String> quotedArgs(byte[][] args) {
+        List<String> out = new ArrayList<>();
+        for (int i = 1; i < args.length && i <= 64; i++) {
+            out.add(text(args[i]));
+        }
+        return out;
+    }
+}

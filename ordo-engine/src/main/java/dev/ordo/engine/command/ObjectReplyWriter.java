@@ -1,0 +1,168 @@
+package dev.ordo.engine.command;
+
+import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.number.Doubles;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * Builds a reply as Java objects, for embedded callers: status replies become {@link String},
+ * integers {@link Long}, bulk strings {@code byte[]}, nulls {@code null}, aggregates
+ * {@link List}, errors {@link ErrorReply} instances, and (RESP3) doubles {@link Double} and
+ * booleans {@link Boolean}. Maps arrive as flat lists of keys and values. One reply per use:
+ * {@link #take()} returns it and resets the writer.
+ */
+public final class ObjectReplyWriter implements ReplyWriter {
+    private final Deque<Frame> open = new ArrayDeque<>();
+    private final IntSupplier protocol;
+    private Object result;
+    private boolean complete;
+
+    private static final class Frame {
+        final List<Object> items;
+        int remaining;
+
+        Frame(int count) {
+            items = new ArrayList<>(count);
+            remaining = count;
+        }
+    }
+
+    /** Supplies the session's protocol at write time. */
+    @FunctionalInterface
+    public interface IntSupplier {
+        int get();
+    }
+
+    public ObjectReplyWriter(IntSupplier protocol) {
+        this.protocol = protocol;
+    }
+
+    /** Whether a whole reply has been written. */
+    public boolean complete() {
+        return complete;
+    }
+
+    /** Returns the finished reply and resets the writer. */
+    public Object take() {
+        Object r = result;
+        result = null;
+        complete = false;
+        return r;
+    }
+
+    @Override
+    public int protocol() {
+        return protocol.get();
+    }
+
+    @Override
+    public void simpleString(String status) {
+        value(status);
+    }
+
+    @Override
+    public void error(String text) {
+        value(new ErrorReply(text));
+    }
+
+    @Override
+    public void integer(long value) {
+        value(value);
+    }
+
+    @Override
+    public void bulk(byte[] value) {
+        value(value.clone());
+    }
+
+    @Override
+    public void bulk(byte[] buf, int off, int len) {
+        value(Arrays.copyOfRange(buf, off, off + len));
+    }
+
+    @Override
+    public void nullBulk() {
+        value(null);
+    }
+
+    @Override
+    public void nullArray() {
+        value(null);
+    }
+
+    @Override
+    public void arrayHeader(int count) {
+        aggregate(count);
+    }
+
+    @Override
+    public void mapHeader(int pairs) {
+        aggregate(2 * pairs);
+    }
+
+    @Override
+    public void setHeader(int count) {
+        aggregate(count);
+    }
+
+    @Override
+    public void pushHeader(int count) {
+        aggregate(count);
+    }
+
+    @Override
+    public void doubleValue(double value) {
+        if (protocol() >= 3) {
+            value(value);
+        } else {
+            value(Doubles.formatBytes(value));
+        }
+    }
+
+    @Override
+    public void bool(boolean value) {
+        if (protocol() >= 3) {
+            value(value);
+        } else {
+            value(value ? 1L : 0L);
+        }
+    }
+
+    @Override
+    public void verbatim(String format, byte[] text) {
+        value(protocol() >= 3 ? new String(text, StandardCharsets.UTF_8) : text.clone());
+    }
+
+    private void aggregate(int count) {
+        Frame f = new Frame(count);
+        if (count == 0) {
+            value(f.items);
+        } else {
+            open.push(f);
+        }
+    }
+
+    private void value(Object v) {
+        Object done = v;
+        while (true) {
+            Frame top = open.peek();
+            if (top == null) {
+                result = done;
+                complete = true;
+                return;
+            }
+            top.items.add(done);
+            if (--top.remaining > 0) {
+                return;
+            }
+            open.pop();
+            done = top.items;
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package dev.ordo.engine.command;
+
+/**
+ * Where a command writes its reply, in RESP's vocabulary. One implementation encodes RESP bytes
+ * for a connection, another builds Java objects for embedded callers. Aggregates are written as a
+ * header with the element count followed by exactly that many elements.
+ *
+ * <p>RESP3-only types degrade as Redis degrades them for a RESP2 client: a map becomes a flat
+ * array of 2n elements, a set an array, a double a bulk string in Redis 7.2's format, a null the
+ * null bulk string (or null array where Redis sends one), a boolean the integer 0 or 1.
+ */
+public interface ReplyWriter {
+    /** The protocol of the client being answered: 2 or 3. */
+    int protocol();
+
+    /** A status reply ({@code +OK}). */
+    void simpleString(String status);
+
+    /** An error reply; {@code text} starts with its code ({@code ERR ...}, {@code WRONGTYPE ...}). */
+    void error(String text);
+
+    void integer(long value);
+
+    void bulk(byte[] value);
+
+    void bulk(byte[] buf, int off, int len);
+
+    /** A missing value: RESP2 {@code $-1}, RESP3 {@code _}. */
+    void nullBulk();
+
+    /** A missing aggregate: RESP2 {@code *-1}, RESP3 {@code _}. */
+    void nullArray();
+
+    void arrayHeader(int count);
+
+    /** A map of {@code pairs} key-value pairs: RESP2 flat array of 2 * pairs. */
+    void mapHeader(int pairs);
+
+    /** A set: RESP2 array. */
+    void setHeader(int count);
+
+    /** A double: RESP3 {@code ,}; RESP2 bulk string. */
+    void doubleValue(double value);
+
+    /** A boolean: RESP3 {@code #t}/{@code #f}; RESP2 integer 1/0. */
+    void bool(boolean value);
+
+    /** A verbatim string (RESP3 {@code =}, with a 3-letter format); RESP2 bulk string. */
+    void verbatim(String format, byte[] text);
+
+    /** An out-of-band push (RESP3 {@code >}); for RESP2 clients an array. */
+    void pushHeader(int count);
+}

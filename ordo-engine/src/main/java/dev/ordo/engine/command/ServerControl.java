@@ -1,0 +1,25 @@
+package dev.ordo.engine.command;
+
+import java.util.List;
+
+/**
+ * The parts of server-level commands that depend on where the engine runs (embedded, or behind a
+ * network server): the client list, killing clients, shutdown, and INFO sections owned by the
+ * transport. The embedded default knows only its own sessions.
+ */
+public interface ServerControl {
+    /** Every connected client's session. */
+    List<Session> clients();
+
+    /** Closes the connection of the client with {@code id}; returns whether there was one. */
+    boolean kill(long id);
+
+    /** Shuts the server down (SHUTDOWN); embedded engines refuse. */
+    void shutdown();
+
+    /** Lines of INFO's server section that only the transport knows (tcp_port ...), as "name:value". */
+    List<String> serverInfo();
+
+    /** Number of clients currently blocked. */
+    int blockedClients();
+}

@@ -1,0 +1,119 @@
+package dev.ordo.engine.command;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One client's state as commands see it: selected database, protocol, name, authentication. A
+ * session belongs to one connection (or one embedded handle) and is only touched under the
+ * engine's lock or by that connection's own thread.
+ */
+public final class Session {
+    private static final AtomicLong IDS = new AtomicLong();
+
+    private final long id = IDS.incrementAndGet();
+    private final long createdMillis;
+    private int db;
+    private int protocol = 2;
+    private String name = "";
+    private boolean authenticated;
+    private String address = "";
+    private String laddr = "";
+    private long lastCommandMillis;
+    private String lastCommand = "NULL";
+    private boolean closing;
+    private ReplyMode replyMode = ReplyMode.ON;
+
+    /** CLIENT REPLY's modes. */
+    public enum ReplyMode {
+        ON, OFF, SKIP
+    }
+
+    public Session(long nowMillis, boolean authenticated) {
+        this.createdMillis = nowMillis;
+        this.lastCommandMillis = nowMillis;
+        this.authenticated = authenticated;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public int db() {
+        return db;
+    }
+
+    public void selectDb(int db) {
+        this.db = db;
+    }
+
+    public int protocol() {
+        return protocol;
+    }
+
+    public void setProtocol(int protocol) {
+        this.protocol = protocol;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    public boolean authenticated() {
+        return authenticated;
+    }
+
+    public void setAuthenticated(boolean authenticated) {
+        this.authenticated = authenticated;
+    }
+
+    public String address() {
+        return address;
+    }
+
+    public String localAddress() {
+        return laddr;
+    }
+
+    public void setAddresses(String remote, String local) {
+        this.address = remote;
+        this.laddr = local;
+    }
+
+    public long createdMillis() {
+        return createdMillis;
+    }
+
+    public long lastCommandMillis() {
+        return lastCommandMillis;
+    }
+
+    public String lastCommand() {
+        return lastCommand;
+    }
+
+    void touch(long nowMillis, String command) {
+        lastCommandMillis = nowMillis;
+        lastCommand = command;
+    }
+
+    /** Whether the connection is to be closed once the current replies are written (QUIT, CLIENT KILL). */
+    public boolean closing() {
+        return closing;
+    }
+
+    public void markClosing() {
+        closing = true;
+    }
+
+    public ReplyMode replyMode() {
+        return replyMode;
+    }
+
+    public void setReplyMode(ReplyMode replyMode) {
+        this.replyMode = replyMode;
+    }
+}

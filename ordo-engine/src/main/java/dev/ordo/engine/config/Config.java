@@ -1,0 +1,256 @@
+package dev.ordo.engine.config;
+
+import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.zset.ListpackLimits;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * The server's configuration parameters, with Redis's names (and the older aliases such as
+ * {@code zset-max-ziplist-entries}), defaults, validation and CONFIG GET / SET formatting. Values
+ * are read live, so CONFIG SET takes effect for later commands. Guarded by the engine's lock for
+ * writes; reads of single values are safe from any thread.
+ */
+public final class Config {
+    /** One parameter. */
+    private static final class Param {
+        final String name;
+        final Kind kind;
+        final boolean mutable;
+        final Predicate<String> valid;
+        volatile String value;
+
+        Param(String name, Kind kind, String value, boolean mutable, Predicate<String> valid) {
+            this.name = name;
+            this.kind = kind;
+            this.value = value;
+            this.mutable = mutable;
+            this.valid = valid;
+        }
+    }
+
+    private enum Kind {
+        STRING, INTEGER, MEMORY, BOOLEAN, ENUM
+    }
+
+    private final Map<String, Param> byName = new LinkedHashMap<>();
+    private final Map<String, Param> canonical = new LinkedHashMap<>();
+
+    /** Redis 7.2's defaults, except {@code bind}, which is loopback only. */
+    public Config() {
+        integer("port", 6379, false, 0, 65535);
+        string("bind", "127.0.0.1", false);
+        string("requirepass", "", true);
+        integer("databases", 16, false, 1, 1_000_000);
+        integer("maxclients", 10000, true, 1, Integer.MAX_VALUE);
+        integer("timeout", 0, true, 0, Integer.MAX_VALUE);
+        integer("tcp-keepalive", 300, true, 0, Integer.MAX_VALUE);
+        integer("tcp-backlog", 511, false, 0, Integer.MAX_VALUE);
+        enumeration("protected-mode", "no", true, "yes", "no");
+        integer("zset-max-listpack-entries", 128, true, 0, Integer.MAX_VALUE, "zset-max-ziplist-entries");
+        memory("zset-max-listpack-value", 64, true, "zset-max-ziplist-value");
+        integer("hash-max-listpack-entries", 128, true, 0, Integer.MAX_VALUE, "hash-max-ziplist-entries");
+        memory("hash-max-listpack-value", 64, true, "hash-max-ziplist-value");
+        integer("set-max-intset-entries", 512, true, 0, Integer.MAX_VALUE);
+        integer("set-max-listpack-entries", 128, true, 0, Integer.MAX_VALUE);
+        memory("set-max-listpack-value", 64, true);
+        memory("proto-max-bulk-len", 512L * 1024 * 1024, true);
+        memory("client-query-buffer-limit", 1024L * 1024 * 1024, true);
+        integer("hz", 10, true, 1, 500);
+        integer("busy-reply-threshold", 5000, true, 0, Integer.MAX_VALUE, "lua-time-limit");
+        integer("slowlog-log-slower-than", 10000, true, -1, Integer.MAX_VALUE);
+        integer("slowlog-max-len", 128, true, 0, Integer.MAX_VALUE);
+        memory("maxmemory", 0, true);
+        enumeration("maxmemory-policy", "noeviction", true, "noeviction", "allkeys-lru", "allkeys-lfu", "allkeys-random",
+                "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl");
+        string("save", "3600 1 300 100 60 10000", true);
+        enumeration("appendonly", "no", true, "yes", "no");
+        enumeration("appendfsync", "everysec", true, "always", "everysec", "no");
+        string("dir", System.getProperty("user.dir"), true);
+        string("dbfilename", "dump.rdb", true);
+        string("appendfilename", "appendonly.aof", false);
+        enumeration("loglevel", "notice", true, "debug", "verbose", "notice", "warning", "nothing");
+        string("logfile", "", false);
+        enumeration("daemonize", "no", false, "yes", "no");
+        integer("io-threads", 1, false, 1, 128);
+        enumeration("cluster-enabled", "no", false, "yes", "no");
+        string("notify-keyspace-events", "", true);
+        enumeration("activerehashing", "yes", true, "yes", "no");
+        enumeration("lazyfree-lazy-user-del", "no", true, "yes", "no");
+        enumeration("lazyfree-lazy-user-flush", "no", true, "yes", "no");
+        integer("active-expire-effort", 1, true, 1, 10);
+        enumeration("latency-tracking", "yes", true, "yes", "no");
+        string("latency-tracking-info-percentiles", "50 99 99.9", true);
+        integer("min-replicas-to-write", 0, true, 0, Integer.MAX_VALUE);
+        enumeration("replica-read-only", "yes", true, "yes", "no");
+    }
+
+    /** The value of {@code name} (a name or alias, any case), or null if there is no such parameter. */
+    public String get(String name) {
+        Param p = byName.get(name.toLowerCase(Locale.ROOT));
+        return p == null ? null : p.value;
+    }
+
+    /** Whether {@code name} is a known parameter or alias. */
+    public boolean has(String name) {
+        return byName.containsKey(name.toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * Sets a parameter as CONFIG SET does, or throws Redis's error. {@code atStartup} also allows
+     * parameters that cannot change at runtime (from the command line or a config file).
+     */
+    public void set(String name, String value, boolean atStartup) {
+        Param p = byName.get(name.toLowerCase(Locale.ROOT));
+        if (p == null) {
+            throw new ErrorReply("ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'");
+        }
+        if (!p.mutable && !atStartup) {
+            throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set immutable config");
+        }
+        String normalized = normalize(p, value);
+        if (normalized == null || !p.valid.test(normalized)) {
+            throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + reason(p));
+        }
+        p.value = normalized;
+    }
+
+    /** Every parameter (by its canonical name and its aliases) whose name matches the glob, as CONFIG GET lists them. */
+    public Map<String, String> matching(String glob) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Param> e : byName.entrySet()) {
+            if (Glob.matches(glob.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    e.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8), true)) {
+                out.put(e.getKey(), e.getValue().value);
+            }
+        }
+        return out;
+    }
+
+    /** Canonical parameter names, in definition order. */
+    public List<String> names() {
+        return new ArrayList<>(canonical.keySet());
+    }
+
+    public int getInt(String name) {
+        return (int) Long.parseLong(get(name));
+    }
+
+    public long getLong(String name) {
+        return Long.parseLong(get(name));
+    }
+
+    public boolean getBoolean(String name) {
+        return "yes".equals(get(name));
+    }
+
+    /** The live sorted-set listpack limits. */
+    public ListpackLimits zsetListpackLimits() {
+        Param entries = byName.get("zset-max-listpack-entries");
+        Param value = byName.get("zset-max-listpack-value");
+        return new ListpackLimits() {
+            @Override
+            public int maxEntries() {
+                return (int) Long.parseLong(entries.value);
+            }
+
+            @Override
+            public int maxValueBytes() {
+                return (int) Math.min(Integer.MAX_VALUE, Long.parseLong(value.value));
+            }
+        };
+    }
+
+    private static String reason(Param p) {
+        switch (p.kind) {
+            case INTEGER:
+                return "argument couldn't be parsed into an integer";
+            case MEMORY:
+                return "argument must be a memory value";
+            case BOOLEAN:
+            case ENUM:
+                return "argument(s) must be one of the following: " + "valid values";
+            default:
+                return "argument is invalid";
+        }
+    }
+
+    private static String normalize(Param p, String value) {
+        switch (p.kind) {
+            case INTEGER:
+                try {
+                    return String.valueOf(Long.parseLong(value.trim()));
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+            case MEMORY:
+                long bytes = parseMemory(value);
+                return bytes < 0 ? null : String.valueOf(bytes);
+            case ENUM:
+            case BOOLEAN:
+                return value.toLowerCase(Locale.ROOT);
+            default:
+                return value;
+        }
+    }
+
+    /** Redis's memory notation: a plain number, or with k/kb/m/mb/g/gb (k = 1000, kb = 1024); -1 if invalid. */
+    public static long parseMemory(String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        long unit = 1;
+        String[][] units = {{"gb", "1073741824"}, {"mb", "1048576"}, {"kb", "1024"}, {"g", "1000000000"}, {"m", "1000000"},
+            {"k", "1000"}, {"b", "1"}};
+        for (String[] u : units) {
+            if (v.endsWith(u[0])) {
+                unit = Long.parseLong(u[1]);
+                v = v.substring(0, v.length() - u[0].length());
+                break;
+            }
+        }
+        try {
+            long n = Long.parseLong(v);
+            return n < 0 ? -1 : Math.multiplyExact(n, unit);
+        } catch (NumberFormatException | ArithmeticException e) {
+            return -1;
+        }
+    }
+
+    private void put(Param p, String... aliases) {
+        canonical.put(p.name, p);
+        byName.put(p.name, p);
+        for (String a : aliases) {
+            byName.put(a, p);
+        }
+    }
+
+    private void integer(String name, long def, boolean mutable, long min, long max, String... aliases) {
+        put(new Param(name, Kind.INTEGER, String.valueOf(def), mutable, v -> {
+            long n = Long.parseLong(v);
+            return n >= min && n <= max;
+        }), aliases);
+    }
+
+    private void memory(String name, long def, boolean mutable, String... aliases) {
+        put(new Param(name, Kind.MEMORY, String.valueOf(def), mutable, v -> true), aliases);
+    }
+
+    private void string(String name, String def, boolean mutable) {
+        put(new Param(name, Kind.STRING, def, mutable, v -> true));
+    }
+
+    private void enumeration(String name, String def, boolean mutable, String... allowed) {
+        List<String> values = List.of(allowed);
+        put(new Param(name, Kind.ENUM, def, mutable, values::contains));
+    }
+
+    /** Throws the error CONFIG GET/SET give for a missing argument. */
+    public static ErrorReply wrongArity(String sub) {
+        return new ErrorReply(Errors.wrongArity("config|" + sub));
+    }
+}

@@ -1,0 +1,268 @@
+package dev.ordo.engine.keyspace;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.random.RandomGenerator;
+
+/**
+ * One numbered database: keys to values, with Redis's expiry. A key whose expiry time has passed
+ * is treated as absent by every read and deleted on the spot (lazy expiry); {@link
+ * #expireSample} deletes expired keys nobody reads (active expiry). Keys with an expiry are also
+ * kept in a second table so that sampling them is O(1).
+ *
+ * <p>"Now" is the keyspace's command time, fixed at the start of each command, so a key does not
+ * expire halfway through one. Not thread-safe: the engine's lock guards it.
+ */
+public final class Database {
+    /** The expiry of a key that has none. */
+    public static final long NO_EXPIRY = -1;
+
+    private final int index;
+    private final Keyspace keyspace;
+    private final KeyTable<Entry> entries = new KeyTable<>();
+    private final KeyTable<Entry> volatileEntries = new KeyTable<>();
+
+    /** A stored value with its expiry and last access time (for OBJECT IDLETIME). */
+    public static final class Entry {
+        Object value;
+        long expireAt = NO_EXPIRY;
+        long lastAccess;
+
+        public Object value() {
+            return value;
+        }
+
+        public long expireAt() {
+            return expireAt;
+        }
+
+        public long lastAccess() {
+            return lastAccess;
+        }
+    }
+
+    Database(int index, Keyspace keyspace) {
+        this.index = index;
+        this.keyspace = keyspace;
+    }
+
+    public int index() {
+        return index;
+    }
+
+    /** Returns the live entry of {@code key}, deleting it first if it has expired; null if absent. */
+    public Entry entry(Key key) {
+        Entry e = entries.get(key);
+        if (e == null) {
+            return null;
+        }
+        if (e.expireAt != NO_EXPIRY && e.expireAt <= keyspace.now()) {
+            expire(key);
+            return null;
+        }
+        return e;
+    }
+
+    /** Returns the live value of {@code key}, or null; counts a hit or a miss and refreshes its access time. */
+    public Object get(Key key) {
+        Entry e = entry(key);
+        if (e == null) {
+            keyspace.stats().keyspaceMisses++;
+            return null;
+        }
+        keyspace.stats().keyspaceHits++;
+        e.lastAccess = keyspace.now();
+        return e.value;
+    }
+
+    /** Whether {@code key} exists (without touching its access time). */
+    public boolean exists(Key key) {
+        return entry(key) != null;
+    }
+
+    /** Sets {@code key} to a new value and removes any expiry (SET without KEEPTTL). */
+    public void set(Key key, Object value) {
+        Entry e = entry(key);
+        if (e == null) {
+            add(key, value);
+            return;
+        }
+        if (e.expireAt != NO_EXPIRY) {
+            volatileEntries.remove(key);
+            e.expireAt = NO_EXPIRY;
+        }
+        e.value = value;
+        e.lastAccess = keyspace.now();
+        keyspace.modified(index, key);
+    }
+
+    /** Replaces the value of an existing key, keeping its expiry. */
+    public void replaceKeepingTtl(Key key, Object value) {
+        Entry e = entry(key);
+        if (e == null) {
+            add(key, value);
+            return;
+        }
+        e.value = value;
+        keyspace.modified(index, key);
+    }
+
+    /** Adds a key that must be absent; tells listeners a key was created. */
+    public void add(Key key, Object value) {
+        Entry e = new Entry();
+        e.value = value;
+        e.lastAccess = keyspace.now();
+        entries.put(key, e);
+        keyspace.modified(index, key);
+        keyspace.created(index, key);
+    }
+
+    /** Deletes {@code key}; returns whether it existed (expired keys do not count). */
+    public boolean delete(Key key) {
+        if (entry(key) == null) {
+            return false;
+        }
+        remove(key);
+        keyspace.modified(index, key);
+        return true;
+    }
+
+    /** Records that the value held by {@code key} changed in place (for WATCH). */
+    public void touchModified(Key key) {
+        keyspace.modified(index, key);
+    }
+
+    /** The absolute expiry of an existing key in ms, or {@link #NO_EXPIRY}. */
+    public long expireAt(Key key) {
+        Entry e = entry(key);
+        return e == null ? NO_EXPIRY : e.expireAt;
+    }
+
+    /** Sets the expiry of an existing key; a time not in the future deletes it at once. */
+    public void setExpireAt(Key key, long atMillis) {
+        Entry e = entry(key);
+        if (e == null) {
+            return;
+        }
+        if (atMillis <= keyspace.now()) {
+            delete(key);
+            keyspace.stats().expiredKeys++;
+            return;
+        }
+        if (e.expireAt == NO_EXPIRY) {
+            volatileEntries.put(key, e);
+        }
+        e.expireAt = atMillis;
+        keyspace.modified(index, key);
+    }
+
+    /** Removes the expiry of an existing key; returns whether it had one. */
+    public boolean persist(Key key) {
+        Entry e = entry(key);
+        if (e == null || e.expireAt == NO_EXPIRY) {
+            return false;
+        }
+        e.expireAt = NO_EXPIRY;
+        volatileEntries.remove(key);
+        keyspace.modified(index, key);
+        return true;
+    }
+
+    /** Number of keys, counting expired ones not yet deleted (as Redis's DBSIZE does). */
+    public int size() {
+        return entries.size();
+    }
+
+    /** Number of keys with an expiry. */
+    public int volatileSize() {
+        return volatileEntries.size();
+    }
+
+    /** One SCAN step over the keys; expired keys are deleted rather than visited. */
+    public long scan(long cursor, int count, BiConsumer<Key, Entry> visitor) {
+        List<Key> expired = new ArrayList<>();
+        long now = keyspace.now();
+        long next = entries.scan(cursor, count, (k, e) -> {
+            if (e.expireAt != NO_EXPIRY && e.expireAt <= now) {
+                expired.add(k);
+            } else {
+                visitor.accept(k, e);
+            }
+        });
+        expired.forEach(this::expire);
+        return next;
+    }
+
+    /** Visits every live key, in table order. */
+    public void forEach(BiConsumer<Key, Entry> visitor) {
+        long now = keyspace.now();
+        entries.forEach((k, e) -> {
+            if (e.expireAt == NO_EXPIRY || e.expireAt > now) {
+                visitor.accept(k, e);
+            }
+        });
+    }
+
+    /** A random live key, or null when there is none. */
+    public Key randomKey(RandomGenerator random) {
+        for (int tries = 0; tries < 100 && entries.size() > 0; tries++) {
+            Key k = entries.randomKey(random);
+            if (entry(k) != null) {
+                return k;
+            }
+        }
+        return null;
+    }
+
+    /** Removes every key. */
+    public void clear() {
+        entries.forEach((k, e) -> keyspace.modified(index, k));
+        entries.clear();
+        volatileEntries.clear();
+    }
+
+    /** Samples up to {@code samples} keys with an expiry and deletes the expired ones; returns how many. */
+    public int expireSample(int samples, RandomGenerator random) {
+        int expired = 0;
+        long now = keyspace.now();
+        for (int i = 0; i < samples && volatileEntries.size() > 0; i++) {
+            Key k = volatileEntries.randomKey(random);
+            Entry e = volatileEntries.get(k);
+            if (e.expireAt <= now) {
+                expire(k);
+                expired++;
+            }
+        }
+        return expired;
+    }
+
+    /** Moves every key of this database into {@code other}'s tables and back (SWAPDB). */
+    void swapContents(Database other) {
+        KeyTable<Entry> tmp = new KeyTable<>();
+        entries.forEach(tmp::put);
+        KeyTable<Entry> tmpVolatile = new KeyTable<>();
+        volatileEntries.forEach(tmpVolatile::put);
+        entries.clear();
+        volatileEntries.clear();
+        other.entries.forEach(entries::put);
+        other.volatileEntries.forEach(volatileEntries::put);
+        other.entries.clear();
+        other.volatileEntries.clear();
+        tmp.forEach(other.entries::put);
+        tmpVolatile.forEach(other.volatileEntries::put);
+    }
+
+    private void expire(Key key) {
+        remove(key);
+        keyspace.stats().expiredKeys++;
+        keyspace.modified(index, key);
+    }
+
+    private void remove(Key key) {
+        Entry e = entries.remove(key);
+        if (e != null && e.expireAt != NO_EXPIRY) {
+            volatileEntries.remove(key);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.ordo.engine.keyspace;
+
+import dev.ordo.engine.Clock;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
+
+/**
+ * The numbered databases, the command clock and the keyspace statistics. "Now" is read from the
+ * clock once per command ({@link #beginCommand}) and used by every expiry check in it.
+ * Not thread-safe: the engine's lock guards it.
+ */
+public final class Keyspace {
+    private final Database[] databases;
+    private final Clock clock;
+    private final RandomGenerator random;
+    private final Stats stats = new Stats();
+    private final List<KeyspaceListener> listeners = new ArrayList<>();
+    private long now;
+
+    /** Counters INFO reports. */
+    public static final class Stats {
+        public long expiredKeys;
+        public long keyspaceHits;
+        public long keyspaceMisses;
+    }
+
+    public Keyspace(int databases, Clock clock, RandomGenerator random) {
+        this.clock = clock;
+        this.random = random;
+        this.databases = new Database[databases];
+        for (int i = 0; i < databases; i++) {
+            this.databases[i] = new Database(i, this);
+        }
+        this.now = clock.millis();
+    }
+
+    public Keyspace(int databases, Clock clock) {
+        this(databases, clock, new SplittableRandom());
+    }
+
+    /** Fixes "now" for the command about to run. */
+    public void beginCommand() {
+        now = clock.millis();
+    }
+
+    /** The current command's time, in ms since the epoch. */
+    public long now() {
+        return now;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public RandomGenerator random() {
+        return random;
+    }
+
+    public Database db(int index) {
+        return databases[index];
+    }
+
+    public int databases() {
+        return databases.length;
+    }
+
+    public Stats stats() {
+        return stats;
+    }
+
+    public void addListener(KeyspaceListener listener) {
+        listeners.add(listener);
+    }
+
+    /** Exchanges the contents of two databases (SWAPDB). */
+    public void swap(int a, int b) {
+        if (a != b) {
+            databases[a].swapContents(databases[b]);
+        }
+    }
+
+    /** Empties every database. */
+    public void flushAll() {
+        for (Database db : databases) {
+            db.clear();
+        }
+    }
+
+    void created(int db, Key key) {
+        for (KeyspaceListener l : listeners) {
+            l.keyCreated(db, key);
+        }
+    }
+
+    void modified(int db, Key key) {
+        for (KeyspaceListener l : listeners) {
+            l.keyModified(db, key);
+        }
+    }
+}

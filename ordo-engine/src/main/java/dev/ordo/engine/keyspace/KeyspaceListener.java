@@ -1,0 +1,11 @@
+package dev.ordo.engine.keyspace;
+
+/** Hears about keyspace changes that other parts of the engine react to. Called under the engine lock. */
+public interface KeyspaceListener {
+    /** A key was created; clients blocked on it may now be served. */
+    void keyCreated(int db, Key key);
+
+    /** A key's value, type, expiry or existence changed (or it was read-modified), for WATCH. */
+    default void keyModified(int db, Key key) {
+    }
+}

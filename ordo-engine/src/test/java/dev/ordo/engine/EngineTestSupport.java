@@ -1,0 +1,46 @@
+package dev.ordo.engine;
+
+import dev.ordo.engine.config.Config;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** An engine for tests: a manual clock and a real scheduler on a daemon thread. */
+public final class EngineTestSupport implements AutoCloseable {
+    public final AtomicLong time = new AtomicLong(1_700_000_000_000L);
+    public final Engine engine;
+    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "ordo-test-scheduler");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public EngineTestSupport() {
+        this(new Config());
+    }
+
+    public EngineTestSupport(Config config) {
+        engine = new Engine(config, time::get, (task, delay) -> {
+            var f = executor.schedule(task, delay, TimeUnit.MILLISECONDS);
+            return () -> f.cancel(false);
+        });
+    }
+
+    /** A new embedded client of the engine. */
+    public EmbeddedClient client() {
+        return engine.connect();
+    }
+
+    /** Moves the manual clock forward. */
+    public void advance(long millis) {
+        time.addAndGet(millis);
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+        executor.shutdownNow();
+    }
+}
