@@ -47,6 +47,13 @@ public final class Engine implements CallContext, KeyspaceListener {
     private final Set<DbKey> readyKeys = new LinkedHashSet<>();
     private int blockedCount;
     private volatile boolean closed;
+    private final List<CommandObserver> observers = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Sees every command a client sends (MONITOR): after it ran, under the engine lock. */
+    @FunctionalInterface
+    public interface CommandObserver {
+        void executed(Session session, byte[][] args, long nowMillis);
+    }
 
     /** How a command ended for its caller. */
     public enum Outcome {
@@ -91,6 +98,15 @@ public final class Engine implements CallContext, KeyspaceListener {
         this.server = new EmbeddedServerControl(this);
         keyspace.addListener(this);
         scheduleActiveExpiry();
+    }
+
+    /** Adds an observer of every executed command (not those flagged skip_monitor or admin). */
+    public void addObserver(CommandObserver observer) {
+        observers.add(observer);
+    }
+
+    public void removeObserver(CommandObserver observer) {
+        observers.remove(observer);
     }
 
     /** Lets a network server take over CLIENT, SHUTDOWN and INFO's transport fields. */
@@ -141,6 +157,9 @@ public final class Engine implements CallContext, KeyspaceListener {
         try {
             keyspace.beginCommand();
             Call.BlockRequest block = dispatcher.dispatch(session, args, out, true);
+            if (!observers.isEmpty()) {
+                notifyObservers(session, args);
+            }
             if (block != null) {
                 registerBlocked(session, args, out, resumer, block);
                 return Outcome.BLOCKED;
@@ -302,6 +321,16 @@ public final class Engine implements CallContext, KeyspaceListener {
             lock.unlock();
         }
         scheduleActiveExpiry();
+    }
+
+    private void notifyObservers(Session session, byte[][] args) {
+        Command c = commands.lookup(args[0]);
+        if (c != null && (c.is(Command.Flag.SKIP_MONITOR) || c.is(Command.Flag.ADMIN))) {
+            return;
+        }
+        for (CommandObserver o : observers) {
+            o.executed(session, args, keyspace.now());
+        }
     }
 
     /** The command a session's arguments name, for transports that need flags (e.g. MONITOR, QUIT). */
