@@ -196,28 +196,65 @@ public final class ZSet implements ScoredMembers {
     }
 
     /**
-     * ZRANGE by index: visits positions start..stop inclusive, counted from the lowest score (or
-     * from the highest when {@code reverse}); negative positions count from the end.
+     * A run of consecutive ranks [from, to) in ascending order, to be visited ascending or, when
+     * {@code reverse}, descending. Knowing its size before visiting lets a reply writer send the
+     * array length first.
      */
-    public void range(long start, long stop, boolean reverse, EntryVisitor visitor) {
-        long[] span = normalizeIndexes(start, stop);
-        if (span != null) {
-            visitRanks(span[0], span[1], reverse, visitor);
+    public record Span(int from, int to, boolean reverse) {
+        /** No entries. */
+        public static final Span EMPTY = new Span(0, 0, false);
+
+        /** The number of entries the span visits. */
+        public int size() {
+            return to - from;
         }
     }
 
     /**
-     * Visits members whose score is in {@code range}, ascending (or descending when
-     * {@code reverse}), skipping {@code offset} of them and stopping after {@code count}
-     * (a negative count means all; a negative offset visits nothing).
+     * ZRANGE by index: positions start..stop inclusive, counted from the lowest score (or from the
+     * highest when {@code reverse}); negative positions count from the end.
      */
-    public void rangeByScore(ScoreRange range, boolean reverse, long offset, long count, EntryVisitor visitor) {
-        visitLimited(range.belowMin, range.notAboveMax, reverse, offset, count, visitor);
+    public Span indexSpan(long start, long stop, boolean reverse) {
+        long[] span = normalizeIndexes(start, stop);
+        if (span == null) {
+            return Span.EMPTY;
+        }
+        int size = store.size();
+        return reverse ? new Span((int) (size - span[1]), (int) (size - span[0]), true) : new Span((int) span[0], (int) span[1], false);
     }
 
-    /** As {@link #rangeByScore}, for a member interval. */
+    /**
+     * Members whose score is in {@code range}, ascending (or descending when {@code reverse}),
+     * skipping {@code offset} of them and keeping at most {@code count} (a negative count means
+     * all; a negative offset gives nothing).
+     */
+    public Span scoreSpan(ScoreRange range, boolean reverse, long offset, long count) {
+        return limitedSpan(range.belowMin, range.notAboveMax, reverse, offset, count);
+    }
+
+    /** As {@link #scoreSpan}, for a member interval. */
+    public Span lexSpan(LexRange range, boolean reverse, long offset, long count) {
+        return limitedSpan(range.belowMin, range.notAboveMax, reverse, offset, count);
+    }
+
+    /** Visits the entries of {@code span} in its direction. */
+    public void visit(Span span, EntryVisitor visitor) {
+        store.visit(span.from(), span.to(), span.reverse(), visitor);
+    }
+
+    /** Visits {@link #indexSpan}'s entries. */
+    public void range(long start, long stop, boolean reverse, EntryVisitor visitor) {
+        visit(indexSpan(start, stop, reverse), visitor);
+    }
+
+    /** Visits {@link #scoreSpan}'s entries. */
+    public void rangeByScore(ScoreRange range, boolean reverse, long offset, long count, EntryVisitor visitor) {
+        visit(scoreSpan(range, reverse, offset, count), visitor);
+    }
+
+    /** Visits {@link #lexSpan}'s entries. */
     public void rangeByLex(LexRange range, boolean reverse, long offset, long count, EntryVisitor visitor) {
-        visitLimited(range.belowMin, range.notAboveMax, reverse, offset, count, visitor);
+        visit(lexSpan(range, reverse, offset, count), visitor);
     }
 
     /** ZCOUNT: the number of members whose score is in the range, in O(log N). */
@@ -345,15 +382,6 @@ public final class ZSet implements ScoredMembers {
         return new long[] {start, stop + 1};
     }
 
-    private void visitRanks(long start, long end, boolean reverse, EntryVisitor visitor) {
-        int size = store.size();
-        if (reverse) {
-            store.visit((int) (size - end), (int) (size - start), true, visitor);
-        } else {
-            store.visit((int) start, (int) end, false, visitor);
-        }
-    }
-
     /** An interval of keys is the ranks [count below min, count not above max). */
     private long countIn(RankTree.Bound belowMin, RankTree.Bound notAboveMax) {
         return Math.max(0, store.countBelow(notAboveMax) - store.countBelow(belowMin));
@@ -363,25 +391,23 @@ public final class ZSet implements ScoredMembers {
         return deleteRanks(store.countBelow(belowMin), store.countBelow(notAboveMax));
     }
 
-    private void visitLimited(RankTree.Bound belowMin, RankTree.Bound notAboveMax, boolean reverse, long offset, long count,
-                              EntryVisitor visitor) {
+    private Span limitedSpan(RankTree.Bound belowMin, RankTree.Bound notAboveMax, boolean reverse, long offset, long count) {
         if (offset < 0) {
-            return;
+            return Span.EMPTY;
         }
         int lo = store.countBelow(belowMin);
         int hi = store.countBelow(notAboveMax);
         if (hi <= lo || offset >= hi - lo) {
-            return;
+            return Span.EMPTY;
         }
         long available = hi - lo - offset;
         int n = (int) (count < 0 ? available : Math.min(count, available));
         if (reverse) {
             int top = (int) (hi - offset);
-            store.visit(top - n, top, true, visitor);
-        } else {
-            int from = (int) (lo + offset);
-            store.visit(from, from + n, false, visitor);
+            return new Span(top - n, top, true);
         }
+        int from = (int) (lo + offset);
+        return new Span(from, from + n, false);
     }
 
     private long deleteRanks(int from, int to) {
