@@ -310,7 +310,7 @@ public final class Engine implements CallContext, KeyspaceListener {
         lock.lock();
         try {
             keyspace.beginCommand();
-            for (int d = 0; d < keyspace.databases(); d++) {
+            for (int d = 0; keyspace.activeExpireEnabled() && d < keyspace.databases(); d++) {
                 for (int round = 0; round < 16; round++) {
                     if (keyspace.db(d).expireSample(20, keyspace.random()) <= 5) {
                         break;

@@ -13,4 +13,9 @@ public interface CallContext {
 
     /** Server-wide information and actions (INFO, CLIENT, SHUTDOWN ...); see {@link ServerControl}. */
     ServerControl server();
+
+    /** The dispatcher running commands here: command statistics and the slow log (INFO, SLOWLOG, CONFIG RESETSTAT). */
+    default Dispatcher dispatcher() {
+        throw new UnsupportedOperationException("this context keeps no command statistics");
+    }
 }

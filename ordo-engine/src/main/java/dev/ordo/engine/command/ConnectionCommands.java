@@ -3,15 +3,49 @@ package dev.ordo.engine.command;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 
-/** Connection commands: PING, ECHO, SELECT (the others arrive with their issue's work). */
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Connection commands: PING, ECHO, SELECT, QUIT, RESET, HELLO, AUTH and CLIENT. They act on the
+ * calling client's {@link Session} (protocol, name, database, authentication, reply mode) and,
+ * for CLIENT LIST and KILL, on the sessions {@link ServerControl} knows.
+ *
+ * <p>Authentication knows one user, {@code default}, whose password is {@code requirepass}; with
+ * no password configured that user accepts any password. Every client is of type {@code normal}:
+ * CLIENT LIST and KILL report no master, replica or pub/sub clients, and show the buffer fields
+ * and {@code fd} as Redis shows them for a connection it knows nothing about.
+ */
 final class ConnectionCommands {
+    private static final String CONNECTION = "connection";
+    private static final String AUTH_FLAGS = "noscript loading stale fast no_auth allow_busy";
+    private static final String DEFAULT_USER = "default";
+    private static final List<String> CLIENT_TYPES = List.of("normal", "master", "replica", "slave", "pubsub");
+
     private ConnectionCommands() {
     }
 
     static void register(CommandTable table) {
-        table.register(Command.of("ping", -1, "fast", 0, 0, 0, "connection", ConnectionCommands::ping));
-        table.register(Command.of("echo", 2, "fast", 0, 0, 0, "connection", c -> c.reply().bulk(c.arg(1))));
-        table.register(Command.of("select", 2, "loading stale fast", 0, 0, 0, "connection", ConnectionCommands::select));
+        table.register(Command.of("ping", -1, "fast", 0, 0, 0, CONNECTION, ConnectionCommands::ping));
+        table.register(Command.of("echo", 2, "loading stale fast", 0, 0, 0, CONNECTION, c -> c.reply().bulk(c.arg(1))));
+        table.register(Command.of("select", 2, "loading stale fast", 0, 0, 0, CONNECTION, ConnectionCommands::select));
+        table.register(Command.of("quit", -1, AUTH_FLAGS, 0, 0, 0, CONNECTION, ConnectionCommands::quit));
+        table.register(Command.of("reset", 1, AUTH_FLAGS, 0, 0, 0, CONNECTION, ConnectionCommands::reset));
+        table.register(Command.of("hello", -1, AUTH_FLAGS, 0, 0, 0, CONNECTION, ConnectionCommands::hello));
+        table.register(Command.of("auth", -2, AUTH_FLAGS, 0, 0, 0, CONNECTION, ConnectionCommands::auth));
+        table.register(Command.of("client", -2, "", 0, 0, 0, CONNECTION, c -> { })
+                .with(Command.of("id", 2, "noscript loading stale", 0, 0, 0, CONNECTION,
+                        c -> c.reply().integer(c.session().id())))
+                .with(Command.of("setname", 3, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientSetName))
+                .with(Command.of("getname", 2, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientGetName))
+                .with(Command.of("list", -2, "admin noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientList))
+                .with(Command.of("info", 2, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientInfo))
+                .with(Command.of("kill", -3, "admin noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientKill))
+                .with(Command.of("reply", 3, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientReply))
+                .with(Command.of("help", 2, "loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientHelp)));
     }
 
     /** PING [message]: PONG, or the message as a bulk string. */
@@ -34,5 +68,368 @@ final class ConnectionCommands {
         }
         c.session().selectDb((int) index);
         c.reply().simpleString("OK");
+    }
+
+    /** QUIT: OK, then the connection closes once the reply is written. */
+    private static void quit(Call c) {
+        c.session().markClosing();
+        c.reply().simpleString("OK");
+    }
+
+    /** RESET: the connection as new (database 0, RESP2, no name, replies on, authenticated only without a password). */
+    private static void reset(Call c) {
+        Session s = c.session();
+        s.selectDb(0);
+        s.setProtocol(2);
+        s.setName("");
+        s.setReplyMode(Session.ReplyMode.ON);
+        s.setAuthenticated(passwordNotRequired(c));
+        c.reply().simpleString("RESET");
+    }
+
+    /** HELLO [protover [AUTH user pass] [SETNAME name]]: switches protocol and replies with the server's description. */
+    private static void hello(Call c) {
+        long version = 0;
+        if (c.argc() >= 2) {
+            version = Call.parseLong(c.arg(1), Errors.HELLO_PROTOCOL_NOT_INTEGER);
+            if (version < 2 || version > 3) {
+                throw new ErrorReply(Errors.NOPROTO);
+            }
+        }
+        byte[] user = null;
+        byte[] password = null;
+        String name = null;
+        for (int i = 2; i < c.argc(); i++) {
+            int more = c.argc() - 1 - i;
+            if (c.argIs(i, "AUTH") && more >= 2) {
+                user = c.arg(i + 1);
+                password = c.arg(i + 2);
+                i += 2;
+            } else if (c.argIs(i, "SETNAME") && more >= 1) {
+                name = validClientName(c.arg(i + 1));
+                i++;
+            } else {
+                throw new ErrorReply(Errors.helloSyntax(c.argString(i)));
+            }
+        }
+        if (user != null) {
+            authenticate(c, user, password);
+        }
+        if (!c.session().authenticated()) {
+            throw new ErrorReply(Errors.HELLO_NOAUTH);
+        }
+        if (name != null) {
+            c.session().setName(name);
+        }
+        if (version != 0) {
+            c.session().setProtocol((int) version);
+        }
+        writeServerDescription(c);
+    }
+
+    private static void writeServerDescription(Call c) {
+        ReplyWriter r = c.reply();
+        r.mapHeader(7);
+        bulk(r, "server");
+        bulk(r, "redis");
+        bulk(r, "version");
+        bulk(r, ServerCommands.REDIS_VERSION);
+        bulk(r, "proto");
+        r.integer(c.session().protocol());
+        bulk(r, "id");
+        r.integer(c.session().id());
+        bulk(r, "mode");
+        bulk(r, "standalone");
+        bulk(r, "role");
+        bulk(r, "master");
+        bulk(r, "modules");
+        r.arrayHeader(0);
+    }
+
+    /** AUTH [username] password, for the default user. */
+    private static void auth(Call c) {
+        if (c.argc() > 3) {
+            throw new ErrorReply(Errors.SYNTAX);
+        }
+        if (c.argc() == 2) {
+            if (passwordNotRequired(c)) {
+                throw new ErrorReply(Errors.AUTH_NO_PASSWORD);
+            }
+            authenticate(c, DEFAULT_USER.getBytes(StandardCharsets.US_ASCII), c.arg(1));
+        } else {
+            authenticate(c, c.arg(1), c.arg(2));
+        }
+        c.reply().simpleString("OK");
+    }
+
+    /** Marks the session authenticated if {@code user} and {@code password} match, else throws WRONGPASS (state unchanged). */
+    private static void authenticate(Call c, byte[] user, byte[] password) {
+        boolean userMatches = MessageDigest.isEqual(user, DEFAULT_USER.getBytes(StandardCharsets.US_ASCII));
+        String required = c.context().config().get("requirepass");
+        boolean passwordMatches = required.isEmpty()
+                || MessageDigest.isEqual(password, required.getBytes(StandardCharsets.UTF_8));
+        if (!userMatches || !passwordMatches) {
+            throw new ErrorReply(Errors.WRONGPASS);
+        }
+        c.session().setAuthenticated(true);
+    }
+
+    private static boolean passwordNotRequired(Call c) {
+        return c.context().config().get("requirepass").isEmpty();
+    }
+
+    /** A client name as given, or INVALID_CLIENT_NAME when a byte is outside '!'..'~'; empty clears the name. */
+    private static String validClientName(byte[] name) {
+        for (byte b : name) {
+            if (b < '!' || b > '~') {
+                throw new ErrorReply(Errors.INVALID_CLIENT_NAME);
+            }
+        }
+        return new String(name, StandardCharsets.US_ASCII);
+    }
+
+    /** CLIENT SETNAME name. */
+    private static void clientSetName(Call c) {
+        c.session().setName(validClientName(c.arg(2)));
+        c.reply().simpleString("OK");
+    }
+
+    /** CLIENT GETNAME: the name, or null when none is set. */
+    private static void clientGetName(Call c) {
+        String name = c.session().name();
+        if (name.isEmpty()) {
+            c.reply().nullBulk();
+        } else {
+            bulk(c.reply(), name);
+        }
+    }
+
+    /** CLIENT LIST [TYPE type | ID id [id ...]]: one line per client, as verbatim text. */
+    private static void clientList(Call c) {
+        List<Session> listed;
+        if (c.argc() == 2) {
+            listed = c.context().server().clients();
+        } else if (c.argc() == 4 && c.argIs(2, "TYPE")) {
+            listed = isNormalType(clientType(c.argString(3))) ? c.context().server().clients() : List.of();
+        } else if (c.argc() > 3 && c.argIs(2, "ID")) {
+            listed = clientsById(c);
+        } else {
+            throw new ErrorReply(Errors.SYNTAX);
+        }
+        StringBuilder text = new StringBuilder();
+        for (Session s : listed) {
+            text.append(clientLine(s, c.now())).append('\n');
+        }
+        c.reply().verbatim("txt", text.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static List<Session> clientsById(Call c) {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 3; i < c.argc(); i++) {
+            long id = Call.parseLong(c.arg(i), Errors.INVALID_CLIENT_ID);
+            if (id < 1) {
+                throw new ErrorReply(Errors.INVALID_CLIENT_ID);
+            }
+            ids.add(id);
+        }
+        List<Session> clients = c.context().server().clients();
+        List<Session> out = new ArrayList<>();
+        for (long id : ids) {
+            for (Session s : clients) {
+                if (s.id() == id) {
+                    out.add(s);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** CLIENT INFO: this client's line. */
+    private static void clientInfo(Call c) {
+        String line = clientLine(c.session(), c.now()) + "\n";
+        c.reply().verbatim("txt", line.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** One client as CLIENT LIST describes it (Redis 7.2's fields, in its order). */
+    static String clientLine(Session s, long nowMillis) {
+        return "id=" + s.id()
+                + " addr=" + s.address()
+                + " laddr=" + s.localAddress()
+                + " fd=-1"
+                + " name=" + s.name()
+                + " age=" + Math.max(0, (nowMillis - s.createdMillis()) / 1000)
+                + " idle=" + Math.max(0, (nowMillis - s.lastCommandMillis()) / 1000)
+                + " flags=" + (s.closing() ? "c" : "N")
+                + " db=" + s.db()
+                + " sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0"
+                + " obl=0 oll=0 omem=0 tot-mem=0 events=r"
+                + " cmd=" + s.lastCommand()
+                + " user=" + DEFAULT_USER
+                + " redir=-1"
+                + " resp=" + s.protocol()
+                + " lib-name= lib-ver=";
+    }
+
+    /** The canonical name of a client type given in any case, or Redis's unknown-type error. */
+    private static String clientType(String given) {
+        String type = given.toLowerCase(Locale.ROOT);
+        if (!CLIENT_TYPES.contains(type)) {
+            throw new ErrorReply(Errors.unknownClientType(given));
+        }
+        return type;
+    }
+
+    private static boolean isNormalType(String type) {
+        return type.equals("normal");
+    }
+
+    /** CLIENT KILL ip:port (OK or No such client), or CLIENT KILL filter value ... (the number killed). */
+    private static void clientKill(Call c) {
+        if (c.argc() == 3) {
+            List<Session> victims = matching(c, new KillFilter(c.argString(2)));
+            if (victims.isEmpty()) {
+                throw new ErrorReply(Errors.NO_SUCH_CLIENT);
+            }
+            victims.forEach(s -> c.context().server().kill(s.id()));
+            c.reply().simpleString("OK");
+            return;
+        }
+        KillFilter filter = KillFilter.parse(c);
+        List<Session> victims = matching(c, filter);
+        long killed = 0;
+        for (Session s : victims) {
+            if (c.context().server().kill(s.id())) {
+                killed++;
+            }
+        }
+        c.reply().integer(killed);
+    }
+
+    private static List<Session> matching(Call c, KillFilter filter) {
+        List<Session> out = new ArrayList<>();
+        for (Session s : c.context().server().clients()) {
+            if (filter.matches(s, c.session())) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    /** CLIENT KILL's filters; an unset filter matches every client. */
+    private static final class KillFilter {
+        long id;
+        String type;
+        String addr;
+        String laddr;
+        boolean skipMe = true;
+
+        KillFilter() {
+        }
+
+        /** The old form: the client at {@code addr}, the caller included. */
+        KillFilter(String addr) {
+            this.addr = addr;
+            this.skipMe = false;
+        }
+
+        /** Parses {@code filter value} pairs from argument 2 on, with Redis's errors. */
+        static KillFilter parse(Call c) {
+            KillFilter f = new KillFilter();
+            for (int i = 2; i < c.argc(); i += 2) {
+                if (i + 1 >= c.argc()) {
+                    throw new ErrorReply(Errors.SYNTAX);
+                }
+                String value = c.argString(i + 1);
+                if (c.argIs(i, "ID")) {
+                    f.id = Call.parseLong(c.arg(i + 1), Errors.CLIENT_ID_NOT_POSITIVE);
+                    if (f.id < 1) {
+                        throw new ErrorReply(Errors.CLIENT_ID_NOT_POSITIVE);
+                    }
+                } else if (c.argIs(i, "TYPE")) {
+                    f.type = clientType(value);
+                } else if (c.argIs(i, "ADDR")) {
+                    f.addr = value;
+                } else if (c.argIs(i, "LADDR")) {
+                    f.laddr = value;
+                } else if (c.argIs(i, "USER")) {
+                    if (!value.equals(DEFAULT_USER)) {
+                        throw new ErrorReply(Errors.noSuchUser(value));
+                    }
+                } else if (c.argIs(i, "SKIPME")) {
+                    f.skipMe = parseYesNo(c, i + 1);
+                } else {
+                    throw new ErrorReply(Errors.SYNTAX);
+                }
+            }
+            return f;
+        }
+
+        private static boolean parseYesNo(Call c, int i) {
+            if (c.argIs(i, "YES")) {
+                return true;
+            }
+            if (c.argIs(i, "NO")) {
+                return false;
+            }
+            throw new ErrorReply(Errors.SYNTAX);
+        }
+
+        boolean matches(Session s, Session caller) {
+            return (id == 0 || s.id() == id)
+                    && (type == null || isNormalType(type))
+                    && (addr == null || addr.equals(s.address()))
+                    && (laddr == null || laddr.equals(s.localAddress()))
+                    && !(skipMe && s == caller);
+        }
+    }
+
+    /**
+     * CLIENT REPLY ON|OFF|SKIP: sets the session's reply mode. ON replies OK; OFF and SKIP write
+     * no reply (the transport discards replies while the mode says so); SKIP while OFF changes nothing.
+     */
+    private static void clientReply(Call c) {
+        Session s = c.session();
+        if (c.argIs(2, "ON")) {
+            s.setReplyMode(Session.ReplyMode.ON);
+            c.reply().simpleString("OK");
+        } else if (c.argIs(2, "OFF")) {
+            s.setReplyMode(Session.ReplyMode.OFF);
+        } else if (c.argIs(2, "SKIP")) {
+            if (s.replyMode() != Session.ReplyMode.OFF) {
+                s.setReplyMode(Session.ReplyMode.SKIP);
+            }
+        } else {
+            throw new ErrorReply(Errors.SYNTAX);
+        }
+    }
+
+    private static void clientHelp(Call c) {
+        ServerCommands.help(c, "CLIENT",
+                "GETNAME",
+                "    Reply with this connection's name, or null when it has none.",
+                "ID",
+                "    Reply with this connection's unique id.",
+                "INFO",
+                "    Describe this connection in CLIENT LIST's format.",
+                "KILL <ip:port>",
+                "    Close the connection from <ip:port>.",
+                "KILL <filter> <value> [<filter> <value> ...]",
+                "    Close every connection matching all the filters; reply with how many. Filters:",
+                "    * ID <client-id>",
+                "    * ADDR <ip:port>: the client's address.",
+                "    * LADDR <ip:port>: the address the client connected to.",
+                "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+                "    * USER <username>",
+                "    * SKIPME (YES|NO): whether to spare this connection (default YES).",
+                "LIST [TYPE (NORMAL|MASTER|REPLICA|PUBSUB) | ID <client-id> [<client-id> ...]]",
+                "    Describe the connections, one line each.",
+                "REPLY (ON|OFF|SKIP)",
+                "    Turn replies to this connection on or off, or skip the reply to the next command.",
+                "SETNAME <name>",
+                "    Name this connection; an empty name removes it.");
+    }
+
+    private static void bulk(ReplyWriter r, String s) {
+        r.bulk(s.getBytes(StandardCharsets.UTF_8));
     }
 }

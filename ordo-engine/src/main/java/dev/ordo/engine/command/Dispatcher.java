@@ -18,6 +18,7 @@ import java.util.Map;
 public final class Dispatcher {
     private final CallContext context;
     private final Map<String, CommandStats> stats = new LinkedHashMap<>();
+    private final SlowLog slowLog = new SlowLog();
     private long totalCommands;
 
     /** INFO commandstats counters for one command. */
@@ -51,13 +52,13 @@ public final class Dispatcher {
             reject(command, out, Errors.NOAUTH);
             return null;
         }
-        if (!command.subcommands().isEmpty()) {
+        if (!command.subcommands().isEmpty() && args.length > 1) {
             Command sub = command.subcommand(args[1]);
             if (sub == null) {
                 reject(command, out, Errors.unknownSubcommand(text(args[1]), command.name()));
                 return null;
             }
-            if (!sub.arityAccepts(args.length - 1)) {
+            if (!sub.arityAccepts(args.length)) {
                 reject(sub, out, Errors.wrongArity(sub.fullName()));
                 return null;
             }
@@ -85,10 +86,29 @@ public final class Dispatcher {
         }
         Call.BlockRequest block = call.blockRequest();
         if (block == null) {
+            long micros = (System.nanoTime() - start) / 1000;
             s.calls++;
-            s.micros += (System.nanoTime() - start) / 1000;
+            s.micros += micros;
+            logIfSlow(command, session, args, micros);
         }
         return block;
+    }
+
+    /**
+     * Records a finished call in the slow log when it took at least {@code slowlog-log-slower-than}
+     * microseconds (a negative threshold disables the log; skip_slowlog commands are never logged).
+     */
+    private void logIfSlow(Command command, Session session, byte[][] args, long micros) {
+        if (!command.is(Command.Flag.SKIP_SLOWLOG)
+                && slowLog.isSlow(micros, context.config().get("slowlog-log-slower-than"))) {
+            slowLog.add(command, session, args, context.keyspace().now(), micros,
+                    context.config().getInt("slowlog-max-len"));
+        }
+    }
+
+    /** The slow log this dispatcher records into (SLOWLOG). */
+    public SlowLog slowLog() {
+        return slowLog;
     }
 
     private void reject(Command command, ReplyWriter out, String error) {

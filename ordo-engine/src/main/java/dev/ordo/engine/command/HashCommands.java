@@ -1,10 +1,376 @@
 package dev.ordo.engine.command;
 
-/** The hash commands. */
+import dev.ordo.engine.config.Config;
+import dev.ordo.engine.config.Glob;
+import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.keyspace.HashValue;
+import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.zset.ListpackLimits;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+
+/**
+ * The hash commands, with Redis 7.2's syntax, replies and error texts: HSET, HSETNX, HGET, HMGET,
+ * HMSET, HDEL, HEXISTS, HLEN, HKEYS, HVALS, HGETALL, HINCRBY, HINCRBYFLOAT, HSTRLEN, HSCAN,
+ * HRANDFIELD.
+ *
+ * <p>Each handler parses every argument and computes its result before it changes the keyspace
+ * or replies. A write creates the hash when missing and deletes it when its last field goes. The
+ * encoding follows Redis 7.2 (see {@link HashValue}): like Redis 7.2, and unlike 7.0, an HSET or
+ * HMSET with more pairs than {@code hash-max-listpack-entries} converts to a hash table at once,
+ * even when repeated fields leave fewer. Reads count keyspace hits and misses; writes do not.
+ *
+ * <p>Beyond Redis: the order of a hash-table-encoded hash (HGETALL, HKEYS, HSCAN) differs from
+ * Redis's, whose dict order depends on its own hash function; and an HRANDFIELD reply of more
+ * than {@link #MAX_REPLY_ELEMENTS} elements, which Redis would try to build, is refused with
+ * {@code ERR value is out of range}.
+ */
 final class HashCommands {
+    /** The most elements an HRANDFIELD reply may hold. */
+    static final long MAX_REPLY_ELEMENTS = Integer.MAX_VALUE - 8;
+
     private HashCommands() {
     }
 
     static void register(CommandTable table) {
+        table.register(Command.of("hset", -4, "write denyoom fast", 1, 1, 1, "hash", c -> hset(c, false)));
+        table.register(Command.of("hmset", -4, "write denyoom fast", 1, 1, 1, "hash", c -> hset(c, true)));
+        table.register(Command.of("hsetnx", 4, "write denyoom fast", 1, 1, 1, "hash", HashCommands::hsetnx));
+        table.register(Command.of("hget", 3, "readonly fast", 1, 1, 1, "hash", HashCommands::hget));
+        table.register(Command.of("hmget", -3, "readonly fast", 1, 1, 1, "hash", HashCommands::hmget));
+        table.register(Command.of("hdel", -3, "write fast", 1, 1, 1, "hash", HashCommands::hdel));
+        table.register(Command.of("hexists", 3, "readonly fast", 1, 1, 1, "hash", HashCommands::hexists));
+        table.register(Command.of("hlen", 2, "readonly fast", 1, 1, 1, "hash", HashCommands::hlen));
+        table.register(Command.of("hstrlen", 3, "readonly fast", 1, 1, 1, "hash", HashCommands::hstrlen));
+        table.register(Command.of("hkeys", 2, "readonly", 1, 1, 1, "hash", c -> listAll(c, true, false)));
+        table.register(Command.of("hvals", 2, "readonly", 1, 1, 1, "hash", c -> listAll(c, false, true)));
+        table.register(Command.of("hgetall", 2, "readonly", 1, 1, 1, "hash", c -> listAll(c, true, true)));
+        table.register(Command.of("hincrby", 4, "write denyoom fast", 1, 1, 1, "hash", HashCommands::hincrby));
+        table.register(Command.of("hincrbyfloat", 4, "write denyoom fast", 1, 1, 1, "hash", HashCommands::hincrbyfloat));
+        table.register(Command.of("hscan", -3, "readonly", 1, 1, 1, "hash", HashCommands::hscan));
+        table.register(Command.of("hrandfield", -2, "readonly", 1, 1, 1, "hash", HashCommands::hrandfield));
+    }
+
+    /** The listpack limits in force: {@code hash-max-listpack-entries} and {@code hash-max-listpack-value}. */
+    private static ListpackLimits limits(Call c) {
+        Config config = c.context().config();
+        long maxValue = Math.min(Integer.MAX_VALUE, config.getLong("hash-max-listpack-value"));
+        return ListpackLimits.of(config.getInt("hash-max-listpack-entries"), (int) maxValue);
+    }
+
+    /** The hash at argument 1 for writing: the existing one (WRONGTYPE if another type) or null. */
+    private static HashValue forWrite(Call c) {
+        return c.peek(c.key(1), HashValue.class);
+    }
+
+    /** Records a write to {@code hash} at argument 1: adds it if {@code created}, else marks it modified. */
+    private static void stored(Call c, HashValue hash, boolean created) {
+        if (created) {
+            c.db().add(c.key(1), hash);
+        } else {
+            c.db().touchModified(c.key(1));
+        }
+    }
+
+    private static void hset(Call c, boolean legacyReply) {
+        if (c.argc() % 2 != 0) {
+            throw new ErrorReply(Errors.wrongArity(c.command().fullName()));
+        }
+        HashValue existing = forWrite(c);
+        HashValue hash = existing == null ? new HashValue() : existing;
+        ListpackLimits limits = limits(c);
+        convertForArguments(c, hash, limits);
+        int added = 0;
+        for (int i = 2; i < c.argc(); i += 2) {
+            added += hash.put(c.key(i), c.arg(i + 1), limits) ? 1 : 0;
+        }
+        stored(c, hash, existing == null);
+        if (legacyReply) {
+            c.reply().simpleString("OK");
+        } else {
+            c.reply().integer(added);
+        }
+    }
+
+    /**
+     * Converts a listpack hash up front, as Redis 7.2 does, when the command brings more pairs
+     * than the entry limit or any field or value longer than the value limit.
+     */
+    private static void convertForArguments(Call c, HashValue hash, ListpackLimits limits) {
+        if ((c.argc() - 2) / 2 > limits.maxEntries()) {
+            hash.convertToHashtable();
+            return;
+        }
+        for (int i = 2; i < c.argc(); i++) {
+            if (c.arg(i).length > limits.maxValueBytes()) {
+                hash.convertToHashtable();
+                return;
+            }
+        }
+    }
+
+    private static void hsetnx(Call c) {
+        HashValue existing = forWrite(c);
+        Key field = c.key(2);
+        if (existing != null && existing.contains(field)) {
+            c.reply().integer(0);
+            return;
+        }
+        HashValue hash = existing == null ? new HashValue() : existing;
+        ListpackLimits limits = limits(c);
+        convertForArguments(c, hash, limits);
+        hash.put(field, c.arg(3), limits);
+        stored(c, hash, existing == null);
+        c.reply().integer(1);
+    }
+
+    private static void hget(Call c) {
+        HashValue hash = c.read(c.key(1), HashValue.class);
+        replyValue(c, hash == null ? null : hash.get(c.key(2)));
+    }
+
+    private static void hmget(Call c) {
+        HashValue hash = c.read(c.key(1), HashValue.class);
+        c.reply().arrayHeader(c.argc() - 2);
+        for (int i = 2; i < c.argc(); i++) {
+            replyValue(c, hash == null ? null : hash.get(c.key(i)));
+        }
+    }
+
+    private static void hdel(Call c) {
+        HashValue hash = forWrite(c);
+        if (hash == null) {
+            c.reply().integer(0);
+            return;
+        }
+        int removed = 0;
+        for (int i = 2; i < c.argc(); i++) {
+            removed += hash.remove(c.key(i)) ? 1 : 0;
+        }
+        if (hash.size() == 0) {
+            c.db().delete(c.key(1));
+        } else if (removed > 0) {
+            c.db().touchModified(c.key(1));
+        }
+        c.reply().integer(removed);
+    }
+
+    private static void hexists(Call c) {
+        HashValue hash = c.read(c.key(1), HashValue.class);
+        c.reply().integer(hash != null && hash.contains(c.key(2)) ? 1 : 0);
+    }
+
+    private static void hlen(Call c) {
+        HashValue hash = c.read(c.key(1), HashValue.class);
+        c.reply().integer(hash == null ? 0 : hash.size());
+    }
+
+    private static void hstrlen(Call c) {
+        HashValue hash = c.read(c.key(1), HashValue.class);
+        byte[] value = hash == null ? null : hash.get(c.key(2));
+        c.reply().integer(value == null ? 0 : value.length);
+    }
+
+    /** HKEYS, HVALS and HGETALL (a map reply) in the hash's order. */
+    private static void listAll(Call c, boolean fields, boolean values) {
+        HashValue hash = c.read(c.key(1), HashValue.class);
+        int size = hash == null ? 0 : hash.size();
+        if (fields && values) {
+            c.reply().mapHeader(size);
+        } else {
+            c.reply().arrayHeader(size);
+        }
+        if (hash == null) {
+            return;
+        }
+        hash.forEach((field, value) -> {
+            if (fields) {
+                c.reply().bulk(field.bytes());
+            }
+            if (values) {
+                c.reply().bulk(value);
+            }
+        });
+    }
+
+    private static void hincrby(Call c) {
+        long increment = c.longArg(3);
+        HashValue existing = forWrite(c);
+        Key field = c.key(2);
+        byte[] old = existing == null ? null : existing.get(field);
+        long value = old == null ? 0 : Call.parseLong(old, Errors.HASH_NOT_INTEGER);
+        long result;
+        try {
+            result = Math.addExact(value, increment);
+        } catch (ArithmeticException e) {
+            throw new ErrorReply(Errors.INCR_OVERFLOW);
+        }
+        store(c, existing, field, Long.toString(result).getBytes(StandardCharsets.US_ASCII));
+        c.reply().integer(result);
+    }
+
+    private static void hincrbyfloat(Call c) {
+        LongDouble increment = LongDouble.parse(c.arg(3));
+        if (increment == null) {
+            throw new ErrorReply(Errors.NOT_A_FLOAT);
+        }
+        if (!increment.isFinite()) {
+            throw new ErrorReply(Errors.HASH_INCR_NAN_OR_INF);
+        }
+        HashValue existing = forWrite(c);
+        Key field = c.key(2);
+        byte[] old = existing == null ? null : existing.get(field);
+        LongDouble value = old == null ? LongDouble.of(0) : LongDouble.parse(old);
+        if (value == null) {
+            throw new ErrorReply(Errors.HASH_NOT_FLOAT);
+        }
+        LongDouble sum = value.add(increment);
+        if (!sum.isFinite()) {
+            throw new ErrorReply(Errors.INCR_NAN_OR_INF);
+        }
+        byte[] text = sum.toHumanString();
+        store(c, existing, field, text);
+        c.reply().bulk(text);
+    }
+
+    /** Sets one field of the hash at argument 1, creating the hash when {@code existing} is null. */
+    private static void store(Call c, HashValue existing, Key field, byte[] value) {
+        HashValue hash = existing == null ? new HashValue() : existing;
+        hash.put(field, value, limits(c));
+        stored(c, hash, existing == null);
+    }
+
+    /** HSCAN key cursor [MATCH pattern] [COUNT count]; options are checked only for an existing hash. */
+    private static void hscan(Call c) {
+        long cursor = ScanArgs.parseCursor(c.arg(2));
+        HashValue hash = c.read(c.key(1), HashValue.class);
+        if (hash == null) {
+            ScanArgs.reply(c, 0, List.of());
+            return;
+        }
+        ScanArgs args = ScanArgs.parse(c, 3, false);
+        List<byte[]> found = new ArrayList<>();
+        long next = hash.scan(cursor, args.countForTable(), (field, value) -> {
+            if (args.matches(field.bytes())) {
+                found.add(field.bytes());
+                found.add(value);
+            }
+        });
+        ScanArgs.reply(c, next, found);
+    }
+
+    private static void hrandfield(Call c) {
+        if (c.argc() == 2) {
+            HashValue hash = c.read(c.key(1), HashValue.class);
+            Key field = hash == null ? null : hash.randomField(c.keyspace().random());
+            if (field == null) {
+                c.reply().nullBulk();
+            } else {
+                c.reply().bulk(field.bytes());
+            }
+            return;
+        }
+        long count = c.longArg(2);
+        if (count == Long.MIN_VALUE) {
+            throw new ErrorReply(Errors.RANDMEMBER_RANGE);
+        }
+        if (c.argc() > 4 || (c.argc() == 4 && !c.argIs(3, "WITHVALUES"))) {
+            throw new ErrorReply(Errors.SYNTAX);
+        }
+        boolean withValues = c.argc() == 4;
+        if (withValues && Math.abs(count) > Long.MAX_VALUE / 2) {
+            throw new ErrorReply(Errors.OUT_OF_RANGE);
+        }
+        HashValue hash = c.read(c.key(1), HashValue.class);
+        if (hash == null || count == 0) {
+            c.reply().arrayHeader(0);
+            return;
+        }
+        List<Key> picked = count < 0 ? pickWithRepeats(c, hash, -count, withValues) : pickDistinct(c, hash, count);
+        replyFields(c, hash, picked, withValues);
+    }
+
+    /** {@code count} fields drawn independently, so possibly repeated. */
+    private static List<Key> pickWithRepeats(Call c, HashValue hash, long count, boolean withValues) {
+        if (count > (withValues ? MAX_REPLY_ELEMENTS / 2 : MAX_REPLY_ELEMENTS)) {
+            throw new ErrorReply(Errors.OUT_OF_RANGE);
+        }
+        RandomGenerator random = c.keyspace().random();
+        List<Key> picked = new ArrayList<>((int) count);
+        if (hash.isHashtable()) {
+            for (long i = 0; i < count; i++) {
+                picked.add(hash.randomField(random));
+            }
+            return picked;
+        }
+        List<Key> all = fields(hash);
+        for (long i = 0; i < count; i++) {
+            picked.add(all.get(random.nextInt(all.size())));
+        }
+        return picked;
+    }
+
+    /**
+     * {@code count} distinct fields, or the whole hash in its order when it has no more. A small
+     * share of a hash table is drawn by rejecting repeats, anything else by selection sampling,
+     * which keeps the hash's order as Redis's listpack sampling does.
+     */
+    private static List<Key> pickDistinct(Call c, HashValue hash, long count) {
+        if (count >= hash.size()) {
+            return fields(hash);
+        }
+        RandomGenerator random = c.keyspace().random();
+        int wanted = (int) count;
+        if (hash.isHashtable() && count * 3 <= hash.size()) {
+            Set<Key> distinct = new LinkedHashSet<>();
+            while (distinct.size() < wanted) {
+                distinct.add(hash.randomField(random));
+            }
+            return new ArrayList<>(distinct);
+        }
+        List<Key> all = fields(hash);
+        List<Key> chosen = new ArrayList<>(wanted);
+        for (int i = 0; chosen.size() < wanted; i++) {
+            if (random.nextInt(all.size() - i) < wanted - chosen.size()) {
+                chosen.add(all.get(i));
+            }
+        }
+        return chosen;
+    }
+
+    private static List<Key> fields(HashValue hash) {
+        List<Key> all = new ArrayList<>(hash.size());
+        hash.forEach((field, value) -> all.add(field));
+        return all;
+    }
+
+    /** Replies fields, with their values as RESP3 pairs or a flat RESP2 list when {@code withValues}. */
+    private static void replyFields(Call c, HashValue hash, List<Key> picked, boolean withValues) {
+        boolean pairs = withValues && c.reply().protocol() >= 3;
+        c.reply().arrayHeader(withValues && !pairs ? picked.size() * 2 : picked.size());
+        for (Key field : picked) {
+            if (pairs) {
+                c.reply().arrayHeader(2);
+            }
+            c.reply().bulk(field.bytes());
+            if (withValues) {
+                c.reply().bulk(hash.get(field));
+            }
+        }
+    }
+
+    /** Replies a field's value, or the null bulk string for a missing one. */
+    private static void replyValue(Call c, byte[] value) {
+        if (value == null) {
+            c.reply().nullBulk();
+        } else {
+            c.reply().bulk(value);
+        }
     }
 }

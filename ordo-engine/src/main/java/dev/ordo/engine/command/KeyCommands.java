@@ -1,10 +1,563 @@
 package dev.ordo.engine.command;
 
-/** The key commands. */
+import dev.ordo.engine.config.Glob;
+import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.keyspace.Database;
+import dev.ordo.engine.keyspace.HashValue;
+import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.keyspace.KeyType;
+import dev.ordo.engine.keyspace.Keyspace;
+import dev.ordo.engine.keyspace.SetValue;
+import dev.ordo.engine.keyspace.StringValue;
+import dev.ordo.engine.zset.ZSet;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The commands on keys and databases, whatever their values, with Redis 7.2's syntax, replies and
+ * error texts: DEL UNLINK EXISTS TYPE TOUCH, the EXPIRE and TTL families and PERSIST, KEYS SCAN
+ * RANDOMKEY DBSIZE, RENAME RENAMENX COPY MOVE, FLUSHDB FLUSHALL SWAPDB, OBJECT and MEMORY USAGE.
+ *
+ * <p>Each handler parses every argument and computes its result before it changes the keyspace
+ * or replies. Expired keys count as absent everywhere (a DBSIZE may still count one that nobody
+ * has touched, as Redis's does). Read lookups count keyspace hits and misses (TYPE, EXISTS, TTL
+ * and OBJECT without refreshing the access time); write lookups do not. A renamed or moved key keeps its TTL and its value object; a
+ * copied one gets a deep copy in the same encoding. Also home of the SCAN-family helpers (cursor
+ * parsing, MATCH / COUNT / TYPE options, the reply) shared with SSCAN.
+ */
 final class KeyCommands {
+    private static final int NX = 1;
+    private static final int XX = 1 << 1;
+    private static final int GT = 1 << 2;
+    private static final int LT = 1 << 3;
+    /** Redis's shared integer objects, reported with this refcount: 0 to 9999. */
+    private static final long SHARED_INTEGERS = 10_000;
+    private static final long SHARED_REFCOUNT = Integer.MAX_VALUE;
+    /** The LFU counter of a new key (Redis's LFU_INIT_VAL); it decays by one per idle minute. */
+    private static final long LFU_INIT_VAL = 5;
+
+    private static final List<String> OBJECT_HELP = List.of(
+            "OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+            "ENCODING <key>",
+            "    Return the kind of internal representation used in order to store the value",
+            "    associated with a <key>.",
+            "FREQ <key>",
+            "    Return the access frequency index of the <key>. The returned integer is",
+            "    proportional to the logarithm of the recent access frequency of the key.",
+            "IDLETIME <key>",
+            "    Return the idle time of the <key>, that is the approximated number of",
+            "    seconds elapsed since the last access to the key.",
+            "REFCOUNT <key>",
+            "    Return the number of references of the value associated with the specified",
+            "    <key>.",
+            "HELP",
+            "    Prints this help.");
+    private static final List<String> MEMORY_HELP = List.of(
+            "MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+            "USAGE <key> [SAMPLES <count>]",
+            "    Return memory in bytes used by <key> and its value. Nested values are",
+            "    sampled up to <count> times (default: 5, 0 means sample all).",
+            "HELP",
+            "    Prints this help.");
+
     private KeyCommands() {
     }
 
-    static void register(CommandTable table) {
+    static void register(CommandTable t) {
+        t.register(Command.of("del", -2, "write", 1, -1, 1, "generic", KeyCommands::del));
+        t.register(Command.of("unlink", -2, "write fast", 1, -1, 1, "generic", KeyCommands::del));
+        t.register(Command.of("exists", -2, "readonly fast", 1, -1, 1, "generic", KeyCommands::exists));
+        t.register(Command.of("type", 2, "readonly fast", 1, 1, 1, "generic", KeyCommands::type));
+        t.register(Command.of("touch", -2, "readonly fast", 1, -1, 1, "generic", KeyCommands::touch));
+        t.register(Command.of("expire", -3, "write fast", 1, 1, 1, "generic", c -> expire(c, true, false)));
+        t.register(Command.of("pexpire", -3, "write fast", 1, 1, 1, "generic", c -> expire(c, false, false)));
+        t.register(Command.of("expireat", -3, "write fast", 1, 1, 1, "generic", c -> expire(c, true, true)));
+        t.register(Command.of("pexpireat", -3, "write fast", 1, 1, 1, "generic", c -> expire(c, false, true)));
+        t.register(Command.of("ttl", 2, "readonly fast", 1, 1, 1, "generic", c -> ttl(c, false, false)));
+        t.register(Command.of("pttl", 2, "readonly fast", 1, 1, 1, "generic", c -> ttl(c, true, false)));
+        t.register(Command.of("expiretime", 2, "readonly fast", 1, 1, 1, "generic", c -> ttl(c, false, true)));
+        t.register(Command.of("pexpiretime", 2, "readonly fast", 1, 1, 1, "generic", c -> ttl(c, true, true)));
+        t.register(Command.of("persist", 2, "write fast", 1, 1, 1, "generic",
+                c -> c.reply().integer(c.db().persist(c.key(1)) ? 1 : 0)));
+        t.register(Command.of("keys", 2, "readonly", 0, 0, 0, "generic", KeyCommands::keys));
+        t.register(Command.of("scan", -2, "readonly", 0, 0, 0, "generic", KeyCommands::scan));
+        t.register(Command.of("randomkey", 1, "readonly", 0, 0, 0, "generic", KeyCommands::randomkey));
+        t.register(Command.of("rename", 3, "write", 1, 2, 1, "generic", c -> rename(c, false)));
+        t.register(Command.of("renamenx", 3, "write fast", 1, 2, 1, "generic", c -> rename(c, true)));
+        t.register(Command.of("copy", -3, "write denyoom", 1, 2, 1, "generic", KeyCommands::copy));
+        t.register(Command.of("move", 3, "write fast", 1, 1, 1, "generic", KeyCommands::move));
+        t.register(Command.of("dbsize", 1, "readonly fast", 0, 0, 0, "server", c -> c.reply().integer(c.db().size())));
+        t.register(Command.of("flushdb", -1, "write", 0, 0, 0, "server", c -> flush(c, false)));
+        t.register(Command.of("flushall", -1, "write", 0, 0, 0, "server", c -> flush(c, true)));
+        t.register(Command.of("swapdb", 3, "write fast", 0, 0, 0, "server", KeyCommands::swapdb));
+        t.register(Command.of("object", -2, "", 0, 0, 0, "generic", c -> { })
+                .with(Command.of("encoding", 3, "readonly", 2, 2, 1, "generic", KeyCommands::objectEncoding))
+                .with(Command.of("freq", 3, "readonly", 2, 2, 1, "generic", KeyCommands::objectFreq))
+                .with(Command.of("idletime", 3, "readonly", 2, 2, 1, "generic", KeyCommands::objectIdletime))
+                .with(Command.of("refcount", 3, "readonly", 2, 2, 1, "generic", KeyCommands::objectRefcount))
+                .with(Command.of("help", 2, "loading stale", 0, 0, 0, "generic", c -> replyHelp(c, OBJECT_HELP))));
+        t.register(Command.of("memory", -2, "", 0, 0, 0, "server", c -> { })
+                .with(Command.of("usage", -3, "readonly", 2, 2, 1, "server", KeyCommands::memoryUsage))
+                .with(Command.of("help", 2, "loading stale", 0, 0, 0, "server", c -> replyHelp(c, MEMORY_HELP))));
     }
+
+    // ------------------------------------------------------------------ existence
+
+    /** DEL / UNLINK key [key ...]: the number of keys deleted (expired ones do not count). */
+    private static void del(Call c) {
+        long deleted = 0;
+        for (int i = 1; i < c.argc(); i++) {
+            if (c.db().delete(c.key(i))) {
+                deleted++;
+            }
+        }
+        c.reply().integer(deleted);
+    }
+
+    /** EXISTS key [key ...]: how many of the arguments exist, a key named twice counting twice. */
+    private static void exists(Call c) {
+        long found = 0;
+        for (int i = 1; i < c.argc(); i++) {
+            if (readNoTouch(c, c.key(i)) != null) {
+                found++;
+            }
+        }
+        c.reply().integer(found);
+    }
+
+    /** TOUCH key [key ...]: how many exist; each one's access time is refreshed. */
+    private static void touch(Call c) {
+        long found = 0;
+        for (int i = 1; i < c.argc(); i++) {
+            if (c.db().get(c.key(i)) != null) {
+                found++;
+            }
+        }
+        c.reply().integer(found);
+    }
+
+    /** TYPE key: the type's name as a status reply, {@code none} for a missing key. */
+    private static void type(Call c) {
+        Database.Entry e = readNoTouch(c, c.key(1));
+        c.reply().simpleString(e == null ? "none" : KeyType.of(e.value()).redisName());
+    }
+
+    // ------------------------------------------------------------------ expiry
+
+    /**
+     * EXPIRE / PEXPIRE / EXPIREAT / PEXPIREAT key time [NX|XX|GT|LT]: 1 when the expiry was set
+     * (a time not in the future deletes the key), 0 when the key is missing or a condition fails.
+     * Options are checked before the time, as Redis does.
+     */
+    private static void expire(Call c, boolean seconds, boolean absolute) {
+        int flags = expireFlags(c);
+        long when = c.longArg(2);
+        String invalid = invalidExpireError(c.command().name());
+        if (seconds) {
+            if (when > Long.MAX_VALUE / 1000 || when < Long.MIN_VALUE / 1000) {
+                throw new ErrorReply(invalid);
+            }
+            when *= 1000;
+        }
+        long base = absolute ? 0 : c.now();
+        if (when > Long.MAX_VALUE - base) {
+            throw new ErrorReply(invalid);
+        }
+        when += base;
+        Key key = c.key(1);
+        Database.Entry e = c.db().entry(key);
+        if (e == null || !expiryConditionHolds(flags, e.expireAt(), when)) {
+            c.reply().integer(0);
+            return;
+        }
+        c.db().setExpireAt(key, when);
+        c.reply().integer(1);
+    }
+
+    /** Parses NX XX GT LT (any case, repeats allowed) from argument 3 on. */
+    private static int expireFlags(Call c) {
+        int flags = 0;
+        for (int i = 3; i < c.argc(); i++) {
+            if (c.argIs(i, "NX")) {
+                flags |= NX;
+            } else if (c.argIs(i, "XX")) {
+                flags |= XX;
+            } else if (c.argIs(i, "GT")) {
+                flags |= GT;
+            } else if (c.argIs(i, "LT")) {
+                flags |= LT;
+            } else {
+                throw new ErrorReply(Errors.unsupportedOption(c.argString(i)));
+            }
+        }
+        if ((flags & NX) != 0 && (flags & (XX | GT | LT)) != 0) {
+            throw new ErrorReply(Errors.EXPIRE_NX_AND_OTHERS);
+        }
+        if ((flags & GT) != 0 && (flags & LT) != 0) {
+            throw new ErrorReply(Errors.EXPIRE_GT_AND_LT);
+        }
+        return flags;
+    }
+
+    /** Whether the new expiry {@code when} passes the options given the current one (-1: none, which GT treats as infinite). */
+    private static boolean expiryConditionHolds(int flags, long current, long when) {
+        boolean none = current == Database.NO_EXPIRY;
+        if ((flags & NX) != 0 && !none) {
+            return false;
+        }
+        if ((flags & XX) != 0 && none) {
+            return false;
+        }
+        if ((flags & GT) != 0 && (none || when <= current)) {
+            return false;
+        }
+        return (flags & LT) == 0 || none || when < current;
+    }
+
+    private static String invalidExpireError(String command) {
+        switch (command) {
+            case "expire":
+                return Errors.INVALID_EXPIRE_EXPIRE;
+            case "pexpire":
+                return Errors.INVALID_EXPIRE_PEXPIRE;
+            case "expireat":
+                return Errors.INVALID_EXPIRE_EXPIREAT;
+            default:
+                return Errors.INVALID_EXPIRE_PEXPIREAT;
+        }
+    }
+
+    /**
+     * TTL / PTTL / EXPIRETIME / PEXPIRETIME key: -2 for a missing key, -1 without expiry, else the
+     * time left (or the absolute time), in milliseconds or in seconds rounded half up (without
+     * overflow, even for an expiry near the end of time).
+     */
+    private static void ttl(Call c, boolean millis, boolean absolute) {
+        Database.Entry e = readNoTouch(c, c.key(1));
+        if (e == null) {
+            c.reply().integer(-2);
+            return;
+        }
+        if (e.expireAt() == Database.NO_EXPIRY) {
+            c.reply().integer(-1);
+            return;
+        }
+        long ms = Math.max(0, absolute ? e.expireAt() : e.expireAt() - c.now());
+        c.reply().integer(millis ? ms : ms / 1000 + (ms % 1000 + 500) / 1000);
+    }
+
+    // ------------------------------------------------------------------ enumeration
+
+    /** KEYS pattern: every live key matching the glob, in table order. */
+    private static void keys(Call c) {
+        byte[] pattern = c.arg(1);
+        boolean all = pattern.length == 1 && pattern[0] == '*';
+        List<byte[]> found = new ArrayList<>();
+        c.db().forEach((k, e) -> {
+            if (all || Glob.matches(pattern, k.bytes(), false)) {
+                found.add(k.bytes());
+            }
+        });
+        c.reply().arrayHeader(found.size());
+        found.forEach(c.reply()::bulk);
+    }
+
+    /** SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]: one step of a resumable walk over the keys. */
+    private static void scan(Call c) {
+        long cursor = ScanArgs.parseCursor(c.arg(1));
+        ScanArgs args = ScanArgs.parse(c, 2, true);
+        List<byte[]> found = new ArrayList<>();
+        long next = c.db().scan(cursor, args.countForTable(), (k, e) -> {
+            if (args.matches(k.bytes()) && args.typeMatches(e.value())) {
+                found.add(k.bytes());
+            }
+        });
+        ScanArgs.reply(c, next, found);
+    }
+
+    private static void randomkey(Call c) {
+        Key k = c.db().randomKey(c.keyspace().random());
+        if (k == null) {
+            c.reply().nullBulk();
+        } else {
+            c.reply().bulk(k.bytes());
+        }
+    }
+
+    // ------------------------------------------------------------------ renaming, copying, moving
+
+    /** RENAME / RENAMENX source destination: the value and its TTL move to the new name. */
+    private static void rename(Call c, boolean nx) {
+        Database db = c.db();
+        Key src = c.key(1);
+        Key dst = c.key(2);
+        Database.Entry e = db.entry(src);
+        if (e == null) {
+            throw new ErrorReply(Errors.NO_SUCH_KEY);
+        }
+        if (src.equals(dst)) {
+            replyRenamed(c, nx, !nx);
+            return;
+        }
+        if (nx && db.exists(dst)) {
+            c.reply().integer(0);
+            return;
+        }
+        Object value = e.value();
+        long expireAt = e.expireAt();
+        db.delete(dst);
+        db.delete(src);
+        addWithExpiry(db, dst, value, expireAt);
+        replyRenamed(c, nx, true);
+    }
+
+    private static void replyRenamed(Call c, boolean nx, boolean renamed) {
+        if (nx) {
+            c.reply().integer(renamed ? 1 : 0);
+        } else {
+            c.reply().simpleString("OK");
+        }
+    }
+
+    /** COPY source destination [DB index] [REPLACE]: 1 when a deep copy (with the TTL) was stored, else 0. */
+    private static void copy(Call c) {
+        int dbIndex = c.session().db();
+        boolean replace = false;
+        for (int j = 3; j < c.argc(); j++) {
+            if (c.argIs(j, "REPLACE")) {
+                replace = true;
+            } else if (c.argIs(j, "DB") && j + 1 < c.argc()) {
+                dbIndex = dbIndexArg(c, ++j);
+            } else {
+                throw new ErrorReply(Errors.SYNTAX);
+            }
+        }
+        Database src = c.db();
+        Database dst = c.keyspace().db(dbIndex);
+        Key srcKey = c.key(1);
+        Key dstKey = c.key(2);
+        if (src == dst && srcKey.equals(dstKey)) {
+            throw new ErrorReply(Errors.SAME_OBJECT);
+        }
+        Object value = src.get(srcKey);
+        if (value == null || (dst.exists(dstKey) && !replace)) {
+            c.reply().integer(0);
+            return;
+        }
+        Object copy = ValueCopy.of(value, c.context().config());
+        long expireAt = src.expireAt(srcKey);
+        dst.delete(dstKey);
+        addWithExpiry(dst, dstKey, copy, expireAt);
+        c.reply().integer(1);
+    }
+
+    /** MOVE key db: 1 when the key (with its TTL) moved to the other database, 0 when missing or taken there. */
+    private static void move(Call c) {
+        int dbIndex = dbIndexArg(c, 2);
+        Database src = c.db();
+        Database dst = c.keyspace().db(dbIndex);
+        if (src == dst) {
+            throw new ErrorReply(Errors.SAME_OBJECT);
+        }
+        Key key = c.key(1);
+        Database.Entry e = src.entry(key);
+        if (e == null || dst.exists(key)) {
+            c.reply().integer(0);
+            return;
+        }
+        Object value = e.value();
+        long expireAt = e.expireAt();
+        src.delete(key);
+        addWithExpiry(dst, key, value, expireAt);
+        c.reply().integer(1);
+    }
+
+    private static void addWithExpiry(Database db, Key key, Object value, long expireAt) {
+        db.add(key, value);
+        if (expireAt != Database.NO_EXPIRY) {
+            db.setExpireAt(key, expireAt);
+        }
+    }
+
+    /** A database index argument as COPY and MOVE read it: a 32-bit integer naming an existing database. */
+    private static int dbIndexArg(Call c, int i) {
+        long index = c.longArg(i);
+        if (index < Integer.MIN_VALUE || index > Integer.MAX_VALUE) {
+            throw new ErrorReply(Errors.INT_OUT_OF_RANGE);
+        }
+        if (index < 0 || index >= c.keyspace().databases()) {
+            throw new ErrorReply(Errors.DB_INDEX);
+        }
+        return (int) index;
+    }
+
+    // ------------------------------------------------------------------ databases
+
+    /** FLUSHDB / FLUSHALL [ASYNC|SYNC]: both modes empty the databases at once. */
+    private static void flush(Call c, boolean all) {
+        if (c.argc() > 2 || (c.argc() == 2 && !c.argIs(1, "ASYNC") && !c.argIs(1, "SYNC"))) {
+            throw new ErrorReply(Errors.SYNTAX);
+        }
+        if (all) {
+            c.keyspace().flushAll();
+        } else {
+            c.db().clear();
+        }
+        c.reply().simpleString("OK");
+    }
+
+    /** SWAPDB index1 index2: exchanges the contents of two databases. */
+    private static void swapdb(Call c) {
+        long a = swapIndex(c.arg(1), Errors.INVALID_FIRST_DB);
+        long b = swapIndex(c.arg(2), Errors.INVALID_SECOND_DB);
+        int n = c.keyspace().databases();
+        if (a < 0 || a >= n || b < 0 || b >= n) {
+            throw new ErrorReply(Errors.DB_INDEX);
+        }
+        c.keyspace().swap((int) a, (int) b);
+        c.reply().simpleString("OK");
+    }
+
+    private static long swapIndex(byte[] arg, String error) {
+        long v = Call.parseLong(arg, error);
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw new ErrorReply(error);
+        }
+        return v;
+    }
+
+    // ------------------------------------------------------------------ introspection
+
+    /** OBJECT ENCODING key: the internal representation's name, or nil. */
+    private static void objectEncoding(Call c) {
+        Database.Entry e = readNoTouch(c, c.key(2));
+        if (e == null) {
+            c.reply().nullBulk();
+            return;
+        }
+        c.reply().bulk(encodingOf(e.value()).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static String encodingOf(Object value) {
+        if (value instanceof StringValue) {
+            return ((StringValue) value).encoding();
+        }
+        if (value instanceof HashValue) {
+            return ((HashValue) value).encoding();
+        }
+        if (value instanceof SetValue) {
+            return ((SetValue) value).encoding().redisName();
+        }
+        if (value instanceof ZSet) {
+            return ((ZSet) value).encoding().redisName();
+        }
+        throw new IllegalArgumentException("not a keyspace value: " + value);
+    }
+
+    /**
+     * OBJECT REFCOUNT key: Redis shares the integers 0 to 9999 stored as strings, reporting
+     * INT_MAX for them, unless an LRU or LFU policy with a maxmemory keeps them apart; else 1.
+     */
+    private static void objectRefcount(Call c) {
+        Database.Entry e = readNoTouch(c, c.key(2));
+        if (e == null) {
+            c.reply().nullBulk();
+            return;
+        }
+        c.reply().integer(isSharedInteger(c, e.value()) ? SHARED_REFCOUNT : 1);
+    }
+
+    private static boolean isSharedInteger(Call c, Object value) {
+        if (!(value instanceof StringValue) || !"int".equals(((StringValue) value).encoding())) {
+            return false;
+        }
+        String policy = c.context().config().get("maxmemory-policy");
+        boolean evictsByUse = policy.endsWith("lru") || policy.endsWith("lfu");
+        if (evictsByUse && c.context().config().getLong("maxmemory") != 0) {
+            return false;
+        }
+        long v = Long.parseLong(new String(((StringValue) value).bytes(), StandardCharsets.US_ASCII));
+        return v >= 0 && v < SHARED_INTEGERS;
+    }
+
+    /** OBJECT IDLETIME key: whole seconds since the last access; refused under an LFU policy. */
+    private static void objectIdletime(Call c) {
+        Database.Entry e = readNoTouch(c, c.key(2));
+        if (e == null) {
+            c.reply().nullBulk();
+            return;
+        }
+        if (lfuPolicy(c)) {
+            throw new ErrorReply(Errors.LFU_SELECTED_NO_IDLETIME);
+        }
+        c.reply().integer(idleSeconds(c, e));
+    }
+
+    /**
+     * OBJECT FREQ key: the LFU counter, refused unless an LFU policy is selected. Ordo keeps no
+     * per-key counter: it reports a new key's counter decayed by one per idle minute.
+     */
+    private static void objectFreq(Call c) {
+        Database.Entry e = readNoTouch(c, c.key(2));
+        if (e == null) {
+            c.reply().nullBulk();
+            return;
+        }
+        if (!lfuPolicy(c)) {
+            throw new ErrorReply(Errors.LFU_NOT_SELECTED);
+        }
+        c.reply().integer(Math.max(0, LFU_INIT_VAL - idleSeconds(c, e) / 60));
+    }
+
+    /** Idle time at Redis's LRU clock resolution of one second. */
+    private static long idleSeconds(Call c, Database.Entry e) {
+        return Math.max(0, c.now() / 1000 - e.lastAccess() / 1000);
+    }
+
+    private static boolean lfuPolicy(Call c) {
+        return c.context().config().get("maxmemory-policy").toLowerCase(Locale.ROOT).endsWith("lfu");
+    }
+
+    /** MEMORY USAGE key [SAMPLES count]: estimated bytes held by the key and its value, or nil. */
+    private static void memoryUsage(Call c) {
+        for (int j = 3; j < c.argc(); j++) {
+            if (c.argIs(j, "SAMPLES") && j + 1 < c.argc()) {
+                if (c.longArg(++j) < 0) {
+                    throw new ErrorReply(Errors.SYNTAX);
+                }
+            } else {
+                throw new ErrorReply(Errors.SYNTAX);
+            }
+        }
+        Key key = c.key(2);
+        Database.Entry e = c.db().entry(key);
+        if (e == null) {
+            c.reply().nullBulk();
+            return;
+        }
+        c.reply().integer(MemoryUsage.ofEntry(key, e.value()));
+    }
+
+    /** A read lookup that counts a keyspace hit or miss but leaves the access time alone (Redis's LOOKUP_NOTOUCH). */
+    private static Database.Entry readNoTouch(Call c, Key key) {
+        Database.Entry e = c.db().entry(key);
+        Keyspace.Stats stats = c.keyspace().stats();
+        if (e == null) {
+            stats.keyspaceMisses++;
+        } else {
+            stats.keyspaceHits++;
+        }
+        return e;
+    }
+
+    private static void replyHelp(Call c, List<String> lines) {
+        c.reply().arrayHeader(lines.size());
+        lines.forEach(c.reply()::simpleString);
+    }
+
+    // ------------------------------------------------------------------ the SCAN family
 }

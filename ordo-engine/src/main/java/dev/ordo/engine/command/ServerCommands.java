@@ -1,10 +1,511 @@
 package dev.ordo.engine.command;
 
-/** The server commands. */
+import dev.ordo.engine.config.Config;
+import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.keyspace.Database;
+import dev.ordo.engine.keyspace.HashValue;
+import dev.ordo.engine.keyspace.Keyspace;
+import dev.ordo.engine.keyspace.SetValue;
+import dev.ordo.engine.keyspace.StringValue;
+import dev.ordo.engine.zset.ZSet;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Server commands: COMMAND, CONFIG, INFO, TIME, SHUTDOWN, SLOWLOG and DEBUG. They read and change
+ * server-wide state: the command table, the configuration, the dispatcher's statistics and slow
+ * log, and the keyspace's counters. CONFIG SET is atomic: every name is checked, then every value
+ * applied, and a value that fails restores the ones already applied.
+ */
 final class ServerCommands {
+    /** The Redis version Ordo reports (HELLO, INFO). */
+    static final String REDIS_VERSION = "7.2.4";
+
+    private static final String SERVER = "server";
+    private static final String ADMIN_FLAGS = "admin noscript loading stale";
+    private static final int DEFAULT_SLOWLOG_COUNT = 10;
+    private static final int SHARED_INTEGER_LIMIT = 10000;
+    private static final int SHARED_REFCOUNT = Integer.MAX_VALUE;
+    private static final Pattern LEADING_DOUBLE = Pattern.compile("\\s*([+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?)");
+    private static final Pattern LEADING_INTEGER = Pattern.compile("\\s*([+-]?\\d+)");
+
     private ServerCommands() {
     }
 
     static void register(CommandTable table) {
+        table.register(Command.of("command", -1, "loading stale", 0, 0, 0, SERVER, ServerCommands::writeAllInfo)
+                .with(Command.of("count", 2, "loading stale", 0, 0, 0, SERVER,
+                        c -> c.reply().integer(c.context().commands().size())))
+                .with(Command.of("info", -2, "loading stale", 0, 0, 0, SERVER, ServerCommands::commandInfo))
+                .with(Command.of("docs", -2, "loading stale", 0, 0, 0, SERVER, ServerCommands::commandDocs))
+                .with(Command.of("list", -2, "loading stale", 0, 0, 0, SERVER, ServerCommands::commandList))
+                .with(Command.of("help", 2, "loading stale", 0, 0, 0, SERVER, ServerCommands::commandHelp)));
+        table.register(Command.of("config", -2, "", 0, 0, 0, SERVER, c -> { })
+                .with(Command.of("get", -3, ADMIN_FLAGS, 0, 0, 0, SERVER, ServerCommands::configGet))
+                .with(Command.of("set", -4, ADMIN_FLAGS, 0, 0, 0, SERVER, ServerCommands::configSet))
+                .with(Command.of("resetstat", 2, ADMIN_FLAGS, 0, 0, 0, SERVER, ServerCommands::configResetStat))
+                .with(Command.of("help", 2, "loading stale", 0, 0, 0, SERVER, ServerCommands::configHelp)));
+        table.register(Command.of("info", -1, "loading stale", 0, 0, 0, SERVER, ServerCommands::info));
+        table.register(Command.of("time", 1, "loading stale fast", 0, 0, 0, SERVER, ServerCommands::time));
+        table.register(Command.of("shutdown", -1, "admin noscript loading stale no_multi allow_busy", 0, 0, 0, SERVER,
+                ServerCommands::shutdown));
+        table.register(Command.of("slowlog", -2, "", 0, 0, 0, SERVER, c -> { })
+                .with(Command.of("get", -2, "admin loading stale", 0, 0, 0, SERVER, ServerCommands::slowlogGet))
+                .with(Command.of("len", 2, "admin loading stale", 0, 0, 0, SERVER,
+                        c -> c.reply().integer(c.context().dispatcher().slowLog().size())))
+                .with(Command.of("reset", 2, "admin loading stale", 0, 0, 0, SERVER, ServerCommands::slowlogReset))
+                .with(Command.of("help", 2, "loading stale", 0, 0, 0, SERVER, ServerCommands::slowlogHelp)));
+        table.register(Command.of("debug", -2, ADMIN_FLAGS, 0, 0, 0, SERVER, ServerCommands::debug));
+    }
+
+    /** Writes a HELP reply: the usage line, {@code lines}, then the HELP entry, each a status string. */
+    static void help(Call c, String command, String... lines) {
+        ReplyWriter r = c.reply();
+        r.arrayHeader(lines.length + 3);
+        r.simpleString(command + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
+        for (String line : lines) {
+            r.simpleString(line);
+        }
+        r.simpleString("HELP");
+        r.simpleString("    Print this help.");
+    }
+
+    /** COMMAND (and COMMAND INFO without names): every command's description. */
+    private static void writeAllInfo(Call c) {
+        CommandTable table = c.context().commands();
+        c.reply().arrayHeader(table.size());
+        table.all().forEach(cmd -> CommandIntrospection.writeInfo(c.reply(), cmd));
+    }
+
+    /** COMMAND INFO [name ...]: a description per name (null for unknown names), or all without names. */
+    private static void commandInfo(Call c) {
+        if (c.argc() == 2) {
+            writeAllInfo(c);
+            return;
+        }
+        c.reply().arrayHeader(c.argc() - 2);
+        for (int i = 2; i < c.argc(); i++) {
+            Command cmd = lookupFullName(c.context().commands(), c.argString(i));
+            if (cmd == null) {
+                c.reply().nullBulk();
+            } else {
+                CommandIntrospection.writeInfo(c.reply(), cmd);
+            }
+        }
+    }
+
+    /** COMMAND DOCS [name ...]: a map from name to documentation; unknown names are left out. */
+    private static void commandDocs(Call c) {
+        List<Command> documented = new ArrayList<>();
+        if (c.argc() == 2) {
+            documented.addAll(c.context().commands().all());
+        }
+        for (int i = 2; i < c.argc(); i++) {
+            Command cmd = lookupFullName(c.context().commands(), c.argString(i));
+            if (cmd != null) {
+                documented.add(cmd);
+            }
+        }
+        c.reply().mapHeader(documented.size());
+        for (Command cmd : documented) {
+            c.reply().bulk(cmd.fullName().getBytes(StandardCharsets.UTF_8));
+            CommandIntrospection.writeDocs(c.reply(), cmd);
+        }
+    }
+
+    /** The command or subcommand named {@code name} ({@code get}, {@code config|get}, any case), or null. */
+    private static Command lookupFullName(CommandTable table, String name) {
+        String[] parts = name.split("\\|", -1);
+        if (parts.length > 2) {
+            return null;
+        }
+        Command cmd = table.lookup(parts[0]);
+        if (cmd == null || parts.length == 1) {
+            return cmd;
+        }
+        return cmd.subcommand(parts[1].getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern]: command and subcommand names. */
+    private static void commandList(Call c) {
+        String filterType = null;
+        String filterValue = null;
+        if (c.argc() == 5 && c.argIs(2, "FILTERBY")
+                && (c.argIs(3, "MODULE") || c.argIs(3, "ACLCAT") || c.argIs(3, "PATTERN"))) {
+            filterType = c.argString(3).toLowerCase(Locale.ROOT);
+            filterValue = c.argString(4);
+        } else if (c.argc() != 2) {
+            throw new ErrorReply(Errors.SYNTAX);
+        }
+        List<String> names = CommandIntrospection.listNames(c.context().commands(), filterType, filterValue);
+        c.reply().arrayHeader(names.size());
+        names.forEach(n -> c.reply().bulk(n.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static void commandHelp(Call c) {
+        help(c, "COMMAND",
+                "(no subcommand)",
+                "    Describe every command.",
+                "COUNT",
+                "    Reply with the number of commands.",
+                "DOCS [<command-name> ...]",
+                "    Document the named commands, or every command.",
+                "INFO [<command-name> ...]",
+                "    Describe the named commands, or every command.",
+                "LIST [FILTERBY (MODULE <module-name>|ACLCAT <category>|PATTERN <pattern>)]",
+                "    List command names, optionally only those matching the filter.");
+    }
+
+    /** CONFIG GET pattern [pattern ...]: a map of matching parameters; an exact name is echoed as given. */
+    private static void configGet(Call c) {
+        Config config = c.context().config();
+        Map<String, String> found = new LinkedHashMap<>();
+        for (int i = 2; i < c.argc(); i++) {
+            String pattern = c.argString(i);
+            if (isGlob(pattern)) {
+                config.matching(pattern).forEach(found::putIfAbsent);
+            } else if (config.has(pattern)) {
+                found.putIfAbsent(pattern, config.get(pattern));
+            }
+        }
+        c.reply().mapHeader(found.size());
+        found.forEach((name, value) -> {
+            c.reply().bulk(name.getBytes(StandardCharsets.UTF_8));
+            c.reply().bulk(value.getBytes(StandardCharsets.UTF_8));
+        });
+    }
+
+    private static boolean isGlob(String pattern) {
+        return pattern.indexOf('*') >= 0 || pattern.indexOf('?') >= 0 || pattern.indexOf('[') >= 0;
+    }
+
+    /**
+     * CONFIG SET name value [name value ...], all or nothing, with Redis's error precedence: an
+     * unknown name first, then an immutable or repeated one, then the first invalid value.
+     */
+    private static void configSet(Call c) {
+        if (c.argc() % 2 != 0) {
+            throw new ErrorReply(Errors.SYNTAX);
+        }
+        Config config = c.context().config();
+        List<String> names = new ArrayList<>();
+        for (int i = 2; i < c.argc(); i += 2) {
+            names.add(c.argString(i));
+        }
+        requireKnown(config, names);
+        requireMutableAndDistinct(config, names);
+        applyAll(c, config, names);
+        c.reply().simpleString("OK");
+    }
+
+    /** Throws CONFIG SET's unknown-option error for the first name the configuration does not know. */
+    private static void requireKnown(Config config, List<String> names) {
+        for (String name : names) {
+            if (!config.has(name)) {
+                // Config owns the text of this error and raises it for any unknown name.
+                config.set(name, "", false);
+            }
+        }
+    }
+
+    /** Throws for the first name that is immutable or that repeats an earlier one (any case). */
+    private static void requireMutableAndDistinct(Config config, List<String> names) {
+        Set<String> seen = new HashSet<>();
+        for (String name : names) {
+            // Setting a parameter to its own value changes nothing, but fails as CONFIG SET does when it is immutable.
+            config.set(name, config.get(name), false);
+            if (!seen.add(name.toLowerCase(Locale.ROOT))) {
+                throw new ErrorReply(Errors.configDuplicate(name));
+            }
+        }
+    }
+
+    /** Sets every pair; on the first invalid value restores the earlier ones and rethrows its error. */
+    private static void applyAll(Call c, Config config, List<String> names) {
+        List<String> previous = new ArrayList<>();
+        for (int k = 0; k < names.size(); k++) {
+            String name = names.get(k);
+            previous.add(config.get(name));
+            try {
+                config.set(name, c.argString(3 + 2 * k), false);
+            } catch (ErrorReply e) {
+                for (int j = k - 1; j >= 0; j--) {
+                    config.set(names.get(j), previous.get(j), true);
+                }
+                throw e;
+            }
+        }
+    }
+
+    /** CONFIG RESETSTAT: clears command statistics and the keyspace counters. */
+    private static void configResetStat(Call c) {
+        c.context().dispatcher().resetStats();
+        Keyspace.Stats stats = c.keyspace().stats();
+        stats.expiredKeys = 0;
+        stats.keyspaceHits = 0;
+        stats.keyspaceMisses = 0;
+        c.reply().simpleString("OK");
+    }
+
+    private static void configHelp(Call c) {
+        help(c, "CONFIG",
+                "GET <pattern> [<pattern> ...]",
+                "    Reply with the parameters whose names match the glob-style patterns, and their values.",
+                "SET <parameter> <value> [<parameter> <value> ...]",
+                "    Change parameters, all of them or none.",
+                "RESETSTAT",
+                "    Clear the statistics INFO reports.");
+    }
+
+    /** INFO [section ...]: the report as verbatim text. */
+    private static void info(Call c) {
+        c.reply().verbatim("txt", InfoReport.forArguments(c).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** TIME: unix seconds and the microseconds within that second, as bulk strings. */
+    private static void time(Call c) {
+        long millis = c.now();
+        c.reply().arrayHeader(2);
+        c.reply().bulk(String.valueOf(Math.floorDiv(millis, 1000)).getBytes(StandardCharsets.US_ASCII));
+        c.reply().bulk(String.valueOf(Math.floorMod(millis, 1000) * 1000).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /**
+     * SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]: validates the options, then asks the server to
+     * stop. No reply follows a shutdown that goes ahead; the connection closes.
+     */
+    private static void shutdown(Call c) {
+        boolean save = false;
+        boolean noSave = false;
+        boolean other = false;
+        boolean abort = false;
+        for (int i = 1; i < c.argc(); i++) {
+            if (c.argIs(i, "NOSAVE")) {
+                noSave = true;
+            } else if (c.argIs(i, "SAVE")) {
+                save = true;
+            } else if (c.argIs(i, "NOW") || c.argIs(i, "FORCE")) {
+                other = true;
+            } else if (c.argIs(i, "ABORT")) {
+                abort = true;
+            } else {
+                throw new ErrorReply(Errors.SYNTAX);
+            }
+        }
+        if ((save && noSave) || (abort && (save || noSave || other))) {
+            throw new ErrorReply(Errors.SYNTAX);
+        }
+        if (abort) {
+            throw new ErrorReply(Errors.NO_SHUTDOWN_IN_PROGRESS);
+        }
+        c.context().server().shutdown();
+        c.session().markClosing();
+    }
+
+    /** SLOWLOG GET [count]: the newest entries (10 by default, all for -1). */
+    private static void slowlogGet(Call c) {
+        if (c.argc() > 3) {
+            throw new ErrorReply(Errors.subcommandSyntax(c.argString(1), "slowlog"));
+        }
+        long count = DEFAULT_SLOWLOG_COUNT;
+        if (c.argc() == 3) {
+            count = Call.parseLong(c.arg(2), Errors.SLOWLOG_COUNT);
+            if (count < -1) {
+                throw new ErrorReply(Errors.SLOWLOG_COUNT);
+            }
+        }
+        List<SlowLog.Entry> entries = c.context().dispatcher().slowLog().newest(count);
+        ReplyWriter r = c.reply();
+        r.arrayHeader(entries.size());
+        for (SlowLog.Entry e : entries) {
+            r.arrayHeader(6);
+            r.integer(e.id());
+            r.integer(e.timestampSeconds());
+            r.integer(e.durationMicros());
+            r.arrayHeader(e.args().size());
+            e.args().forEach(r::bulk);
+            r.bulk(e.clientAddress().getBytes(StandardCharsets.UTF_8));
+            r.bulk(e.clientName().getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static void slowlogReset(Call c) {
+        c.context().dispatcher().slowLog().reset();
+        c.reply().simpleString("OK");
+    }
+
+    private static void slowlogHelp(Call c) {
+        help(c, "SLOWLOG",
+                "GET [<count>]",
+                "    Reply with the newest <count> entries (default 10, -1 for all). Each entry holds:",
+                "    id, unix time, duration in microseconds, arguments, client address, client name.",
+                "LEN",
+                "    Reply with the number of entries.",
+                "RESET",
+                "    Remove every entry.");
+    }
+
+    /** DEBUG OBJECT key | SLEEP seconds | SET-ACTIVE-EXPIRE 0|1 | HELP. */
+    private static void debug(Call c) {
+        if (c.argc() == 2 && c.argIs(1, "HELP")) {
+            debugHelp(c);
+        } else if (c.argc() == 3 && c.argIs(1, "OBJECT")) {
+            debugObject(c);
+        } else if (c.argc() == 3 && c.argIs(1, "SLEEP")) {
+            debugSleep(c);
+        } else if (c.argc() == 3 && c.argIs(1, "SET-ACTIVE-EXPIRE")) {
+            c.keyspace().setActiveExpireEnabled(leadingInteger(c.argString(2)) != 0);
+            c.reply().simpleString("OK");
+        } else {
+            throw new ErrorReply(Errors.subcommandSyntax(c.argString(1), "debug"));
+        }
+    }
+
+    private static void debugHelp(Call c) {
+        help(c, "DEBUG",
+                "OBJECT <key>",
+                "    Describe the value stored at <key>: encoding, estimated serialized length, access time.",
+                "SET-ACTIVE-EXPIRE (0|1)",
+                "    Stop or resume the background deletion of expired keys.",
+                "SLEEP <seconds>",
+                "    Hold the server for <seconds> (fractions allowed), serving no command.");
+    }
+
+    /** DEBUG OBJECT key: Redis's one-line description of the stored value. */
+    private static void debugObject(Call c) {
+        Database.Entry entry = c.db().entry(c.key(2));
+        if (entry == null) {
+            throw new ErrorReply(Errors.NO_SUCH_KEY);
+        }
+        Object value = entry.value();
+        String encoding = encoding(value);
+        long lruSeconds = entry.lastAccess() / 1000;
+        c.reply().simpleString("Value at:0x" + Integer.toHexString(System.identityHashCode(value))
+                + " refcount:" + refcount(value, encoding)
+                + " encoding:" + encoding
+                + " serializedlength:" + serializedLength(value, encoding)
+                + " lru:" + (lruSeconds & 0xFFFFFF)
+                + " lru_seconds_idle:" + Math.max(0, (c.now() - entry.lastAccess()) / 1000));
+    }
+
+    private static String encoding(Object value) {
+        if (value instanceof StringValue s) {
+            return s.encoding();
+        }
+        if (value instanceof HashValue h) {
+            return h.encoding();
+        }
+        if (value instanceof SetValue s) {
+            return s.encoding().redisName();
+        }
+        if (value instanceof ZSet z) {
+            return z.encoding().redisName();
+        }
+        return "unknown";
+    }
+
+    /** Redis shares the small non-negative integers (0..9999) among all keys. */
+    private static int refcount(Object value, String encoding) {
+        if (encoding.equals("int")) {
+            long n = Long.parseLong(new String(((StringValue) value).bytes(), StandardCharsets.US_ASCII));
+            if (n >= 0 && n < SHARED_INTEGER_LIMIT) {
+                return SHARED_REFCOUNT;
+            }
+        }
+        return 1;
+    }
+
+    /**
+     * The value's length in Redis's RDB format, uncompressed: exact for integers and short
+     * strings, an estimate (element by element, as the hash-table encodings are saved) otherwise.
+     */
+    private static long serializedLength(Object value, String encoding) {
+        if (value instanceof StringValue s) {
+            return encoding.equals("int") ? integerLength(s.bytes()) : stringLength(s.length());
+        }
+        long[] total = {0};
+        if (value instanceof HashValue h) {
+            total[0] = lengthPrefix(h.size());
+            h.forEach((field, v) -> total[0] += stringLength(field.bytes().length) + stringLength(v.length));
+        } else if (value instanceof SetValue s) {
+            total[0] = lengthPrefix(s.size());
+            s.forEachEntry((buf, off, len, score) -> total[0] += stringLength(len));
+        } else if (value instanceof ZSet z) {
+            total[0] = lengthPrefix(z.size());
+            z.forEachEntry((buf, off, len, score) -> total[0] += stringLength(len) + Double.BYTES);
+        }
+        return total[0];
+    }
+
+    private static long integerLength(byte[] digits) {
+        long n = Long.parseLong(new String(digits, StandardCharsets.US_ASCII));
+        if (n >= Byte.MIN_VALUE && n <= Byte.MAX_VALUE) {
+            return 2;
+        }
+        if (n >= Short.MIN_VALUE && n <= Short.MAX_VALUE) {
+            return 3;
+        }
+        if (n >= Integer.MIN_VALUE && n <= Integer.MAX_VALUE) {
+            return 5;
+        }
+        return stringLength(digits.length);
+    }
+
+    private static long stringLength(long length) {
+        return lengthPrefix(length) + length;
+    }
+
+    private static long lengthPrefix(long length) {
+        if (length < 64) {
+            return 1;
+        }
+        if (length < 16384) {
+            return 2;
+        }
+        return length <= 0xFFFFFFFFL ? 5 : 9;
+    }
+
+    /** DEBUG SLEEP seconds: holds the engine (and so every client) for that long; unparsable means 0. */
+    private static void debugSleep(Call c) {
+        double seconds = leadingDouble(c.argString(2));
+        long nanos = (long) (seconds * 1e9);
+        if (nanos > 0) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(nanos);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        c.reply().simpleString("OK");
+    }
+
+    /** The decimal number at the start of {@code text}, as C's strtod reads it (0 when there is none). */
+    private static double leadingDouble(String text) {
+        Matcher m = LEADING_DOUBLE.matcher(text);
+        return m.lookingAt() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
+    /** The integer at the start of {@code text}, as C's atoi reads it (0 when there is none). */
+    private static long leadingInteger(String text) {
+        Matcher m = LEADING_INTEGER.matcher(text);
+        if (!m.lookingAt()) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            return m.group(1).startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
     }
 }

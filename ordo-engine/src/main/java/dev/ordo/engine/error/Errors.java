@@ -59,6 +59,118 @@ public final class Errors {
     /** SELECT-like commands given a non-integer. */
     public static final String INVALID_DB = "ERR invalid DB index";
 
+    /** ZRANGE ... LIMIT without BYSCORE or BYLEX. */
+    public static final String LIMIT_NEEDS_BYSCORE_OR_BYLEX = "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX";
+    /** ZRANGE ... BYLEX WITHSCORES, or ZRANGEBYLEX ... WITHSCORES. */
+    public static final String WITHSCORES_WITH_BYLEX = "ERR syntax error, WITHSCORES not supported in combination with BYLEX";
+    /** ZMPOP / BZMPOP numkeys below 1 or not a number. */
+    public static final String NUMKEYS_NOT_POSITIVE = "ERR numkeys should be greater than 0";
+    /** ZMPOP / BZMPOP COUNT below 1 or not a number. */
+    public static final String COUNT_NOT_POSITIVE = "ERR count should be greater than 0";
+    /** ZRANDMEMBER with a count of -2^63. */
+    public static final String RANDMEMBER_RANGE = "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
+    /** A number outside what the command accepts. */
+    public static final String OUT_OF_RANGE = "ERR value is out of range";
+    /** A SCAN-family cursor that is not an unsigned 64-bit integer. */
+    public static final String INVALID_CURSOR = "ERR invalid cursor";
+    /** ZUNIONSTORE ... WEIGHTS with a weight that is not a float. */
+    public static final String WEIGHT_NOT_FLOAT = "ERR weight value is not a float";
+    /** ZINTERCARD / SINTERCARD with a negative or non-numeric LIMIT. */
+    public static final String LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
+
+    /** HELLO with a protocol version that is not an integer. */
+    public static final String HELLO_PROTOCOL_NOT_INTEGER = "ERR Protocol version is not an integer or out of range";
+    /** HELLO with a protocol version other than 2 or 3. */
+    public static final String NOPROTO = "NOPROTO unsupported protocol version";
+    /** HELLO from an unauthenticated client that gave no AUTH option. */
+    public static final String HELLO_NOAUTH = "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time";
+    /** CLIENT SETNAME / HELLO SETNAME with a byte outside '!'..'~'. */
+    public static final String INVALID_CLIENT_NAME = "ERR Client names cannot contain spaces, newlines or special characters.";
+    /** CLIENT KILL ip:port naming no connected client. */
+    public static final String NO_SUCH_CLIENT = "ERR No such client";
+    /** CLIENT LIST ID with an id that is not a positive integer. */
+    public static final String INVALID_CLIENT_ID = "ERR Invalid client ID";
+    /** CLIENT KILL ID with an id that is not a positive integer. */
+    public static final String CLIENT_ID_NOT_POSITIVE = "ERR client-id should be greater than 0";
+    /** SLOWLOG GET with a count below -1 or not a number. */
+    public static final String SLOWLOG_COUNT = "ERR count should be greater than or equal to -1";
+    /** SHUTDOWN ABORT when no shutdown is under way. */
+    public static final String NO_SHUTDOWN_IN_PROGRESS = "ERR No shutdown in progress.";
+
+    /** CLIENT LIST / KILL TYPE with a type Redis does not know. */
+    public static String unknownClientType(String type) {
+        return sanitize("ERR Unknown client type '" + type + "'");
+    }
+
+    /** CLIENT KILL USER naming a user that does not exist. */
+    public static String noSuchUser(String user) {
+        return sanitize("ERR No such user '" + user + "'");
+    }
+
+    /** HELLO with an option it does not know or that lacks its arguments; {@code option} as typed. */
+    public static String helloSyntax(String option) {
+        return sanitize("ERR Syntax error in HELLO option '" + option + "'");
+    }
+
+    /** CONFIG SET naming one parameter twice. */
+    public static String configDuplicate(String name) {
+        return sanitize("ERR CONFIG SET failed (possibly related to argument '" + name + "') - duplicate parameter");
+    }
+
+    /** A command parsing its own subcommands (DEBUG, SLOWLOG GET) given an unknown one or the wrong arguments. */
+    public static String subcommandSyntax(String subcommand, String command) {
+        String s = subcommand.length() > 128 ? subcommand.substring(0, 128) : subcommand;
+        return sanitize("ERR unknown subcommand or wrong number of arguments for '" + s + "'. Try "
+                + command.toUpperCase(java.util.Locale.ROOT) + " HELP.");
+    }
+
+    /** SET with an EX/PX/EXAT/PXAT time that is not positive or overflows once absolute in ms. */
+    public static final String INVALID_EXPIRE_SET = "ERR invalid expire time in 'set' command";
+    /** SETEX with a time that is not positive or overflows. */
+    public static final String INVALID_EXPIRE_SETEX = "ERR invalid expire time in 'setex' command";
+    /** PSETEX with a time that is not positive or overflows. */
+    public static final String INVALID_EXPIRE_PSETEX = "ERR invalid expire time in 'psetex' command";
+    /** GETEX with a time that is not positive or overflows. */
+    public static final String INVALID_EXPIRE_GETEX = "ERR invalid expire time in 'getex' command";
+    /** DECRBY by -2^63, whose negation overflows. */
+    public static final String DECR_OVERFLOW = "ERR decrement would overflow";
+    /** SETRANGE with a negative offset. */
+    public static final String OFFSET_OUT_OF_RANGE = "ERR offset is out of range";
+    /** HINCRBYFLOAT with an infinite increment. */
+    public static final String HASH_INCR_NAN_OR_INF = "ERR value is NaN or Infinity";
+
+    /** EXPIRE and friends with NX beside XX, GT or LT. */
+    public static final String EXPIRE_NX_AND_OTHERS = "ERR NX and XX, GT or LT options at the same time are not compatible";
+    /** EXPIRE and friends with both GT and LT. */
+    public static final String EXPIRE_GT_AND_LT = "ERR GT and LT options at the same time are not compatible";
+    /** EXPIRE with a time that overflows when turned into absolute milliseconds. */
+    public static final String INVALID_EXPIRE_EXPIRE = "ERR invalid expire time in 'expire' command";
+    /** PEXPIRE with a time that overflows when made absolute. */
+    public static final String INVALID_EXPIRE_PEXPIRE = "ERR invalid expire time in 'pexpire' command";
+    /** EXPIREAT with a time that overflows in milliseconds. */
+    public static final String INVALID_EXPIRE_EXPIREAT = "ERR invalid expire time in 'expireat' command";
+    /** PEXPIREAT with a time that overflows (unreachable in practice; kept for symmetry with Redis). */
+    public static final String INVALID_EXPIRE_PEXPIREAT = "ERR invalid expire time in 'pexpireat' command";
+    /** COPY onto itself in the same database, or MOVE to the selected database. */
+    public static final String SAME_OBJECT = "ERR source and destination objects are the same";
+    /** A 32-bit argument (COPY ... DB, MOVE's database) outside the int range. */
+    public static final String INT_OUT_OF_RANGE = "ERR value is out of range, value must between -2147483648 and 2147483647";
+    /** SWAPDB's first index not a 32-bit integer. */
+    public static final String INVALID_FIRST_DB = "ERR invalid first DB index";
+    /** SWAPDB's second index not a 32-bit integer. */
+    public static final String INVALID_SECOND_DB = "ERR invalid second DB index";
+    /** OBJECT FREQ while the maxmemory policy is not an LFU one. */
+    public static final String LFU_NOT_SELECTED = "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.";
+    /** OBJECT IDLETIME while the maxmemory policy is an LFU one. */
+    public static final String LFU_SELECTED_NO_IDLETIME = "ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.";
+    /** SINTERCARD with numkeys larger than the arguments that follow. */
+    public static final String NUMKEYS_GREATER_THAN_ARGS = "ERR Number of keys can't be greater than number of args";
+
+    /** EXPIRE and friends given an option other than NX, XX, GT or LT; {@code option} as typed. */
+    public static String unsupportedOption(String option) {
+        return sanitize("ERR Unsupported option " + option);
+    }
+
     private Errors() {
     }
 
@@ -85,6 +197,11 @@ public final class Errors {
     public static String unknownSubcommand(String subcommand, String command) {
         String s = subcommand.length() > 128 ? subcommand.substring(0, 128) : subcommand;
         return sanitize("ERR unknown subcommand '" + s + "'. Try " + command.toUpperCase(java.util.Locale.ROOT) + " HELP.");
+    }
+
+    /** The reply to a sorted-set algebra command given fewer than one input key. */
+    public static String atLeastOneInputKey(String fullName) {
+        return "ERR at least 1 input key is needed for '" + fullName + "' command";
     }
 
     /** Error texts are one line: Redis turns CR and LF inside them into spaces. */

@@ -1,32 +1,112 @@
 package dev.ordo.engine.keyspace;
 
+import dev.ordo.engine.zset.ListpackLimits;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.random.RandomGenerator;
 
 /**
- * A hash value: fields to values, in insertion order (what Redis's listpack encoding returns).
- * Reported as {@code listpack} until it passes {@code hash-max-listpack-entries} /
- * {@code hash-max-listpack-value}, then {@code hashtable}, never back.
+ * A hash value: fields to values. It starts {@code listpack}-encoded, keeping fields in insertion
+ * order (an updated field keeps its place) as Redis's listpack does. It becomes
+ * {@code hashtable}-encoded, never to go back, once it holds more fields than the entry limit or
+ * a field or value longer than the value limit; then the fields live in a {@link KeyTable}, whose
+ * SCAN cursor resumes across resizes and which samples a random field in O(1).
+ *
+ * <p>Exactly one of the two stores is in use. Fields and values are handed over: callers do not
+ * change the arrays afterwards. Not thread-safe.
  */
 public final class HashValue {
-    private final Map<Key, byte[]> fields = new LinkedHashMap<>();
-    private boolean hashtable;
+    private Map<Key, byte[]> listpack = new LinkedHashMap<>();
+    private KeyTable<byte[]> table;
 
-    public Map<Key, byte[]> fields() {
-        return fields;
+    public int size() {
+        return table != null ? table.size() : listpack.size();
+    }
+
+    /** The value of {@code field}, or null. */
+    public byte[] get(Key field) {
+        return table != null ? table.get(field) : listpack.get(field);
+    }
+
+    public boolean contains(Key field) {
+        return get(field) != null;
+    }
+
+    /**
+     * Sets {@code field} to {@code value}; returns whether the field is new. Converts to a hash
+     * table first when either is longer than the value limit, and after adding when the hash
+     * holds more fields than the entry limit.
+     */
+    public boolean put(Key field, byte[] value, ListpackLimits limits) {
+        if (table == null && (field.bytes().length > limits.maxValueBytes() || value.length > limits.maxValueBytes())) {
+            convertToHashtable();
+        }
+        boolean added = (table != null ? table.put(field, value) : listpack.put(field, value)) == null;
+        if (table == null && listpack.size() > limits.maxEntries()) {
+            convertToHashtable();
+        }
+        return added;
+    }
+
+    /** Removes {@code field}; returns whether it was there. */
+    public boolean remove(Key field) {
+        return (table != null ? table.remove(field) : listpack.remove(field)) != null;
+    }
+
+    /** Visits every field and value: in insertion order while listpack-encoded, else in table order. */
+    public void forEach(BiConsumer<Key, byte[]> visitor) {
+        if (table != null) {
+            table.forEach(visitor);
+        } else {
+            listpack.forEach(visitor);
+        }
+    }
+
+    /**
+     * One HSCAN step from {@code cursor}: a listpack-encoded hash visits everything and returns 0;
+     * a hash table visits at least {@code count} entries when it has them and returns the next
+     * cursor (0 when done), every field present for the whole scan being visited at least once.
+     */
+    public long scan(long cursor, int count, BiConsumer<Key, byte[]> visitor) {
+        if (table == null) {
+            listpack.forEach(visitor);
+            return 0;
+        }
+        return table.scan(cursor, count, visitor);
+    }
+
+    /** A uniformly chosen field, or null when empty: O(1) for a hash table, O(n) for a listpack. */
+    public Key randomField(RandomGenerator random) {
+        if (table != null) {
+            return table.randomKey(random);
+        }
+        int skip = listpack.isEmpty() ? -1 : random.nextInt(listpack.size());
+        for (Key k : listpack.keySet()) {
+            if (skip-- == 0) {
+                return k;
+            }
+        }
+        return null;
     }
 
     /** The name OBJECT ENCODING reports. */
     public String encoding() {
-        return hashtable ? "hashtable" : "listpack";
+        return isHashtable() ? "hashtable" : "listpack";
     }
 
-    /** Records that the hash outgrew the listpack limits. */
+    /** Moves the fields into a hash table, if they are not there already. */
     public void convertToHashtable() {
-        hashtable = true;
+        if (table != null) {
+            return;
+        }
+        table = new KeyTable<>();
+        listpack.forEach(table::put);
+        listpack = null;
     }
 
     public boolean isHashtable() {
-        return hashtable;
+        return table != null;
     }
 }

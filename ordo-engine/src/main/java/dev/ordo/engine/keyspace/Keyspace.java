@@ -19,6 +19,7 @@ public final class Keyspace {
     private final Stats stats = new Stats();
     private final List<KeyspaceListener> listeners = new ArrayList<>();
     private long now;
+    private volatile boolean activeExpireEnabled = true;
 
     /** Counters INFO reports. */
     public static final class Stats {
@@ -69,6 +70,15 @@ public final class Keyspace {
 
     public Stats stats() {
         return stats;
+    }
+
+    /** Whether the background cycle deletes expired keys (DEBUG SET-ACTIVE-EXPIRE turns it off). */
+    public boolean activeExpireEnabled() {
+        return activeExpireEnabled;
+    }
+
+    public void setActiveExpireEnabled(boolean enabled) {
+        activeExpireEnabled = enabled;
     }
 
     public void addListener(KeyspaceListener listener) {

@@ -3,45 +3,448 @@ package dev.ordo.engine.keyspace;
 import dev.ordo.engine.zset.EntryVisitor;
 import dev.ordo.engine.zset.ScoredMembers;
 
-import java.util.LinkedHashSet;
-import java.util.Set;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
 
 /**
- * A set value. Its members also serve as an input to the sorted-set algebra, each scoring 1, as
- * Redis treats sets given to ZUNIONSTORE and friends.
+ * A set value with Redis 7.2's three encodings, which decide both memory use and iteration order:
+ * {@code intset} (only canonical 64-bit integers, kept ascending), {@code listpack} (few, short
+ * members, kept in insertion order) and {@code hashtable} (a {@link KeyTable}, whose SCAN cursor
+ * survives resizes). Adding a member moves a set to a roomier encoding when the {@link Limits}
+ * require it; removing never moves it back. Only commands that build a new set (SPOP's rebuild,
+ * SINTERSTORE's result) pick a smaller encoding, as Redis does.
+ *
+ * <p>Invariants: exactly one of the three stores is in use, the one {@link #encoding()} names; an
+ * intset's values are strictly ascending; a listpack holds no member twice.
+ *
+ * <p>Members are binary-safe byte arrays owned by the set once added: callers hand over arrays they
+ * no longer change, and must not change the arrays they are given. The set also serves as an input
+ * to the sorted-set algebra, every member scoring 1. Not thread-safe.
  */
 public final class SetValue implements ScoredMembers {
-    private final Set<Key> members = new LinkedHashSet<>();
-    private String encoding = "listpack";
+    private static final int MAX_INTSET_ENTRIES = 1 << 30;
 
-    public Set<Key> members() {
-        return members;
+    /** The encodings, named as OBJECT ENCODING reports them. */
+    public enum Encoding {
+        INTSET("intset"), LISTPACK("listpack"), HASHTABLE("hashtable");
+
+        private final String redisName;
+
+        Encoding(String redisName) {
+            this.redisName = redisName;
+        }
+
+        /** The name OBJECT ENCODING replies with. */
+        public String redisName() {
+            return redisName;
+        }
     }
 
-    /** The name OBJECT ENCODING reports. */
-    public String encoding() {
-        return encoding;
+    /**
+     * Redis's {@code set-max-intset-entries}, {@code set-max-listpack-entries} and
+     * {@code set-max-listpack-value}, read when a set changes.
+     */
+    public record Limits(long intsetEntries, long listpackEntries, long listpackValue) {
+        /** Redis's defaults. */
+        public static final Limits DEFAULT = new Limits(512, 128, 64);
+
+        /** The most members an intset holds: Redis caps the setting at 2^30. */
+        long intsetMax() {
+            return Math.min(intsetEntries, MAX_INTSET_ENTRIES);
+        }
     }
 
-    public void setEncoding(String encoding) {
+    private Encoding encoding;
+    private long[] ints;
+    private int intCount;
+    private ArrayList<byte[]> list;
+    private KeyTable<Boolean> table;
+
+    private SetValue(Encoding encoding) {
         this.encoding = encoding;
+        switch (encoding) {
+            case INTSET:
+                ints = new long[4];
+                break;
+            case LISTPACK:
+                list = new ArrayList<>();
+                break;
+            default:
+                table = new KeyTable<>();
+        }
+    }
+
+    /** An empty set in the given encoding (the start of a computed result). */
+    public static SetValue empty(Encoding encoding) {
+        return new SetValue(encoding);
+    }
+
+    /**
+     * An empty set for a key about to receive about {@code sizeHint} members, the first being
+     * {@code first}: intset when that is an integer and the hint fits, else listpack when the hint
+     * fits, else hashtable.
+     */
+    public static SetValue create(byte[] first, long sizeHint, Limits limits) {
+        if (isInteger(first, 0, first.length) && sizeHint <= limits.intsetEntries()) {
+            return new SetValue(Encoding.INTSET);
+        }
+        return new SetValue(sizeHint <= limits.listpackEntries() ? Encoding.LISTPACK : Encoding.HASHTABLE);
+    }
+
+    /** Converts to hashtable when {@code sizeHint} more members could not fit the current encoding. */
+    public void prepareForAdds(long sizeHint, Limits limits) {
+        if ((encoding == Encoding.LISTPACK && sizeHint > limits.listpackEntries())
+                || (encoding == Encoding.INTSET && sizeHint > limits.intsetEntries())) {
+            toHashtable();
+        }
+    }
+
+    public Encoding encoding() {
+        return encoding;
     }
 
     @Override
     public int size() {
-        return members.size();
+        switch (encoding) {
+            case INTSET:
+                return intCount;
+            case LISTPACK:
+                return list.size();
+            default:
+                return table.size();
+        }
     }
 
-    @Override
-    public void forEachEntry(EntryVisitor visitor) {
-        for (Key k : members) {
-            visitor.visit(k.bytes(), 0, k.bytes().length, 1.0);
+    /** Adds {@code member} unless present, converting the encoding as {@code limits} demand; returns whether it was added. */
+    public boolean add(byte[] member, Limits limits) {
+        switch (encoding) {
+            case INTSET:
+                return addToIntset(member, limits);
+            case LISTPACK:
+                if (indexInList(member, 0, member.length) >= 0) {
+                    return false;
+                }
+                if (list.size() < limits.listpackEntries() && member.length <= limits.listpackValue()) {
+                    list.add(member);
+                } else {
+                    toHashtable();
+                    table.put(Key.of(member), Boolean.TRUE);
+                }
+                return true;
+            default:
+                return table.put(Key.of(member), Boolean.TRUE) == null;
+        }
+    }
+
+    /** Removes {@code member}; returns whether it was present. */
+    public boolean remove(byte[] member) {
+        switch (encoding) {
+            case INTSET: {
+                int i = intIndex(member, 0, member.length);
+                if (i < 0) {
+                    return false;
+                }
+                System.arraycopy(ints, i + 1, ints, i, intCount - i - 1);
+                intCount--;
+                return true;
+            }
+            case LISTPACK: {
+                int i = indexInList(member, 0, member.length);
+                if (i < 0) {
+                    return false;
+                }
+                list.remove(i);
+                return true;
+            }
+            default:
+                return table.remove(Key.of(member)) != null;
+        }
+    }
+
+    public boolean contains(byte[] member) {
+        return contains(member, 0, member.length);
+    }
+
+    /** Whether {@code m[off, off+len)} is a member. */
+    public boolean contains(byte[] m, int off, int len) {
+        switch (encoding) {
+            case INTSET:
+                return intIndex(m, off, len) >= 0;
+            case LISTPACK:
+                return indexInList(m, off, len) >= 0;
+            default:
+                byte[] b = off == 0 && len == m.length ? m : Arrays.copyOfRange(m, off, off + len);
+                return table.get(Key.of(b)) != null;
+        }
+    }
+
+    /** Visits every member once in the encoding's order: ascending for intset, insertion order for listpack. */
+    public void forEach(Consumer<byte[]> visitor) {
+        switch (encoding) {
+            case INTSET:
+                for (int i = 0; i < intCount; i++) {
+                    visitor.accept(intBytes(ints[i]));
+                }
+                break;
+            case LISTPACK:
+                list.forEach(visitor);
+                break;
+            default:
+                table.forEach((k, v) -> visitor.accept(k.bytes()));
+        }
+    }
+
+    /** The members in iteration order (see {@link #forEach}). */
+    public List<byte[]> members() {
+        List<byte[]> out = new ArrayList<>(size());
+        forEach(out::add);
+        return out;
+    }
+
+    /** A member chosen uniformly at random; the set must not be empty. */
+    public byte[] random(RandomGenerator random) {
+        switch (encoding) {
+            case INTSET:
+                return intBytes(ints[random.nextInt(intCount)]);
+            case LISTPACK:
+                return list.get(random.nextInt(list.size()));
+            default:
+                return table.randomKey(random).bytes();
+        }
+    }
+
+    /**
+     * {@code count} distinct members chosen at random (0 &lt; count &lt; size), in iteration order:
+     * how Redis samples a listpack, walking it once.
+     */
+    public List<byte[]> orderedSample(int count, RandomGenerator random) {
+        List<byte[]> all = members();
+        List<byte[]> out = new ArrayList<>(count);
+        int needed = count;
+        for (int i = 0; i < all.size() && needed > 0; i++) {
+            if (random.nextInt(all.size() - i) < needed) {
+                out.add(all.get(i));
+                needed--;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * One SSCAN step: a hashtable set visits some members and returns the next cursor; the other
+     * encodings visit every member and return 0.
+     */
+    public long scan(long cursor, int count, Consumer<byte[]> visitor) {
+        if (encoding != Encoding.HASHTABLE) {
+            forEach(visitor);
+            return 0;
+        }
+        return table.scan(cursor, count, (k, v) -> visitor.accept(k.bytes()));
+    }
+
+    /** A copy in the same encoding, sharing the (immutable) member arrays. */
+    public SetValue copy() {
+        SetValue c = new SetValue(encoding);
+        switch (encoding) {
+            case INTSET:
+                c.ints = Arrays.copyOf(ints, Math.max(intCount, 1));
+                c.intCount = intCount;
+                break;
+            case LISTPACK:
+                c.list.addAll(list);
+                break;
+            default:
+                table.forEach(c.table::put);
+        }
+        return c;
+    }
+
+    /**
+     * Converts to intset when every member is an integer and they fit {@code limits}, as Redis does
+     * with an intersection it stores; returns whether the set is an intset afterwards.
+     */
+    public boolean compactToIntset(Limits limits) {
+        if (encoding == Encoding.INTSET) {
+            return true;
+        }
+        if (size() > limits.intsetMax()) {
+            return false;
+        }
+        List<byte[]> all = members();
+        long[] values = new long[Math.max(all.size(), 1)];
+        for (int i = 0; i < all.size(); i++) {
+            byte[] m = all.get(i);
+            if (!isInteger(m, 0, m.length)) {
+                return false;
+            }
+            values[i] = toLong(m, 0, m.length);
+        }
+        Arrays.sort(values, 0, all.size());
+        encoding = Encoding.INTSET;
+        ints = values;
+        intCount = all.size();
+        list = null;
+        table = null;
+        return true;
+    }
+
+    /** Approximate bytes this set holds on the Java heap (compressed references, 8-byte alignment). */
+    public long memoryUsage() {
+        long header = 32;
+        switch (encoding) {
+            case INTSET:
+                return header + array(8L * ints.length);
+            case LISTPACK: {
+                long bytes = header + 24 + array(4L * list.size());
+                for (byte[] m : list) {
+                    bytes += array(m.length);
+                }
+                return bytes;
+            }
+            default: {
+                long[] bytes = {header + 32 + 2 * array(4L * tableCapacity(table.size()))};
+                table.forEach((k, v) -> bytes[0] += 24 + array(k.bytes().length));
+                return bytes[0];
+            }
         }
     }
 
     @Override
+    public void forEachEntry(EntryVisitor visitor) {
+        forEach(m -> visitor.visit(m, 0, m.length, 1.0));
+    }
+
+    @Override
     public double score(byte[] m, int off, int len) {
-        byte[] copy = off == 0 && len == m.length ? m : java.util.Arrays.copyOfRange(m, off, off + len);
-        return members.contains(Key.of(copy)) ? 1.0 : Double.NaN;
+        return contains(m, off, len) ? 1.0 : Double.NaN;
+    }
+
+    /** Whether {@code b[off, off+len)} is a 64-bit integer written canonically (no '+', no leading zeros, not "-0"). */
+    public static boolean isInteger(byte[] b, int off, int len) {
+        if (len == 0 || len > 20) {
+            return false;
+        }
+        int i = off;
+        int end = off + len;
+        if (b[i] == '-') {
+            i++;
+            if (i == end || b[i] == '0') {
+                return false;
+            }
+        } else if (b[i] == '0') {
+            return len == 1;
+        }
+        long v = 0;
+        for (; i < end; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9 || v < (Long.MIN_VALUE + d) / 10) {
+                return false;
+            }
+            v = v * 10 - d;
+        }
+        return b[off] == '-' || v != Long.MIN_VALUE;
+    }
+
+    private boolean addToIntset(byte[] member, Limits limits) {
+        if (isInteger(member, 0, member.length)) {
+            long v = toLong(member, 0, member.length);
+            int i = Arrays.binarySearch(ints, 0, intCount, v);
+            if (i >= 0) {
+                return false;
+            }
+            insertInt(-i - 1, v);
+            if (intCount > limits.intsetMax()) {
+                toHashtable();
+            }
+            return true;
+        }
+        if (intCount < limits.listpackEntries() && member.length <= limits.listpackValue()
+                && longestIntDigits() <= limits.listpackValue()) {
+            toListpack();
+            list.add(member);
+        } else {
+            toHashtable();
+            table.put(Key.of(member), Boolean.TRUE);
+        }
+        return true;
+    }
+
+    private void insertInt(int at, long v) {
+        if (intCount == ints.length) {
+            ints = Arrays.copyOf(ints, Math.max(4, intCount + (intCount >> 1)));
+        }
+        System.arraycopy(ints, at, ints, at + 1, intCount - at);
+        ints[at] = v;
+        intCount++;
+    }
+
+    private int longestIntDigits() {
+        if (intCount == 0) {
+            return 0;
+        }
+        return Math.max(Long.toString(ints[0]).length(), Long.toString(ints[intCount - 1]).length());
+    }
+
+    private int intIndex(byte[] m, int off, int len) {
+        if (!isInteger(m, off, len)) {
+            return -1;
+        }
+        int i = Arrays.binarySearch(ints, 0, intCount, toLong(m, off, len));
+        return i >= 0 ? i : -1;
+    }
+
+    private int indexInList(byte[] m, int off, int len) {
+        for (int i = 0; i < list.size(); i++) {
+            byte[] e = list.get(i);
+            if (e.length == len && Arrays.equals(e, 0, len, m, off, off + len)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void toListpack() {
+        ArrayList<byte[]> l = new ArrayList<>(intCount + 1);
+        forEach(l::add);
+        encoding = Encoding.LISTPACK;
+        list = l;
+        ints = null;
+        intCount = 0;
+    }
+
+    private void toHashtable() {
+        KeyTable<Boolean> t = new KeyTable<>();
+        forEach(m -> t.put(Key.of(m), Boolean.TRUE));
+        encoding = Encoding.HASHTABLE;
+        table = t;
+        ints = null;
+        intCount = 0;
+        list = null;
+    }
+
+    private static long toLong(byte[] b, int off, int len) {
+        boolean negative = b[off] == '-';
+        long v = 0;
+        for (int i = negative ? off + 1 : off; i < off + len; i++) {
+            v = v * 10 - (b[i] - '0');
+        }
+        return negative ? v : -v;
+    }
+
+    private static byte[] intBytes(long v) {
+        return Long.toString(v).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static long array(long payloadBytes) {
+        return (16 + payloadBytes + 7) & ~7L;
+    }
+
+    private static long tableCapacity(int size) {
+        long needed = Math.max(8, size * 100L / 60 + 1);
+        return Long.highestOneBit(needed - 1) << 1;
     }
 }

@@ -1,37 +1,121 @@
 package dev.ordo.engine.keyspace;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
 /**
- * A string value. Redis reports its encoding as {@code int} (a canonical 64-bit integer written
- * by SET or INCR), {@code embstr} (at most 44 bytes) or {@code raw} (longer, or changed in place
- * by APPEND or SETRANGE); this class keeps the bytes and whether they were changed in place.
+ * A string value: binary-safe bytes and the encoding OBJECT ENCODING reports. Redis reports
+ * {@code int} for a canonical 64-bit integer stored by SET, INCR and friends, {@code embstr} for
+ * other values of at most 44 bytes, and {@code raw} for longer values, for values built by
+ * SETRANGE on a new key, and for any value changed in place by APPEND or SETRANGE.
+ *
+ * <p>The bytes live in a buffer that may be longer than the value (its first {@link #length()}
+ * bytes; the rest are zero), so that repeated appends take amortized constant time per byte as
+ * Redis's do. No value is longer than {@link #MAX_LENGTH}. APPEND and SETRANGE change an
+ * instance in place, so a key never shares its instance with another key.
  */
 public final class StringValue {
+    /** The longest value a Java array can hold. */
+    public static final int MAX_LENGTH = Integer.MAX_VALUE - 8;
+
     private static final int EMBSTR_LIMIT = 44;
+    private static final int GROWTH_STEP_LIMIT = 1024 * 1024;
 
-    private byte[] bytes;
-    private boolean changedInPlace;
+    /** How the value came to be, which decides its reported encoding. */
+    private enum Origin {
+        /** Stored whole by a command that tries the integer encoding (SET, MSET, APPEND to a new key ...). */
+        STORED,
+        /** Stored whole without trying the integer encoding (INCRBYFLOAT's result). */
+        TEXT,
+        /** Built or changed in place (APPEND, SETRANGE). */
+        RAW
+    }
 
+    private byte[] buffer;
+    private int length;
+    private Origin origin;
+
+    /** A value stored whole, as SET stores it; the caller hands over {@code bytes} and no longer changes them. */
     public StringValue(byte[] bytes) {
-        this.bytes = bytes;
+        this(bytes, Origin.STORED);
     }
 
-    /** The value's bytes; callers must not change them. */
+    private StringValue(byte[] bytes, Origin origin) {
+        this.buffer = bytes;
+        this.length = bytes.length;
+        this.origin = origin;
+    }
+
+    /** A value stored as text, never reported as {@code int} (INCRBYFLOAT's result). */
+    public static StringValue text(byte[] bytes) {
+        return new StringValue(bytes, Origin.TEXT);
+    }
+
+    /** A value of {@code length} zero bytes, reported as {@code raw} (SETRANGE on a missing key). */
+    public static StringValue zeros(int length) {
+        return new StringValue(new byte[length], Origin.RAW);
+    }
+
+    /** The value of a 64-bit integer, as INCR stores it. */
+    public static StringValue of(long value) {
+        return new StringValue(Long.toString(value).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** The value's bytes, exactly {@link #length()} of them; callers must not change them. */
     public byte[] bytes() {
-        return bytes;
+        if (buffer.length != length) {
+            buffer = Arrays.copyOf(buffer, length);
+        }
+        return buffer;
     }
 
-    /** Replaces the value as an in-place edit (APPEND, SETRANGE), which Redis reports as raw. */
+    /** The backing buffer, whose first {@link #length()} bytes are the value; callers must not change it. */
+    public byte[] buffer() {
+        return buffer;
+    }
+
+    public int length() {
+        return length;
+    }
+
+    /** Appends {@code suffix} in place (APPEND), growing the buffer geometrically. */
+    public void append(byte[] suffix) {
+        writeAt(length, suffix);
+    }
+
+    /** Writes {@code data} at {@code offset} in place (SETRANGE), zero-padding any gap after the current end. */
+    public void writeAt(int offset, byte[] data) {
+        int end = Math.addExact(offset, data.length);
+        if (end > buffer.length) {
+            buffer = Arrays.copyOf(buffer, grownCapacity(end));
+        }
+        System.arraycopy(data, 0, buffer, offset, data.length);
+        length = Math.max(length, end);
+        origin = Origin.RAW;
+    }
+
+    /** Replaces the value as an in-place edit, which Redis reports as raw. */
     public void replaceInPlace(byte[] newBytes) {
-        bytes = newBytes;
-        changedInPlace = true;
+        buffer = newBytes;
+        length = newBytes.length;
+        origin = Origin.RAW;
     }
 
     /** The name OBJECT ENCODING reports. */
     public String encoding() {
-        if (!changedInPlace && isCanonicalLong(bytes)) {
+        if (origin == Origin.RAW) {
+            return "raw";
+        }
+        if (origin == Origin.STORED && isCanonicalLong(bytes())) {
             return "int";
         }
-        return !changedInPlace && bytes.length <= EMBSTR_LIMIT ? "embstr" : "raw";
+        return length <= EMBSTR_LIMIT ? "embstr" : "raw";
+    }
+
+    /** Room for {@code needed} bytes: double while small, then 1 MB more, as Redis's strings grow. */
+    private static int grownCapacity(int needed) {
+        long capacity = needed < GROWTH_STEP_LIMIT ? 2L * needed : (long) needed + GROWTH_STEP_LIMIT;
+        return (int) Math.min(capacity, MAX_LENGTH);
     }
 
     /** Whether {@code b} is a 64-bit integer written the one way Redis writes it (no '+', no leading zero). */

@@ -1,0 +1,251 @@
+package dev.ordo.engine.command;
+
+import dev.ordo.engine.config.Glob;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What COMMAND reports about a {@link Command}: Redis 7's ten-element INFO array, the DOCS map,
+ * the ACL categories and the names COMMAND LIST filters.
+ *
+ * <p>Redis declares ACL categories, tips and key specs per command; Ordo derives them. The
+ * categories come from the flags (write, readonly, admin, fast ...), the command's group and a few
+ * commands Redis marks by name (dangerous ones, SORT, COMMAND). A command with keys gets one key spec covering its
+ * (first, last, step) range, flagged RW/update when it writes and RO/access otherwise. Tips are
+ * empty. A container (subcommands and no use of its own, arity -2) has no categories but
+ * {@code @slow}, as in Redis.
+ */
+final class CommandIntrospection {
+    /** Redis's ACL categories, in the order COMMAND INFO lists them. */
+    private static final List<String> CATEGORY_ORDER = List.of("keyspace", "read", "write", "set", "sortedset", "list",
+            "hash", "string", "bitmap", "hyperloglog", "geo", "stream", "pubsub", "admin", "fast", "slow", "blocking",
+            "dangerous", "connection", "transaction", "scripting");
+    private static final Set<String> DANGEROUS = Set.of("keys", "flushall", "flushdb", "swapdb", "migrate", "restore",
+            "restore-asking", "info", "sort", "sort_ro", "role", "lastsave");
+    private static final Set<String> ADMIN_WITHOUT_FLAG = Set.of("role", "lastsave");
+    private static final Set<String> SORTING = Set.of("sort", "sort_ro");
+
+    private CommandIntrospection() {
+    }
+
+    /** Writes COMMAND INFO's description of {@code cmd}: name, arity, flags, keys, categories, tips, key specs, subcommands. */
+    static void writeInfo(ReplyWriter r, Command cmd) {
+        r.arrayHeader(10);
+        bulk(r, cmd.fullName());
+        r.integer(cmd.arity());
+        writeStatusSet(r, flagNames(cmd), "");
+        r.integer(cmd.firstKey());
+        r.integer(cmd.lastKey());
+        r.integer(cmd.keyStep());
+        writeStatusSet(r, categories(cmd), "@");
+        r.setHeader(0);
+        writeKeySpecs(r, cmd);
+        Map<String, Command> subs = cmd.subcommands();
+        if (subs.isEmpty()) {
+            r.setHeader(0);
+        } else {
+            r.arrayHeader(subs.size());
+            subs.values().forEach(sub -> writeInfo(r, sub));
+        }
+    }
+
+    /** Writes COMMAND DOCS's map for {@code cmd}: summary, since, group and its subcommands' docs. */
+    static void writeDocs(ReplyWriter r, Command cmd) {
+        Map<String, Command> subs = cmd.subcommands();
+        r.mapHeader(subs.isEmpty() ? 3 : 4);
+        bulk(r, "summary");
+        bulk(r, CommandDocs.summary(cmd.fullName()));
+        bulk(r, "since");
+        bulk(r, CommandDocs.since(cmd.fullName()));
+        bulk(r, "group");
+        bulk(r, group(cmd));
+        if (!subs.isEmpty()) {
+            bulk(r, "subcommands");
+            r.mapHeader(subs.size());
+            for (Command sub : subs.values()) {
+                bulk(r, sub.fullName());
+                writeDocs(r, sub);
+            }
+        }
+    }
+
+    /** Every command and subcommand name that passes COMMAND LIST's filter (null: no filter). */
+    static List<String> listNames(CommandTable table, String filterType, String filterValue) {
+        List<String> out = new ArrayList<>();
+        for (Command cmd : table.all()) {
+            addIfListed(out, cmd, filterType, filterValue);
+            cmd.subcommands().values().forEach(sub -> addIfListed(out, sub, filterType, filterValue));
+        }
+        return out;
+    }
+
+    private static void addIfListed(List<String> out, Command cmd, String filterType, String filterValue) {
+        if (filterType == null
+                || filterType.equals("aclcat") && categories(cmd).contains(filterValue.toLowerCase(Locale.ROOT))
+                || filterType.equals("pattern") && Glob.matches(filterValue.getBytes(StandardCharsets.UTF_8),
+                        cmd.fullName().getBytes(StandardCharsets.UTF_8), true)) {
+            out.add(cmd.fullName());
+        }
+    }
+
+    /** The flag names COMMAND INFO shows (may_replicate is hidden, as in Redis). */
+    static List<String> flagNames(Command cmd) {
+        List<String> names = new ArrayList<>();
+        for (Command.Flag f : cmd.flags()) {
+            if (f == Command.Flag.MOVABLE_KEYS) {
+                names.add("movablekeys");
+            } else if (f != Command.Flag.MAY_REPLICATE) {
+                names.add(f.redisName());
+            }
+        }
+        return names;
+    }
+
+    /** The ACL categories of {@code cmd}, without '@', in Redis's order. */
+    static List<String> categories(Command cmd) {
+        Set<String> cats = new HashSet<>();
+        boolean container = !cmd.subcommands().isEmpty() && cmd.arity() == -2;
+        if (!container) {
+            String fromGroup = groupCategory(group(cmd));
+            if (fromGroup != null && !SORTING.contains(cmd.fullName())) {
+                cats.add(fromGroup);
+            }
+            addNamedCategories(cmd.fullName(), cats);
+        }
+        addFlagCategories(cmd, cats);
+        List<String> ordered = new ArrayList<>();
+        for (String c : CATEGORY_ORDER) {
+            if (cats.contains(c)) {
+                ordered.add(c);
+            }
+        }
+        return ordered;
+    }
+
+    private static void addNamedCategories(String name, Set<String> cats) {
+        if (DANGEROUS.contains(name)) {
+            cats.add("dangerous");
+        }
+        if (ADMIN_WITHOUT_FLAG.contains(name)) {
+            cats.add("admin");
+        }
+        if (SORTING.contains(name)) {
+            cats.addAll(List.of("set", "sortedset", "list"));
+        }
+        if (name.equals("command") || name.startsWith("command|")) {
+            cats.add("connection");
+        }
+    }
+
+    private static void addFlagCategories(Command cmd, Set<String> cats) {
+        if (cmd.is(Command.Flag.WRITE)) {
+            cats.add("write");
+        }
+        if (cmd.is(Command.Flag.READONLY)) {
+            cats.add("read");
+        }
+        if (cmd.is(Command.Flag.ADMIN)) {
+            cats.add("admin");
+            cats.add("dangerous");
+        }
+        if (cmd.is(Command.Flag.PUBSUB)) {
+            cats.add("pubsub");
+        }
+        if (cmd.is(Command.Flag.BLOCKING)) {
+            cats.add("blocking");
+        }
+        cats.add(cmd.is(Command.Flag.FAST) ? "fast" : "slow");
+    }
+
+    /** The command's group under Redis's name for it ({@code sorted-set}, {@code generic} ...). */
+    static String group(Command cmd) {
+        String g = cmd.group().toLowerCase(Locale.ROOT).replace('_', '-');
+        switch (g) {
+            case "zset":
+            case "sortedset":
+                return "sorted-set";
+            case "key":
+            case "keys":
+            case "keyspace":
+                return "generic";
+            case "transaction":
+                return "transactions";
+            default:
+                return g;
+        }
+    }
+
+    private static String groupCategory(String group) {
+        switch (group) {
+            case "generic":
+                return "keyspace";
+            case "sorted-set":
+                return "sortedset";
+            case "transactions":
+                return "transaction";
+            case "string":
+            case "hash":
+            case "set":
+            case "list":
+            case "bitmap":
+            case "hyperloglog":
+            case "geo":
+            case "stream":
+            case "pubsub":
+            case "connection":
+            case "scripting":
+                return group;
+            default:
+                return null;
+        }
+    }
+
+    /** One key spec for the (first, last, step) range, or none for a command without keys. */
+    private static void writeKeySpecs(ReplyWriter r, Command cmd) {
+        if (cmd.firstKey() <= 0) {
+            r.setHeader(0);
+            return;
+        }
+        r.setHeader(1);
+        r.mapHeader(3);
+        bulk(r, "flags");
+        writeStatusSet(r, cmd.is(Command.Flag.WRITE) ? List.of("RW", "update") : List.of("RO", "access"), "");
+        bulk(r, "begin_search");
+        r.mapHeader(2);
+        bulk(r, "type");
+        bulk(r, "index");
+        bulk(r, "spec");
+        r.mapHeader(1);
+        bulk(r, "index");
+        r.integer(cmd.firstKey());
+        bulk(r, "find_keys");
+        r.mapHeader(2);
+        bulk(r, "type");
+        bulk(r, "range");
+        bulk(r, "spec");
+        r.mapHeader(3);
+        bulk(r, "lastkey");
+        r.integer(cmd.lastKey() < 0 ? cmd.lastKey() : cmd.lastKey() - cmd.firstKey());
+        bulk(r, "keystep");
+        r.integer(cmd.keyStep());
+        bulk(r, "limit");
+        r.integer(0);
+    }
+
+    private static void writeStatusSet(ReplyWriter r, List<String> items, String prefix) {
+        r.setHeader(items.size());
+        for (String item : items) {
+            r.simpleString(prefix + item);
+        }
+    }
+
+    private static void bulk(ReplyWriter r, String s) {
+        r.bulk(s.getBytes(StandardCharsets.UTF_8));
+    }
+}

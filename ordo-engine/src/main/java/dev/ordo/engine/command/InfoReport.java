@@ -1,0 +1,381 @@
+package dev.ordo.engine.command;
+
+import dev.ordo.engine.config.Config;
+import dev.ordo.engine.keyspace.Database;
+import dev.ordo.engine.keyspace.Keyspace;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.ThreadMXBean;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The text of INFO: Redis 7.2's sections, in its order, with its field names. Each section is
+ * {@code # Title} followed by {@code name:value} lines, every line ending in CRLF, sections
+ * separated by an empty line.
+ *
+ * <p>Figures Ordo has are real: clients, commands, keyspace counters, JVM heap as memory, JVM
+ * process times as CPU. Figures about machinery Ordo lacks (forks, RDB and AOF, replication,
+ * network byte counts, errors by code) keep Redis's field names with idle values, so that tools
+ * reading INFO find every field they expect. The transport's {@link ServerControl#serverInfo()}
+ * lines replace same-named server fields or are added to the server section.
+ */
+final class InfoReport {
+    /** Every section, in the order INFO prints them. */
+    static final List<String> SECTIONS = List.of("server", "clients", "memory", "persistence", "stats", "replication",
+            "cpu", "modules", "commandstats", "errorstats", "latencystats", "cluster", "keyspace");
+    private static final List<String> NOT_DEFAULT = List.of("commandstats", "latencystats");
+    private static final String RUN_ID = randomHex(40);
+    private static final String REPLICATION_ID = randomHex(40);
+
+    private final Call call;
+
+    private InfoReport(Call call) {
+        this.call = call;
+    }
+
+    /** The report for INFO's arguments: none or "default" for the default sections, "all"/"everything" for all. */
+    static String forArguments(Call c) {
+        List<String> wanted = new ArrayList<>();
+        if (c.argc() == 1) {
+            addDefault(wanted);
+        }
+        for (int i = 1; i < c.argc(); i++) {
+            String name = c.argString(i).toLowerCase(Locale.ROOT);
+            if (name.equals("all") || name.equals("everything")) {
+                wanted.addAll(SECTIONS);
+            } else if (name.equals("default")) {
+                addDefault(wanted);
+            } else {
+                wanted.add(name);
+            }
+        }
+        return new InfoReport(c).render(wanted);
+    }
+
+    private static void addDefault(List<String> wanted) {
+        for (String s : SECTIONS) {
+            if (!NOT_DEFAULT.contains(s)) {
+                wanted.add(s);
+            }
+        }
+    }
+
+    private String render(List<String> wanted) {
+        StringBuilder out = new StringBuilder();
+        for (String section : SECTIONS) {
+            if (!wanted.contains(section)) {
+                continue;
+            }
+            if (out.length() > 0) {
+                out.append("\r\n");
+            }
+            out.append("# ").append(title(section)).append("\r\n");
+            for (Map.Entry<String, String> field : fields(section).entrySet()) {
+                out.append(field.getKey()).append(':').append(field.getValue()).append("\r\n");
+            }
+        }
+        return out.toString();
+    }
+
+    private static String title(String section) {
+        if (section.equals("cpu")) {
+            return "CPU";
+        }
+        return Character.toUpperCase(section.charAt(0)) + section.substring(1);
+    }
+
+    private Map<String, String> fields(String section) {
+        Map<String, String> f = new LinkedHashMap<>();
+        switch (section) {
+            case "server":
+                server(f);
+                break;
+            case "clients":
+                clients(f);
+                break;
+            case "memory":
+                memory(f);
+                break;
+            case "persistence":
+                persistence(f);
+                break;
+            case "stats":
+                stats(f);
+                break;
+            case "replication":
+                replication(f);
+                break;
+            case "cpu":
+                cpu(f);
+                break;
+            case "commandstats":
+                commandStats(f);
+                break;
+            case "cluster":
+                f.put("cluster_enabled", "0");
+                break;
+            case "keyspace":
+                keyspace(f);
+                break;
+            default:
+                break;
+        }
+        return f;
+    }
+
+    private void server(Map<String, String> f) {
+        long now = call.now();
+        long uptimeSeconds = ManagementFactory.getRuntimeMXBean().getUptime() / 1000;
+        String hz = config().get("hz");
+        f.put("redis_version", ServerCommands.REDIS_VERSION);
+        f.put("redis_git_sha1", "00000000");
+        f.put("redis_git_dirty", "0");
+        f.put("redis_build_id", "0000000000000000");
+        f.put("redis_mode", "standalone");
+        f.put("os", operatingSystem());
+        f.put("arch_bits", System.getProperty("sun.arch.data.model", "64"));
+        f.put("monotonic_clock", "System.nanoTime");
+        f.put("multiplexing_api", "java.nio");
+        f.put("atomicvar_api", "java.util.concurrent");
+        f.put("gcc_version", "0.0.0");
+        f.put("process_id", String.valueOf(ProcessHandle.current().pid()));
+        f.put("process_supervised", "no");
+        f.put("run_id", RUN_ID);
+        f.put("tcp_port", config().get("port"));
+        f.put("server_time_usec", String.valueOf(now * 1000));
+        f.put("uptime_in_seconds", String.valueOf(uptimeSeconds));
+        f.put("uptime_in_days", String.valueOf(uptimeSeconds / 86400));
+        f.put("hz", hz);
+        f.put("configured_hz", hz);
+        f.put("lru_clock", String.valueOf((now / 1000) & 0xFFFFFF));
+        f.put("executable", ProcessHandle.current().info().command().orElse(""));
+        f.put("config_file", "");
+        f.put("io_threads_active", "0");
+        for (String line : call.context().server().serverInfo()) {
+            int colon = line.indexOf(':');
+            if (colon > 0) {
+                f.put(line.substring(0, colon), line.substring(colon + 1));
+            }
+        }
+    }
+
+    private static String operatingSystem() {
+        String arch = System.getProperty("os.arch", "");
+        if (arch.equals("amd64")) {
+            arch = "x86_64";
+        }
+        return System.getProperty("os.name", "") + " " + System.getProperty("os.version", "") + " " + arch;
+    }
+
+    private void clients(Map<String, String> f) {
+        ServerControl server = call.context().server();
+        f.put("connected_clients", String.valueOf(server.clients().size()));
+        f.put("cluster_connections", "0");
+        f.put("maxclients", config().get("maxclients"));
+        f.put("client_recent_max_input_buffer", "0");
+        f.put("client_recent_max_output_buffer", "0");
+        f.put("blocked_clients", String.valueOf(server.blockedClients()));
+        zeros(f, "tracking_clients", "pubsub_clients", "watching_clients", "clients_in_timeout_table", "total_watched_keys",
+                "total_blocking_keys", "total_blocking_keys_on_nokey");
+    }
+
+    private void memory(Map<String, String> f) {
+        Runtime rt = Runtime.getRuntime();
+        long used = rt.totalMemory() - rt.freeMemory();
+        long committed = rt.totalMemory();
+        long peak = Math.max(used, heapPeak());
+        long maxmemory = config().getLong("maxmemory");
+        long system = totalSystemMemory();
+        f.put("used_memory", String.valueOf(used));
+        f.put("used_memory_human", human(used));
+        f.put("used_memory_rss", String.valueOf(committed));
+        f.put("used_memory_rss_human", human(committed));
+        f.put("used_memory_peak", String.valueOf(peak));
+        f.put("used_memory_peak_human", human(peak));
+        f.put("used_memory_peak_perc", String.format(Locale.ROOT, "%.2f%%", peak == 0 ? 0.0 : 100.0 * used / peak));
+        f.put("total_system_memory", String.valueOf(system));
+        f.put("total_system_memory_human", human(system));
+        f.put("maxmemory", String.valueOf(maxmemory));
+        f.put("maxmemory_human", human(maxmemory));
+        f.put("maxmemory_policy", config().get("maxmemory-policy"));
+        f.put("mem_fragmentation_ratio", String.format(Locale.ROOT, "%.2f", used == 0 ? 0.0 : (double) committed / used));
+        f.put("mem_allocator", "jvm");
+        zeros(f, "active_defrag_running", "lazyfree_pending_objects", "lazyfreed_objects");
+    }
+
+    private static long heapPeak() {
+        long peak = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
+                peak += pool.getPeakUsage().getUsed();
+            }
+        }
+        return peak;
+    }
+
+    private static long totalSystemMemory() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getTotalMemorySize();
+        }
+        return 0;
+    }
+
+    /** Redis's human-readable byte count: 512B, 1015.50K, 6.87M ... */
+    static String human(long bytes) {
+        if (bytes < 1024) {
+            return bytes + "B";
+        }
+        String[] units = {"K", "M", "G", "T", "P"};
+        double value = bytes;
+        int unit = -1;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        return String.format(Locale.ROOT, "%.2f%s", value, units[unit]);
+    }
+
+    private void persistence(Map<String, String> f) {
+        long startSeconds = ManagementFactory.getRuntimeMXBean().getStartTime() / 1000;
+        zeros(f, "loading", "async_loading", "current_cow_peak", "current_cow_size", "current_cow_size_age");
+        f.put("current_fork_perc", "0.00");
+        zeros(f, "current_save_keys_processed", "current_save_keys_total", "rdb_changes_since_last_save",
+                "rdb_bgsave_in_progress");
+        f.put("rdb_last_save_time", String.valueOf(startSeconds));
+        f.put("rdb_last_bgsave_status", "ok");
+        f.put("rdb_last_bgsave_time_sec", "-1");
+        f.put("rdb_current_bgsave_time_sec", "-1");
+        zeros(f, "rdb_saves", "rdb_last_cow_size", "rdb_last_load_keys_expired", "rdb_last_load_keys_loaded", "aof_enabled",
+                "aof_rewrite_in_progress", "aof_rewrite_scheduled");
+        f.put("aof_last_rewrite_time_sec", "-1");
+        f.put("aof_current_rewrite_time_sec", "-1");
+        f.put("aof_last_bgrewrite_status", "ok");
+        zeros(f, "aof_rewrites", "aof_rewrites_consecutive_failures");
+        f.put("aof_last_write_status", "ok");
+        zeros(f, "aof_last_cow_size", "module_fork_in_progress", "module_fork_last_cow_size");
+    }
+
+    private void stats(Map<String, String> f) {
+        Dispatcher dispatcher = call.context().dispatcher();
+        Keyspace.Stats ks = call.keyspace().stats();
+        long errors = 0;
+        for (Dispatcher.CommandStats s : dispatcher.stats().values()) {
+            errors += s.failedCalls + s.rejectedCalls;
+        }
+        f.put("total_connections_received", "0");
+        // Redis counts a command once it has run, so the INFO being answered is not yet included.
+        f.put("total_commands_processed", String.valueOf(Math.max(0, dispatcher.totalCommands() - 1)));
+        zeros(f, "instantaneous_ops_per_sec", "total_net_input_bytes", "total_net_output_bytes",
+                "total_net_repl_input_bytes", "total_net_repl_output_bytes");
+        for (String kbps : List.of("instantaneous_input_kbps", "instantaneous_output_kbps",
+                "instantaneous_input_repl_kbps", "instantaneous_output_repl_kbps")) {
+            f.put(kbps, "0.00");
+        }
+        zeros(f, "rejected_connections", "sync_full", "sync_partial_ok", "sync_partial_err");
+        f.put("expired_keys", String.valueOf(ks.expiredKeys));
+        f.put("expired_stale_perc", "0.00");
+        zeros(f, "expired_time_cap_reached_count", "expire_cycle_cpu_milliseconds", "evicted_keys", "evicted_clients",
+                "total_eviction_exceeded_time", "current_eviction_exceeded_time");
+        f.put("keyspace_hits", String.valueOf(ks.keyspaceHits));
+        f.put("keyspace_misses", String.valueOf(ks.keyspaceMisses));
+        zeros(f, "pubsub_channels", "pubsub_patterns", "pubsubshard_channels", "latest_fork_usec", "total_forks",
+                "migrate_cached_sockets", "slave_expires_tracked_keys", "active_defrag_hits", "active_defrag_misses",
+                "active_defrag_key_hits", "active_defrag_key_misses", "total_active_defrag_time",
+                "current_active_defrag_time", "tracking_total_keys", "tracking_total_items", "tracking_total_prefixes",
+                "unexpected_error_replies");
+        f.put("total_error_replies", String.valueOf(errors));
+        zeros(f, "dump_payload_sanitizations", "total_reads_processed", "total_writes_processed",
+                "io_threaded_reads_processed", "io_threaded_writes_processed", "reply_buffer_shrinks",
+                "reply_buffer_expands", "eventloop_cycles", "eventloop_duration_sum", "eventloop_duration_cmd_sum",
+                "instantaneous_eventloop_cycles_per_sec", "instantaneous_eventloop_duration_usec",
+                "acl_access_denied_auth", "acl_access_denied_cmd", "acl_access_denied_key", "acl_access_denied_channel");
+    }
+
+    private static void replication(Map<String, String> f) {
+        f.put("role", "master");
+        f.put("connected_slaves", "0");
+        f.put("master_failover_state", "no-failover");
+        f.put("master_replid", REPLICATION_ID);
+        f.put("master_replid2", "0".repeat(40));
+        f.put("master_repl_offset", "0");
+        f.put("second_repl_offset", "-1");
+        f.put("repl_backlog_active", "0");
+        f.put("repl_backlog_size", "1048576");
+        f.put("repl_backlog_first_byte_offset", "0");
+        f.put("repl_backlog_histlen", "0");
+    }
+
+    /** Process CPU time split into user and system, summed over the JVM's live threads; main thread = the caller's. */
+    private static void cpu(Map<String, String> f) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long userNanos = 0;
+        long totalNanos = 0;
+        if (threads.isThreadCpuTimeSupported()) {
+            for (long id : threads.getAllThreadIds()) {
+                userNanos += Math.max(0, threads.getThreadUserTime(id));
+                totalNanos += Math.max(0, threads.getThreadCpuTime(id));
+            }
+        }
+        long mainUser = Math.max(0, threads.getCurrentThreadUserTime());
+        long mainTotal = Math.max(0, threads.getCurrentThreadCpuTime());
+        f.put("used_cpu_sys", seconds(totalNanos - userNanos));
+        f.put("used_cpu_user", seconds(userNanos));
+        f.put("used_cpu_sys_children", seconds(0));
+        f.put("used_cpu_user_children", seconds(0));
+        f.put("used_cpu_sys_main_thread", seconds(mainTotal - mainUser));
+        f.put("used_cpu_user_main_thread", seconds(mainUser));
+    }
+
+    private static String seconds(long nanos) {
+        return String.format(Locale.ROOT, "%.6f", Math.max(0, nanos) / 1e9);
+    }
+
+    private void commandStats(Map<String, String> f) {
+        for (Map.Entry<String, Dispatcher.CommandStats> e : call.context().dispatcher().stats().entrySet()) {
+            Dispatcher.CommandStats s = e.getValue();
+            if (s.calls == 0 && s.failedCalls == 0 && s.rejectedCalls == 0) {
+                continue;
+            }
+            double perCall = s.calls == 0 ? 0.0 : (double) s.micros / s.calls;
+            f.put("cmdstat_" + e.getKey(), String.format(Locale.ROOT,
+                    "calls=%d,usec=%d,usec_per_call=%.2f,rejected_calls=%d,failed_calls=%d",
+                    s.calls, s.micros, perCall, s.rejectedCalls, s.failedCalls));
+        }
+    }
+
+    private void keyspace(Map<String, String> f) {
+        Keyspace ks = call.keyspace();
+        for (int i = 0; i < ks.databases(); i++) {
+            Database db = ks.db(i);
+            if (db.size() > 0) {
+                f.put("db" + i, "keys=" + db.size() + ",expires=" + db.volatileSize() + ",avg_ttl=0");
+            }
+        }
+    }
+
+    private Config config() {
+        return call.context().config();
+    }
+
+    private static void zeros(Map<String, String> f, String... names) {
+        for (String n : names) {
+            f.put(n, "0");
+        }
+    }
+
+    private static String randomHex(int digits) {
+        SecureRandom random = new SecureRandom();
+        StringBuilder hex = new StringBuilder(digits);
+        for (int i = 0; i < digits; i++) {
+            hex.append(Character.forDigit(random.nextInt(16), 16));
+        }
+        return hex.toString();
+    }
+}

@@ -1,0 +1,124 @@
+package dev.ordo.engine.command;
+
+import dev.ordo.engine.EmbeddedClient;
+import dev.ordo.engine.EngineTestSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** BZPOPMIN, BZPOPMAX and BZMPOP: waking, order of service, timeouts and disconnection. */
+class BlockingPopTest {
+    private final EngineTestSupport support = new EngineTestSupport();
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void close() {
+        threads.shutdownNow();
+        support.close();
+    }
+
+    private Future<Object> inBackground(EmbeddedClient client, String... args) {
+        return threads.submit(() -> client.call(args));
+    }
+
+    private void awaitBlocked(int n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (support.engine.blockedClients() != n) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("expected " + n + " blocked clients, have " + support.engine.blockedClients());
+            }
+            Thread.sleep(2);
+        }
+    }
+
+    private static List<String> strings(Object reply) {
+        return ((List<?>) reply).stream().map(o -> new String((byte[]) o, StandardCharsets.UTF_8)).toList();
+    }
+
+    @Test
+    void bzpopmin_emptyKey_wakesWhenAMemberIsAdded() throws Exception {
+        Future<Object> waiting = inBackground(support.client(), "BZPOPMIN", "q", "0");
+        awaitBlocked(1);
+        support.client().call("ZADD", "q", "5", "job");
+        assertThat(strings(waiting.get(10, TimeUnit.SECONDS))).containsExactly("q", "job", "5");
+        assertThat(support.client().call("EXISTS", "q")).isEqualTo(0L);
+    }
+
+    @Test
+    void bzpopmin_twoWaiters_servedFirstComeFirstServed() throws Exception {
+        Future<Object> first = inBackground(support.client(), "BZPOPMIN", "q", "0");
+        awaitBlocked(1);
+        Future<Object> second = inBackground(support.client(), "BZPOPMIN", "q", "0");
+        awaitBlocked(2);
+        EmbeddedClient producer = support.client();
+        producer.call("ZADD", "q", "1", "a");
+        assertThat(strings(first.get(10, TimeUnit.SECONDS))).containsExactly("q", "a", "1");
+        assertThat(second.isDone()).isFalse();
+        producer.call("ZADD", "q", "2", "b");
+        assertThat(strings(second.get(10, TimeUnit.SECONDS))).containsExactly("q", "b", "2");
+    }
+
+    @Test
+    void bzpopmax_severalKeys_popsFromTheKeyThatAppears() throws Exception {
+        Future<Object> waiting = inBackground(support.client(), "BZPOPMAX", "a", "b", "c", "0");
+        awaitBlocked(1);
+        support.client().call("ZADD", "b", "1", "low", "9", "high");
+        assertThat(strings(waiting.get(10, TimeUnit.SECONDS))).containsExactly("b", "high", "9");
+        assertThat(support.client().call("ZCARD", "b")).isEqualTo(1L);
+    }
+
+    @Test
+    void bzpopmin_fractionalTimeout_returnsNullArray() throws Exception {
+        Future<Object> waiting = inBackground(support.client(), "BZPOPMIN", "q", "0.05");
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).isNull();
+        assertThat(support.engine.blockedClients()).isZero();
+    }
+
+    @Test
+    void bzmpop_count_popsUpToCountWhenWoken() throws Exception {
+        Future<Object> waiting = inBackground(support.client(), "BZMPOP", "0", "1", "q", "MIN", "COUNT", "2");
+        awaitBlocked(1);
+        support.client().call("ZADD", "q", "1", "a", "2", "b", "3", "c");
+        List<?> reply = (List<?>) waiting.get(10, TimeUnit.SECONDS);
+        assertThat(new String((byte[]) reply.get(0), StandardCharsets.UTF_8)).isEqualTo("q");
+        assertThat(((List<?>) reply.get(1))).hasSize(2);
+        assertThat(support.client().call("ZCARD", "q")).isEqualTo(1L);
+    }
+
+    @Test
+    void blockedClient_doesNotBlockOtherClients() throws Exception {
+        Future<Object> waiting = inBackground(support.client(), "BZPOPMIN", "q", "0");
+        awaitBlocked(1);
+        EmbeddedClient other = support.client();
+        CompletableFuture<Object> ping = CompletableFuture.supplyAsync(() -> other.call("PING"), threads);
+        assertThat(ping.get(10, TimeUnit.SECONDS)).isEqualTo("PONG");
+        assertThat(waiting.isDone()).isFalse();
+    }
+
+    @Test
+    void disconnectedWaiter_isForgottenAndTheMemberStays() throws Exception {
+        EmbeddedClient leaving = support.client();
+        inBackground(leaving, "BZPOPMIN", "q", "0");
+        awaitBlocked(1);
+        leaving.close();
+        awaitBlocked(0);
+        support.client().call("ZADD", "q", "1", "kept");
+        assertThat(support.client().call("ZCARD", "q")).isEqualTo(1L);
+    }
+
+    @Test
+    void bzpopmin_keyAlreadyFilled_doesNotBlock() {
+        EmbeddedClient client = support.client();
+        client.call("ZADD", "q", "3", "c", "1", "a");
+        assertThat(strings(client.call("BZPOPMIN", "missing", "q", "0"))).containsExactly("q", "a", "1");
+    }
+}
