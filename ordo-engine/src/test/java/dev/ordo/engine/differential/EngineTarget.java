@@ -1,0 +1,40 @@
+package dev.ordo.engine.differential;
+
+import dev.ordo.engine.Clock;
+import dev.ordo.engine.Engine;
+import dev.ordo.engine.command.Session;
+import dev.ordo.engine.config.Config;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/** An in-process engine answering commands as {@link Reply} trees, on the system clock like a real server. */
+final class EngineTarget implements AutoCloseable {
+    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "ordo-differential");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Engine engine = new Engine(new Config(), Clock.SYSTEM, (task, delay) -> {
+        var f = executor.schedule(task, delay, TimeUnit.MILLISECONDS);
+        return () -> f.cancel(false);
+    });
+    private final Session session = engine.newSession();
+
+    Reply call(byte[][] args) throws Exception {
+        TreeReplyWriter out = new TreeReplyWriter(session::protocol);
+        CompletableFuture<Void> resumed = new CompletableFuture<>();
+        if (engine.execute(session, args, out, () -> resumed.complete(null)) == Engine.Outcome.BLOCKED) {
+            resumed.get(10, TimeUnit.SECONDS);
+        }
+        return out.take();
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+        executor.shutdownNow();
+    }
+}
