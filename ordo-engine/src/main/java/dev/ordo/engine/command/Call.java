@@ -182,9 +182,12 @@ public final class Call {
         return type.cast(v);
     }
 
-    /** Like {@link #read} but without counting a keyspace hit or miss or touching access time. */
-    public <T> T peek(Key key, Class<T> type) {
-        Database.Entry e = db().entry(key);
+    /**
+     * A write lookup, as Redis's: like {@link #read} (lazy expiry, WRONGTYPE), but counts no
+     * keyspace hit or miss; it does refresh the key's access time (OBJECT IDLETIME).
+     */
+    public <T> T readForWrite(Key key, Class<T> type) {
+        Database.Entry e = db().entryForWrite(key);
         if (e == null) {
             return null;
         }

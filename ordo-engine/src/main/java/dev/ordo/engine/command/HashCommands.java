@@ -66,7 +66,7 @@ final class HashCommands {
 
     /** The hash at argument 1 for writing: the existing one (WRONGTYPE if another type) or null. */
     private static HashValue forWrite(Call c) {
-        return c.peek(c.key(1), HashValue.class);
+        return c.readForWrite(c.key(1), HashValue.class);
     }
 
     /** Records a write to {@code hash} at argument 1: adds it if {@code created}, else marks it modified. */

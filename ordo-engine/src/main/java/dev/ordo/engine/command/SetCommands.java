@@ -70,7 +70,7 @@ final class SetCommands {
     /** SADD key member [member ...]: the number of members added. */
     private static void sadd(Call c) {
         Key key = c.key(1);
-        SetValue set = c.peek(key, SetValue.class);
+        SetValue set = c.readForWrite(key, SetValue.class);
         SetValue.Limits limits = limits(c);
         int incoming = c.argc() - 2;
         boolean created = set == null;
@@ -96,7 +96,7 @@ final class SetCommands {
     /** SREM key member [member ...]: the number of members removed; the key goes with its last member. */
     private static void srem(Call c) {
         Key key = c.key(1);
-        SetValue set = c.peek(key, SetValue.class);
+        SetValue set = c.readForWrite(key, SetValue.class);
         long removed = 0;
         if (set != null) {
             for (int i = 2; i < c.argc() && set.size() > 0; i++) {
@@ -210,7 +210,7 @@ final class SetCommands {
             return;
         }
         Key key = c.key(1);
-        SetValue set = c.peek(key, SetValue.class);
+        SetValue set = c.readForWrite(key, SetValue.class);
         if (set == null) {
             c.reply().nullBulk();
             return;
@@ -227,7 +227,7 @@ final class SetCommands {
             throw new ErrorReply(Errors.NOT_POSITIVE);
         }
         Key key = c.key(1);
-        SetValue set = c.peek(key, SetValue.class);
+        SetValue set = c.readForWrite(key, SetValue.class);
         if (set == null || count == 0) {
             replySet(c, List.of());
             return;

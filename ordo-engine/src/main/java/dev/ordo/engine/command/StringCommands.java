@@ -267,7 +267,7 @@ final class StringCommands {
     /** Adds {@code delta} to the integer at argument 1 (0 when missing), keeping its TTL. */
     private static void incrBy(Call c, long delta) {
         Key key = c.key(1);
-        StringValue current = c.peek(key, StringValue.class);
+        StringValue current = c.readForWrite(key, StringValue.class);
         long value = current == null ? 0 : Call.parseLong(current.bytes(), Errors.NOT_INTEGER);
         long result;
         try {
@@ -281,7 +281,7 @@ final class StringCommands {
 
     private static void incrbyfloat(Call c) {
         Key key = c.key(1);
-        StringValue current = c.peek(key, StringValue.class);
+        StringValue current = c.readForWrite(key, StringValue.class);
         LongDouble value = current == null ? LongDouble.of(0) : LongDouble.parse(current.bytes());
         LongDouble increment = LongDouble.parse(c.arg(2));
         if (value == null || increment == null) {
@@ -299,7 +299,7 @@ final class StringCommands {
     private static void append(Call c) {
         Key key = c.key(1);
         byte[] suffix = c.arg(2);
-        StringValue current = c.peek(key, StringValue.class);
+        StringValue current = c.readForWrite(key, StringValue.class);
         if (current == null) {
             c.db().add(key, new StringValue(suffix));
             c.reply().integer(suffix.length);
@@ -342,7 +342,7 @@ final class StringCommands {
         }
         Key key = c.key(1);
         byte[] data = c.arg(3);
-        StringValue current = c.peek(key, StringValue.class);
+        StringValue current = c.readForWrite(key, StringValue.class);
         if (data.length == 0) {
             c.reply().integer(current == null ? 0 : current.length());
             return;

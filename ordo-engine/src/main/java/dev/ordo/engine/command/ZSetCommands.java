@@ -110,7 +110,7 @@ final class ZSetCommands {
             longest = Math.max(longest, c.arg(i + 2 * p + 1).length);
         }
         Key key = c.key(1);
-        ZSet z = c.read(key, ZSet.class);
+        ZSet z = c.readForWrite(key, ZSet.class);
         boolean created = false;
         if (z == null) {
             if (options.isXx()) {
@@ -148,7 +148,7 @@ final class ZSetCommands {
     private static void zincrby(Call c) {
         double delta = c.doubleArg(2);
         Key key = c.key(1);
-        ZSet z = c.read(key, ZSet.class);
+        ZSet z = c.readForWrite(key, ZSet.class);
         boolean created = z == null;
         if (created) {
             z = new ZSet(limits(c), 1, c.arg(3).length);
@@ -161,7 +161,7 @@ final class ZSetCommands {
     /** ZREM key member [member ...]. */
     private static void zrem(Call c) {
         Key key = c.key(1);
-        ZSet z = c.read(key, ZSet.class);
+        ZSet z = c.readForWrite(key, ZSet.class);
         if (z == null) {
             c.reply().integer(0);
             return;
@@ -203,7 +203,7 @@ final class ZSetCommands {
 
     private static void removeRange(Call c, Removal removal) {
         Key key = c.key(1);
-        ZSet z = c.read(key, ZSet.class);
+        ZSet z = c.readForWrite(key, ZSet.class);
         long removed = z == null ? 0 : removal.apply(z);
         if (removed > 0) {
             finishWrite(c, key, z, false);
@@ -447,7 +447,7 @@ final class ZSetCommands {
             }
         }
         Key key = c.key(1);
-        ZSet z = c.read(key, ZSet.class);
+        ZSet z = c.readForWrite(key, ZSet.class);
         if (z == null || count == 0) {
             c.reply().arrayHeader(0);
             return;
@@ -480,7 +480,7 @@ final class ZSetCommands {
         for (int i = 1; i < c.argc() - 1; i++) {
             Key key = c.key(i);
             keys.add(key);
-            ZSet z = c.read(key, ZSet.class);
+            ZSet z = c.readForWrite(key, ZSet.class);
             if (z != null) {
                 ZEntry e = pop(c, key, z, where, 1).get(0);
                 c.reply().arrayHeader(3);
@@ -521,7 +521,7 @@ final class ZSetCommands {
         for (int i = numkeysIndex + 1; i < whereIndex; i++) {
             Key key = c.key(i);
             keys.add(key);
-            ZSet z = c.read(key, ZSet.class);
+            ZSet z = c.readForWrite(key, ZSet.class);
             if (z != null) {
                 List<ZEntry> popped = pop(c, key, z, where, n);
                 c.reply().arrayHeader(2);

@@ -64,6 +64,15 @@ public final class Database {
         return e;
     }
 
+    /** The live entry of {@code key} for a write: no hit or miss counted, access time refreshed. */
+    public Entry entryForWrite(Key key) {
+        Entry e = entry(key);
+        if (e != null) {
+            e.lastAccess = keyspace.now();
+        }
+        return e;
+    }
+
     /** Returns the live value of {@code key}, or null; counts a hit or a miss and refreshes its access time. */
     public Object get(Key key) {
         Entry e = entry(key);
