@@ -1,0 +1,156 @@
+package dev.ordo.server;
+
+import dev.ordo.server.config.ConfigException;
+import dev.ordo.server.config.ConfigLoader;
+import dev.ordo.server.config.Version;
+import dev.ordo.server.net.ServerLog;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * The standalone server: {@code java -jar ordo-server.jar [config-file] [--name value ...]},
+ * arguments as redis-server takes them. Logs {@code Ready to accept connections tcp} with the
+ * port once listening. Exit codes as redis-server's: 0 after SHUTDOWN, and after SIGTERM, which a
+ * shutdown hook handles by closing the server; 1 for a bad configuration or an unusable port.
+ */
+@Command(name = "ordo-server", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
+        description = "Runs Ordo, a Redis-compatible sorted-set database, as a RESP server.",
+        footer = {"", "Examples:", "  ordo-server --port 6380", "  ordo-server /etc/ordo.conf --save \"\" --requirepass secret"})
+public final class Main implements Callable<Integer> {
+    @Parameters(paramLabel = "ARGS", description = "An optional config file (or - for standard input), then any "
+            + "--name value option, as redis-server takes them: --port 6380, --requirepass foo, --save \"\".")
+    private List<String> arguments = new ArrayList<>();
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final InputStream in;
+    private ServerLog log = ServerLog.SILENT;
+
+    Main(PrintStream out, PrintStream err, InputStream in) {
+        this.out = out;
+        this.err = err;
+        this.in = in;
+    }
+
+    public static void main(String[] args) {
+        int code = run(args, System.out, System.err, System.in);
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    /** Parses, starts and serves until SHUTDOWN; returns the exit code (help and version return 0 at once). */
+    static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+        return commandLine(new Main(out, err, in)).execute(args);
+    }
+
+    /** Parses and starts, returning the running instance without waiting (for tests). */
+    static Ordo start(String[] args, PrintStream out, PrintStream err) throws ConfigException, StartupFailure {
+        Main main = new Main(out, err, InputStream.nullInputStream());
+        commandLine(main).parseArgs(args);
+        return main.launch();
+    }
+
+    /** picocli set up to hand every argument, {@code --name value} included, to {@link #arguments}. */
+    private static CommandLine commandLine(Main main) {
+        CommandLine cl = new CommandLine(main);
+        cl.setUnmatchedOptionsArePositionalParams(true);
+        cl.setExpandAtFiles(false);
+        cl.setOut(new java.io.PrintWriter(main.out, true));
+        cl.setErr(new java.io.PrintWriter(main.err, true));
+        return cl;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Ordo ordo;
+        try {
+            ordo = launch();
+        } catch (ConfigException e) {
+            err.println(e.getMessage());
+            return 1;
+        } catch (StartupFailure e) {
+            return 1;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> closeOnSignal(ordo), "ordo-sigterm"));
+        ordo.awaitClosed();
+        return 0;
+    }
+
+    /** Loads the configuration, opens the port and logs readiness. */
+    private Ordo launch() throws ConfigException, StartupFailure {
+        ConfigLoader.Loaded loaded = new ConfigLoader(in).load(arguments);
+        log = log(loaded.config().get("logfile"));
+        ServerLog log = this.log;
+        Ordo ordo = Ordo.embedded(loaded.config(), log);
+        ordo.onShutdown(() -> {
+            ordo.close();
+            log.notice("Ordo is now ready to exit, bye bye...");
+        });
+        log.notice("Ordo version=" + Version.ORDO + ", pid=" + ProcessHandle.current().pid() + ", just started");
+        int requested = loaded.config().getInt("port");
+        int port;
+        try {
+            port = ordo.openPort(requested);
+        } catch (UncheckedIOException e) {
+            ordo.close();
+            log.warning(e.getCause().getMessage());
+            log.warning("Failed listening on port " + requested + " (tcp), aborting.");
+            throw new StartupFailure();
+        }
+        log.notice("Running mode=standalone, port=" + port + ".");
+        log.notice("Server initialized");
+        log.notice("Ready to accept connections tcp on port " + port);
+        return ordo;
+    }
+
+    /** The shutdown hook: closes the server, then ends the process with 0 as redis-server does. */
+    private void closeOnSignal(Ordo ordo) {
+        if (!ordo.isClosed()) {
+            log.warning("Received SIGTERM scheduling shutdown...");
+            ordo.close();
+            log.notice("Ordo is now ready to exit, bye bye...");
+            Runtime.getRuntime().halt(0);
+        }
+    }
+
+    /** Standard output, or the {@code logfile} when one is configured. */
+    private ServerLog log(String logfile) throws ConfigException {
+        if (logfile == null || logfile.isEmpty()) {
+            return ServerLog.to(out);
+        }
+        try {
+            return ServerLog.to(new PrintStream(new FileOutputStream(logfile, true), true, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new ConfigException("Can't open the log file: " + e.getMessage());
+        }
+    }
+
+    /** Startup stopped after its reason was logged. */
+    static final class StartupFailure extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        StartupFailure() {
+            super("startup failed", null, false, false);
+        }
+    }
+
+    /** The version for {@code --version}. */
+    static final class VersionProvider implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"Ordo server v=" + Version.ORDO};
+        }
+    }
+}

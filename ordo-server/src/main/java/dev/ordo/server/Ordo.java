@@ -1,0 +1,148 @@
+package dev.ordo.server;
+
+import dev.ordo.engine.Clock;
+import dev.ordo.engine.EmbeddedClient;
+import dev.ordo.engine.Engine;
+import dev.ordo.engine.config.Config;
+import dev.ordo.server.net.EventLoopScheduler;
+import dev.ordo.server.net.RespServer;
+import dev.ordo.server.net.ServerLog;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Ordo in your process: an engine, a client that needs no socket, and optionally a RESP port on
+ * the same data.
+ *
+ * <pre>{@code
+ * try (Ordo ordo = Ordo.embedded()) {
+ *     ordo.client().call("ZADD", "board", "120", "alice");
+ *     int port = ordo.openPort(0);   // redis-cli -p <port> ZRANGE board 0 -1
+ * }
+ * }</pre>
+ *
+ * <p>Commands run one at a time under the engine's lock, whether they come from {@link #client()}
+ * or the network. {@code io-threads} event loop threads (daemon threads, 1 by default) carry the
+ * network I/O, the commands of network clients and the engine's timers. SHUTDOWN sent over the
+ * network closes the port; the engine lives until {@link #close()}.
+ */
+public final class Ordo implements AutoCloseable {
+    private final Config config;
+    private final ServerLog log;
+    private final EventLoopGroup group;
+    private final Engine engine;
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private EmbeddedClient client;
+    private RespServer server;
+    private Runnable onShutdown;
+    private boolean closing;
+
+    private Ordo(Config config, ServerLog log) {
+        this.config = config;
+        this.log = log;
+        this.group = new MultiThreadIoEventLoopGroup(config.getInt("io-threads"), new DefaultThreadFactory("ordo", true),
+                NioIoHandler.newFactory());
+        this.engine = new Engine(config, Clock.SYSTEM, new EventLoopScheduler(group.next()));
+    }
+
+    /** An engine with the default configuration. */
+    public static Ordo embedded() {
+        return embedded(new Config());
+    }
+
+    /** An engine with {@code config} (read live: CONFIG SET changes it). */
+    public static Ordo embedded(Config config) {
+        return new Ordo(config, ServerLog.SILENT);
+    }
+
+    /** An engine whose network server reports to {@code log}. */
+    static Ordo embedded(Config config, ServerLog log) {
+        return new Ordo(config, log);
+    }
+
+    /** The in-process client (one shared session: its SELECT and HELLO apply to every caller). */
+    public synchronized EmbeddedClient client() {
+        if (client == null) {
+            client = engine.connect();
+        }
+        return client;
+    }
+
+    /**
+     * Serves RESP on {@code port} (0: any free port) at the configured {@code bind} addresses and
+     * returns the bound port. One port per instance.
+     */
+    public synchronized int openPort(int port) {
+        if (closing) {
+            throw new IllegalStateException("closed");
+        }
+        if (server != null) {
+            throw new IllegalStateException("already serving on port " + server.port());
+        }
+        RespServer s = new RespServer(engine, config, group, log);
+        s.onShutdown(onShutdown != null ? onShutdown : s::close);
+        int bound = s.start(port);
+        server = s;
+        return bound;
+    }
+
+    /** The engine itself. */
+    public Engine engine() {
+        return engine;
+    }
+
+    /** What a SHUTDOWN from the network does instead of closing the port (the standalone server exits). */
+    synchronized void onShutdown(Runnable action) {
+        this.onShutdown = action;
+        if (server != null) {
+            server.onShutdown(action);
+        }
+    }
+
+    /** Waits until {@link #close()} has finished. */
+    void awaitClosed() throws InterruptedException {
+        closed.await();
+    }
+
+    /** Whether {@link #close()} has been called. */
+    synchronized boolean isClosed() {
+        return closing;
+    }
+
+    /** Closes the port, the client and the engine, and stops the event loop threads. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closing) {
+                return;
+            }
+            closing = true;
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+        engine.close();
+        var terminated = group.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        if (!inGroup()) {
+            terminated.awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        closed.countDown();
+    }
+
+    private boolean inGroup() {
+        for (var executor : group) {
+            if (executor.inEventLoop()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,423 @@
+package dev.ordo.server.net;
+
+import dev.ordo.engine.Engine;
+import dev.ordo.engine.command.Session;
+import dev.ordo.engine.command.Session.ReplyMode;
+import dev.ordo.engine.error.Errors;
+import dev.ordo.server.resp.ProtocolError;
+import dev.ordo.server.resp.RespDecoder;
+import dev.ordo.server.resp.RespWriter;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.NetUtil;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * One client connection: its {@link Session}, the commands {@link RespDecoder} hands up, and the
+ * replies, encoded by one {@link RespWriter} and flushed once per read batch.
+ *
+ * <p>Invariants. Commands run in arrival order, one at a time, on the channel's event loop. When
+ * the engine answers BLOCKED, the writer belongs to the engine until {@link #resume()}; meanwhile
+ * later commands (and a protocol error) wait in {@code pending}, so a blocked client delays only
+ * itself. Once {@code closing} is set nothing more runs: QUIT, CLIENT KILL of itself and protocol
+ * errors close after the replies already produced are flushed; a kill by another client, the
+ * query buffer limit (unparsed plus waiting input) and the idle timeout close at once. A closed
+ * connection, blocked or mid-frame, is forgotten by the engine ({@link Engine#disconnect}).
+ *
+ * <p>Output: replies of one read batch leave with one flush at {@code channelReadComplete}
+ * (early, unflushed writes past 64 KiB); while the socket is not writable reading pauses.
+ *
+ * <p>CLIENT REPLY: the engine only records the mode. A reply is sent when the mode after the
+ * command is ON, and a command run in SKIP mode turns it back to ON.
+ *
+ * <p>MONITOR is intercepted here (the engine has no such command): it checks arity and
+ * authentication like any command, answers OK once, and from then on the connection receives
+ * {@link MonitorFeed}'s lines while it can still run commands of its own.
+ */
+final class Connection extends ChannelInboundHandlerAdapter implements Engine.Resumer, RespDecoder.Limits {
+    private static final int WRITE_OUT_BYTES = 64 * 1024;
+    private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    private final RespServer server;
+    private final Engine engine;
+    private final Session session;
+    private final ArrayDeque<Object> pending = new ArrayDeque<>();
+    private ChannelHandlerContext ctx;
+    private RespWriter writer;
+    private long pendingBytes;
+    private ReplyMode modeAtBlock;
+    private boolean admitted;
+    private boolean closing;
+    private boolean flushScheduled;
+    private volatile boolean blocked;
+    private volatile boolean monitor;
+    private volatile long lastInteraction;
+
+    Connection(RespServer server, Engine engine) {
+        this.server = server;
+        this.engine = engine;
+        this.session = engine.newSession();
+    }
+
+    Session session() {
+        return session;
+    }
+
+    @Override
+    public boolean authRequired() {
+        return !session.authenticated();
+    }
+
+    @Override
+    public long maxBulkLength() {
+        return server.config().getLong("proto-max-bulk-len");
+    }
+
+    @Override
+    public long queryBufferLimit() {
+        return server.config().getLong("client-query-buffer-limit");
+    }
+
+    /** Admits the client (or refuses it over maxclients) and records its addresses. */
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.writer = new RespWriter(ctx.alloc(), session);
+        lastInteraction = System.currentTimeMillis();
+        session.setAddresses(address(ctx.channel().remoteAddress()), address(ctx.channel().localAddress()));
+        if (!server.admit(this)) {
+            closing = true;
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(MAX_CLIENTS)).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        admitted = true;
+        ctx.fireChannelActive();
+    }
+
+    /** {@code ip:port}, IPv6 addresses in brackets, as CLIENT LIST and MONITOR show them. */
+    static String address(SocketAddress address) {
+        if (address instanceof InetSocketAddress inet && inet.getAddress() != null) {
+            String ip = NetUtil.toAddressString(inet.getAddress());
+            return (ip.indexOf(':') >= 0 ? "[" + ip + "]" : ip) + ":" + inet.getPort();
+        }
+        return String.valueOf(address);
+    }
+
+    /** A decoded command or protocol error: run now, or queued behind a blocked command. */
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (closing) {
+            return;
+        }
+        if (msg instanceof ProtocolError error && error.reply() == null) {
+            protocolError(error);
+        } else if (blocked || !pending.isEmpty()) {
+            enqueue(msg);
+        } else {
+            handle(msg);
+        }
+    }
+
+    /** Queues input behind a blocked command; too much of it closes the connection. */
+    private void enqueue(Object msg) {
+        pending.add(msg);
+        pendingBytes += weight(msg);
+        if (pendingBytes > queryBufferLimit()) {
+            server.log().warning("Closing client that reached max query buffer length: " + describe());
+            closeNow();
+        }
+    }
+
+    /** Bytes a waiting message holds. */
+    private static long weight(Object msg) {
+        long bytes = 16;
+        if (msg instanceof byte[][] args) {
+            for (byte[] a : args) {
+                bytes += a.length + 16;
+            }
+        }
+        return bytes;
+    }
+
+    private void handle(Object msg) {
+        if (msg instanceof ProtocolError error) {
+            protocolError(error);
+        } else {
+            run((byte[][]) msg);
+        }
+    }
+
+    /** Runs one command, or parks the connection if it blocks. */
+    private void run(byte[][] args) {
+        ReplyMode before = session.replyMode();
+        int mark = writer.size();
+        if (isMonitor(args[0])) {
+            monitorCommand(args);
+        } else if (execute(args, mark) == Engine.Outcome.BLOCKED) {
+            block(before, mark);
+            return;
+        }
+        applyReplyMode(before, mark);
+        afterCommand();
+    }
+
+    private Engine.Outcome execute(byte[][] args, int mark) {
+        try {
+            return engine.execute(session, args, writer, this);
+        } catch (RuntimeException e) {
+            server.log().warning("Command '" + new String(args[0], StandardCharsets.UTF_8) + "' failed: " + e);
+            writer.truncate(mark);
+            writer.error("ERR internal error while running '" + new String(args[0], StandardCharsets.UTF_8) + "'");
+            return Engine.Outcome.DONE;
+        }
+    }
+
+    /** Keeps the command's reply only if replies are on after it; ends a SKIP. */
+    private void applyReplyMode(ReplyMode before, int mark) {
+        ReplyMode after = session.replyMode();
+        if (after != ReplyMode.ON) {
+            writer.truncate(mark);
+        }
+        if (before == ReplyMode.SKIP && after == ReplyMode.SKIP) {
+            session.setReplyMode(ReplyMode.ON);
+        }
+    }
+
+    /** Closes after QUIT-like commands, or writes out a large accumulated reply. */
+    private void afterCommand() {
+        if (session.closing()) {
+            closeAfterFlush();
+        } else if (writer.size() >= WRITE_OUT_BYTES) {
+            ctx.write(writer.take());
+        }
+    }
+
+    /** The engine now owns the writer: send what came before the blocked command, and wait. */
+    private void block(ReplyMode before, int mark) {
+        blocked = true;
+        modeAtBlock = before;
+        ByteBuf[] earlier = new ByteBuf[1];
+        engine.withLock(() -> earlier[0] = writer.takeBefore(mark));
+        if (earlier[0] != null) {
+            ctx.write(earlier[0]);
+        }
+    }
+
+    /** Called by the engine, under its lock, once the blocked command's reply is written. */
+    @Override
+    public void resume() {
+        try {
+            ctx.executor().execute(this::resumed);
+        } catch (RejectedExecutionException e) {
+            // The event loop is shutting down, which closes this channel too.
+        }
+    }
+
+    private void resumed() {
+        if (!blocked) {
+            return;
+        }
+        blocked = false;
+        if (closing) {
+            writer.release();
+            return;
+        }
+        lastInteraction = System.currentTimeMillis();
+        applyReplyMode(modeAtBlock, 0);
+        afterCommand();
+        drain();
+        flush();
+    }
+
+    /** Runs the commands that arrived while blocked, until one blocks again. */
+    private void drain() {
+        Object msg;
+        while (!blocked && !closing && (msg = pending.poll()) != null) {
+            pendingBytes -= weight(msg);
+            handle(msg);
+        }
+    }
+
+    /** Sends what the writer holds (unless the engine owns it) and flushes; pauses reading under backpressure. */
+    private void flush() {
+        if (closing) {
+            return;
+        }
+        if (!blocked) {
+            ByteBuf out = writer.take();
+            if (out != null) {
+                ctx.write(out);
+            }
+        }
+        ctx.flush();
+        if (!ctx.channel().isWritable()) {
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        lastInteraction = System.currentTimeMillis();
+        flush();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable()) {
+            ctx.channel().config().setAutoRead(true);
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    /** Answers a protocol error and closes, or closes silently for the query buffer limit. */
+    private void protocolError(ProtocolError error) {
+        if (error.reply() == null) {
+            server.log().warning("Closing client that reached max query buffer length: " + describe());
+            closeNow();
+            return;
+        }
+        int mark = writer.size();
+        writer.errorLatin1(error.reply());
+        if (session.replyMode() != ReplyMode.ON) {
+            writer.truncate(mark);
+        }
+        closeAfterFlush();
+    }
+
+    private boolean isMonitor(byte[] name) {
+        return name.length == 7 && "monitor".equalsIgnoreCase(new String(name, StandardCharsets.ISO_8859_1))
+                && engine.lookup(name) == null;
+    }
+
+    /** MONITOR: arity, then authentication, then OK (nothing if already monitoring). */
+    private void monitorCommand(byte[][] args) {
+        if (args.length != 1) {
+            writer.error(Errors.wrongArity("monitor"));
+        } else if (!session.authenticated()) {
+            writer.error(Errors.NOAUTH);
+        } else if (!monitor) {
+            monitor = true;
+            server.monitors().add(this);
+            writer.simpleString("OK");
+        }
+    }
+
+    /** A MONITOR line, from any thread: appended to this connection's output on its event loop. */
+    void monitorLine(ByteBuf line) {
+        if (ctx.executor().inEventLoop()) {
+            appendMonitorLine(line);
+            return;
+        }
+        try {
+            ctx.executor().execute(() -> appendMonitorLine(line));
+        } catch (RejectedExecutionException e) {
+            line.release();
+        }
+    }
+
+    /** On the event loop: queues the line behind this connection's replies and schedules a flush. */
+    private void appendMonitorLine(ByteBuf line) {
+        if (closing || session.closing() || session.replyMode() == ReplyMode.OFF) {
+            line.release();
+            return;
+        }
+        if (blocked) {
+            ctx.write(line);
+        } else {
+            writer.append(line);
+            line.release();
+        }
+        if (!flushScheduled) {
+            flushScheduled = true;
+            ctx.executor().execute(() -> {
+                flushScheduled = false;
+                flush();
+            });
+        }
+    }
+
+    /** CLIENT KILL from any client (under the engine lock): closes this connection on its loop. */
+    void kill() {
+        session.markClosing();
+        try {
+            ctx.executor().execute(() -> {
+                if (!closing) {
+                    closeNow();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // The event loop is shutting down, which closes this channel too.
+        }
+    }
+
+    /** Whether the idle timeout applies and has passed (blocked and monitoring clients never idle out). */
+    boolean idleLongerThan(long now, long timeoutMillis) {
+        return !blocked && !monitor && now - lastInteraction > timeoutMillis;
+    }
+
+    /** Closes the channel from any thread. */
+    void close() {
+        if (ctx != null) {
+            ctx.channel().close();
+        }
+    }
+
+    /** Stops running commands, sends the replies produced so far, then closes. */
+    private void closeAfterFlush() {
+        closing = true;
+        pending.clear();
+        if (!blocked) {
+            ByteBuf out = writer.take();
+            if (out != null) {
+                ctx.write(out);
+            }
+        }
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** Stops running commands and closes, dropping unsent replies. */
+    private void closeNow() {
+        closing = true;
+        pending.clear();
+        ctx.close();
+    }
+
+    /** Unregisters the closed connection everywhere and frees its buffers. */
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        closing = true;
+        if (admitted) {
+            server.forget(this);
+        }
+        if (monitor) {
+            server.monitors().remove(this);
+        }
+        if (admitted) {
+            engine.disconnect(session);
+        }
+        writer.release();
+        pending.clear();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (!(cause instanceof IOException)) {
+            server.log().warning("Closing client " + describe() + " after an error: " + cause);
+        }
+        closeNow();
+    }
+
+    private String describe() {
+        return "id=" + session.id() + " addr=" + session.address();
+    }
+}

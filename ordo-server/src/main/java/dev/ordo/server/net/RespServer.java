@@ -1,0 +1,276 @@
+package dev.ordo.server.net;
+
+import dev.ordo.engine.Engine;
+import dev.ordo.engine.command.ServerControl;
+import dev.ordo.engine.command.Session;
+import dev.ordo.engine.config.Config;
+import dev.ordo.server.resp.RespDecoder;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The network side of an engine: listens on every address of {@code bind} and serves RESP
+ * through one {@link Connection} per client on the given event loops. It is the engine's
+ * {@link ServerControl} while open (CLIENT LIST / KILL, SHUTDOWN, INFO's {@code tcp_port}),
+ * listing the embedded clients of the control it replaced as well, and restores that control
+ * when closed.
+ *
+ * <p>Limits read live from the config: {@code maxclients} (a client over it gets
+ * {@code -ERR max number of clients reached} and is closed), {@code timeout} (idle seconds, 0 =
+ * never; checked every second; blocked and monitoring clients exempt), and the decoder's limits.
+ */
+public final class RespServer implements ServerControl, AutoCloseable {
+    private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
+
+    private final Engine engine;
+    private final Config config;
+    private final EventLoopGroup group;
+    private final ServerLog log;
+    private final ServerControl previous;
+    private final MonitorFeed monitors;
+    private final Map<Long, Connection> connections = new ConcurrentHashMap<>();
+    private final AtomicInteger admitted = new AtomicInteger();
+    private final List<Channel> listeners = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile Runnable onShutdown = this::close;
+    private volatile int port;
+    private ScheduledFuture<?> idleCheck;
+
+    public RespServer(Engine engine, Config config, EventLoopGroup group, ServerLog log) {
+        this.engine = engine;
+        this.config = config;
+        this.group = group;
+        this.log = log;
+        this.previous = engine.server();
+        this.monitors = new MonitorFeed(engine, PooledByteBufAllocator.DEFAULT);
+    }
+
+    /**
+     * Listens on {@code port} (0: a free one) at every {@code bind} address, makes this server the
+     * engine's control, and returns the port. An address written {@code -addr} is optional: failing
+     * to bind it is logged, not fatal. Throws {@link UncheckedIOException} when binding fails.
+     */
+    public int start(int port) {
+        int bound = port;
+        for (String spec : config.get("bind").trim().split("\\s+")) {
+            boolean optional = spec.startsWith("-");
+            String host = hostOf(optional ? spec.substring(1) : spec);
+            try {
+                bound = bindOne(host, bound);
+            } catch (UncheckedIOException e) {
+                if (!optional) {
+                    close();
+                    throw e;
+                }
+                log.warning(e.getMessage());
+            }
+        }
+        if (listeners.isEmpty()) {
+            throw new UncheckedIOException(new BindException("Failed listening on port " + port + " (tcp), aborting."));
+        }
+        this.port = bound;
+        engine.setServerControl(this);
+        idleCheck = group.next().scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
+        return bound;
+    }
+
+    /** Redis's wildcard spellings: {@code *} for every IPv4 address, {@code ::*} for every IPv6 one. */
+    private static String hostOf(String spec) {
+        switch (spec) {
+            case "*":
+                return "0.0.0.0";
+            case "::*":
+                return "::";
+            default:
+                return spec;
+        }
+    }
+
+    /** Binds one address; returns the bound port or throws Redis's listening-socket message. */
+    private int bindOne(String host, int port) {
+        ChannelFuture f = bootstrap().bind(new InetSocketAddress(host, port)).awaitUninterruptibly();
+        if (!f.isSuccess()) {
+            String where = (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+            String why = f.cause() == null ? "unknown error" : f.cause().getMessage();
+            throw new UncheckedIOException(new BindException(
+                    "Warning: Could not create server TCP listening socket " + where + ": bind: " + why));
+        }
+        Channel channel = f.channel();
+        listeners.add(channel);
+        return ((InetSocketAddress) channel.localAddress()).getPort();
+    }
+
+    /** Accepts on the shared event loops; each child gets a decoder and a {@link Connection}. */
+    private ServerBootstrap bootstrap() {
+        return new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, config.getInt("tcp-backlog"))
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, config.getInt("tcp-keepalive") > 0)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        Connection c = new Connection(RespServer.this, engine);
+                        ch.pipeline().addLast(new RespDecoder(c), c);
+                    }
+                });
+    }
+
+    /** The bound port (0 before {@link #start}). */
+    public int port() {
+        return port;
+    }
+
+    /** Sets what SHUTDOWN does; it runs on a thread of its own. The default closes this server. */
+    public void onShutdown(Runnable action) {
+        this.onShutdown = action;
+    }
+
+    Config config() {
+        return config;
+    }
+
+    ServerLog log() {
+        return log;
+    }
+
+    MonitorFeed monitors() {
+        return monitors;
+    }
+
+    /** Registers a new connection; false when {@code maxclients} are already connected. */
+    boolean admit(Connection c) {
+        if (closed.get()) {
+            return false;
+        }
+        if (admitted.incrementAndGet() > config.getInt("maxclients")) {
+            admitted.decrementAndGet();
+            return false;
+        }
+        connections.put(c.session().id(), c);
+        return true;
+    }
+
+    /** Unregisters a closed connection. */
+    void forget(Connection c) {
+        if (connections.remove(c.session().id()) != null) {
+            admitted.decrementAndGet();
+        }
+    }
+
+    /** Number of connected network clients. */
+    public int connectedClients() {
+        return connections.size();
+    }
+
+    /** Runs every second: closes clients idle longer than {@code timeout} seconds. */
+    private void closeIdleClients() {
+        long timeoutMillis = config.getLong("timeout") * 1000;
+        if (timeoutMillis <= 0) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        for (Connection c : connections.values()) {
+            if (c.idleLongerThan(now, timeoutMillis)) {
+                c.close();
+            }
+        }
+    }
+
+    @Override
+    public List<Session> clients() {
+        List<Session> all = new ArrayList<>(previous.clients());
+        List<Session> network = new ArrayList<>();
+        for (Connection c : connections.values()) {
+            network.add(c.session());
+        }
+        network.sort(Comparator.comparingLong(Session::id));
+        all.addAll(network);
+        return all;
+    }
+
+    @Override
+    public boolean kill(long id) {
+        Connection c = connections.get(id);
+        if (c != null) {
+            c.kill();
+            return true;
+        }
+        return previous.kill(id);
+    }
+
+    @Override
+    public void shutdown() {
+        log.warning("User requested shutdown...");
+        Thread t = new Thread(onShutdown, "ordo-shutdown");
+        t.setDaemon(false);
+        t.start();
+    }
+
+    @Override
+    public List<String> serverInfo() {
+        return List.of("tcp_port:" + port);
+    }
+
+    @Override
+    public int blockedClients() {
+        return engine.blockedClients();
+    }
+
+    /** Stops listening, closes every connection and hands the engine its previous control back. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (idleCheck != null) {
+            idleCheck.cancel(false);
+        }
+        if (engine.server() == this) {
+            engine.setServerControl(previous);
+        }
+        List<ChannelFuture> closing = new ArrayList<>();
+        listeners.forEach(l -> closing.add(l.close()));
+        connections.values().forEach(Connection::close);
+        monitors.clear();
+        if (!onEventLoop()) {
+            closing.forEach(ChannelFuture::awaitUninterruptibly);
+        }
+    }
+
+    /** Whether the caller is one of the group's threads, which must not wait for the group. */
+    private boolean onEventLoop() {
+        for (EventExecutor e : group) {
+            if (e.inEventLoop()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

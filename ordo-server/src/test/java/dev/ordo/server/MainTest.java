@@ -1,0 +1,109 @@
+package dev.ordo.server;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The standalone server's entry point, called in-process (no System.exit). */
+class MainTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final PrintStream outStream = new PrintStream(out, true, StandardCharsets.UTF_8);
+    private final PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void startsFromCommandLineOptionsAndLogsThePort() throws Exception {
+        try (Ordo ordo = Main.start(new String[] {"--port", "0", "--save", "", "--requirepass", "foo",
+            "--zset-max-listpack-entries", "64"}, outStream, errStream)) {
+            Matcher ready = Pattern.compile("Ready to accept connections tcp on port (\\d+)").matcher(out());
+            assertThat(ready.find()).as("ready line in %s", out()).isTrue();
+            int port = Integer.parseInt(ready.group(1));
+            assertThat(ordo.engine().config().get("zset-max-listpack-entries")).isEqualTo("64");
+            assertThat(ordo.engine().config().get("save")).isEmpty();
+            try (RawClient c = new RawClient(port)) {
+                assertThat(c.call("PING")).isEqualTo("-NOAUTH Authentication required.\r\n");
+                assertThat(c.call("AUTH", "foo")).isEqualTo("+OK\r\n");
+                assertThat(c.call("PING")).isEqualTo("+PONG\r\n");
+            }
+        }
+    }
+
+    @Test
+    void readsAConfigFileThatTheCommandLineOverrides(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("ordo.conf");
+        Files.writeString(file, "# test config\nport 0\n  maxclients 7  \nrequirepass \"quoted pass\"\nsave 900 1 300 10\n");
+        try (Ordo ordo = Main.start(new String[] {file.toString(), "--maxclients", "9"}, outStream, errStream)) {
+            assertThat(ordo.engine().config().get("maxclients")).isEqualTo("9");
+            assertThat(ordo.engine().config().get("requirepass")).isEqualTo("quoted pass");
+            assertThat(ordo.engine().config().get("save")).isEqualTo("900 1 300 10");
+        }
+    }
+
+    @Test
+    void unknownOptionFailsWithRedisErrorAndExitCode1() {
+        int code = Main.run(new String[] {"--port", "0", "--nosuch", "x"}, outStream, errStream, InputStream.nullInputStream());
+        assertThat(code).isEqualTo(1);
+        assertThat(err()).contains("*** FATAL CONFIG FILE ERROR (Ordo ", "Reading the configuration file, at line 3",
+                ">>> 'nosuch \"x\"'", "Bad directive or wrong number of arguments");
+    }
+
+    @Test
+    void badValueFailsWithTheReason() {
+        int code = Main.run(new String[] {"--port", "abc"}, outStream, errStream, InputStream.nullInputStream());
+        assertThat(code).isEqualTo(1);
+        assertThat(err()).contains(">>> 'port \"abc\"'", "argument couldn't be parsed into an integer");
+    }
+
+    @Test
+    void singleValueOptionWithTwoValuesIsWrongArity() {
+        int code = Main.run(new String[] {"--maxclients", "1", "2"}, outStream, errStream, InputStream.nullInputStream());
+        assertThat(code).isEqualTo(1);
+        assertThat(err()).contains(">>> 'maxclients \"1\" \"2\"'", "wrong number of arguments");
+    }
+
+    @Test
+    void missingConfigFileFails(@TempDir Path dir) {
+        String missing = dir.resolve("nope.conf").toString();
+        int code = Main.run(new String[] {missing}, outStream, errStream, InputStream.nullInputStream());
+        assertThat(code).isEqualTo(1);
+        assertThat(err()).contains("Fatal error, can't open config file '" + missing + "'");
+    }
+
+    @Test
+    void portInUseExitsWith1() throws IOException {
+        try (Ordo other = Ordo.embedded()) {
+            int taken = other.openPort(0);
+            int code = Main.run(new String[] {"--port", String.valueOf(taken)}, outStream, errStream, InputStream.nullInputStream());
+            assertThat(code).isEqualTo(1);
+            assertThat(out()).contains("# Warning: Could not create server TCP listening socket 127.0.0.1:" + taken,
+                    "# Failed listening on port " + taken + " (tcp), aborting.");
+        }
+    }
+
+    @Test
+    void helpAndVersionExitWith0() {
+        assertThat(Main.run(new String[] {"--help"}, outStream, errStream, InputStream.nullInputStream())).isZero();
+        assertThat(out()).contains("Usage: ordo-server");
+        assertThat(Main.run(new String[] {"--version"}, outStream, errStream, InputStream.nullInputStream())).isZero();
+        assertThat(out()).contains("Ordo server v=");
+    }
+}

@@ -1,0 +1,167 @@
+package dev.ordo.server;
+
+import dev.ordo.engine.config.Config;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** {@link Ordo}: the in-process client and a port on the same data, used by real Redis clients. */
+class OrdoEmbeddedTest {
+
+    @Test
+    void embeddedClientAndNetworkClientsShareTheData() {
+        try (Ordo ordo = Ordo.embedded()) {
+            assertThat(ordo.client().call("ZADD", "board", "120", "alice")).isEqualTo(1L);
+            int port = ordo.openPort(0);
+            assertThat(port).isPositive();
+            RedisClient lettuce = RedisClient.create(RedisURI.create("127.0.0.1", port));
+            try (StatefulRedisConnection<String, String> connection = lettuce.connect()) {
+                RedisCommands<String, String> redis = connection.sync();
+                assertThat(redis.ping()).isEqualTo("PONG");
+                assertThat(redis.echo("hello from lettuce")).isEqualTo("hello from lettuce");
+                assertThat(redis.zscore("board", "alice")).isEqualTo(120.0);
+            } finally {
+                lettuce.shutdown(0, 2, TimeUnit.SECONDS);
+            }
+            try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+                assertThat(jedis.ping()).isEqualTo("PONG");
+                assertThat(jedis.echo("hello from jedis")).isEqualTo("hello from jedis");
+                assertThat(jedis.zadd("board", 95, "bob")).isEqualTo(1L);
+            }
+            assertThat(ordo.client().call("ZCARD", "board")).isEqualTo(2L);
+        }
+    }
+
+    @Test
+    void redisCliPingsThroughAProcess() throws Exception {
+        File cli = findRedisCli();
+        if (cli == null) {
+            if ("true".equals(System.getenv("CI"))) {
+                throw new AssertionError("redis-cli is not installed, and CI=true requires it");
+            }
+            Assumptions.abort("redis-cli is not installed (not on PATH): skipping the redis-cli test");
+        }
+        try (Ordo ordo = Ordo.embedded()) {
+            int port = ordo.openPort(0);
+            Process p = new ProcessBuilder(cli.getPath(), "-p", String.valueOf(port), "ping").redirectErrorStream(true).start();
+            assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("redis-cli finished").isTrue();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(out).isEqualTo("PONG\n");
+            assertThat(p.exitValue()).isZero();
+        }
+    }
+
+    private static File findRedisCli() {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            File f = new File(dir, "redis-cli");
+            if (f.canExecute()) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void shutdownOverTheNetworkClosesThePortButNotTheEngine() throws IOException {
+        try (Ordo ordo = Ordo.embedded()) {
+            int port = ordo.openPort(0);
+            try (RawClient c = new RawClient(port)) {
+                c.send("SHUTDOWN\r\n");
+                assertThat(c.closedByServer()).isTrue();
+            }
+            awaitRefused(port);
+            assertThat(ordo.client().call("PING")).isEqualTo("PONG");
+        }
+    }
+
+    private static void awaitRefused(int port) {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            try {
+                new Socket("127.0.0.1", port).close();
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            } catch (ConnectException e) {
+                return;
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+        }
+        throw new AssertionError("port " + port + " still accepts connections");
+    }
+
+    @Test
+    void listensOnEveryBindAddressWithOnePort() throws IOException {
+        Config config = new Config();
+        config.set("bind", "127.0.0.1 127.0.0.2 -192.0.2.1", true);
+        try (Ordo ordo = Ordo.embedded(config)) {
+            int port = ordo.openPort(0);
+            for (String host : new String[] {"127.0.0.1", "127.0.0.2"}) {
+                try (Socket s = new Socket(host, port)) {
+                    s.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+                    assertThat(new String(s.getInputStream().readNBytes(7), StandardCharsets.US_ASCII)).isEqualTo("+PONG\r\n");
+                }
+            }
+        }
+    }
+
+    @Test
+    void severalIoThreadsShareOneEngine() throws Exception {
+        Config config = new Config();
+        config.set("io-threads", "2", true);
+        try (Ordo ordo = Ordo.embedded(config)) {
+            int port = ordo.openPort(0);
+            List<RawClient> clients = new ArrayList<>();
+            try {
+                for (int i = 0; i < 4; i++) {
+                    clients.add(new RawClient(port).send("INCR counter\r\n".repeat(1000)));
+                }
+                for (RawClient c : clients) {
+                    for (int i = 0; i < 1000; i++) {
+                        assertThat(c.reply()).startsWith(":");
+                    }
+                }
+            } finally {
+                for (RawClient c : clients) {
+                    c.close();
+                }
+            }
+            assertThat(ordo.client().call("GET", "counter")).isEqualTo("4000".getBytes(StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Test
+    void onePortPerInstance() {
+        try (Ordo ordo = Ordo.embedded()) {
+            ordo.openPort(0);
+            assertThatThrownBy(() -> ordo.openPort(0)).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    @Test
+    void aPortInUseFailsWithRedisMessage() {
+        try (Ordo first = Ordo.embedded(); Ordo second = Ordo.embedded()) {
+            int port = first.openPort(0);
+            assertThatThrownBy(() -> second.openPort(port))
+                    .hasMessageContaining("Could not create server TCP listening socket 127.0.0.1:" + port);
+        }
+    }
+}
