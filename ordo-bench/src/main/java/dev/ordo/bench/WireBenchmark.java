@@ -1,0 +1,198 @@
+package dev.ordo.bench;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Ordo beside redis-server on the wire, in one run: both servers start on free loopback ports,
+ * each gets the same 1,000,000-member sorted set ({@code m:000000000000} .. with score = number),
+ * then {@code redis-benchmark} (50 clients, 300,000 requests, {@code -r 1000000}) drives each
+ * sorted-set command at {@code -P 1} and {@code -P 16}, alternating servers row by row. Prints one
+ * table (ops/s, ratio, p99 for both) and both servers' resident memory after the load.
+ *
+ * <p>Run: {@code ordo-bench/wire-benchmark.sh} (builds the jars first), or
+ * {@code java -cp ordo-bench/target/benchmarks.jar dev.ordo.bench.WireBenchmark ordo-server/target/ordo-server.jar [ordo JVM flags...]}
+ */
+public final class WireBenchmark {
+    private static final int MEMBERS = 1_000_000;
+    private static final String KEY = "bench";
+    private static final String[][] COMMANDS = {
+        {"ZADD", KEY, "__rand_int__", "m:__rand_int__"},
+        {"ZINCRBY", KEY, "1", "m:__rand_int__"},
+        {"ZSCORE", KEY, "m:__rand_int__"},
+        {"ZREVRANK", KEY, "m:__rand_int__"},
+        {"ZREVRANGE", KEY, "0", "9", "WITHSCORES"},
+        {"ZRANGEBYSCORE", KEY, "__rand_int__", "+inf", "LIMIT", "0", "10"},
+    };
+
+    private WireBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1) {
+            System.err.println("usage: WireBenchmark <ordo-server.jar> [JVM flags for Ordo...]");
+            System.exit(2);
+        }
+        String redisServer = require("redis-server");
+        String benchmark = require("redis-benchmark");
+        List<String> ordoJvm = new ArrayList<>();
+        for (int i = 1; i < args.length; i++) {
+            ordoJvm.add(args[i]);
+        }
+        int requests = Integer.getInteger("requests", 300_000);
+        int redisPort = freePort();
+        int ordoPort = freePort();
+        Path dir = Files.createTempDirectory("ordo-wire-bench");
+        List<String> ordoCmd = new ArrayList<>(List.of(javaBinary()));
+        ordoCmd.addAll(ordoJvm);
+        ordoCmd.addAll(List.of("-jar", args[0], "--port", String.valueOf(ordoPort), "--save", ""));
+        Process redis = start(List.of(redisServer, "--port", String.valueOf(redisPort), "--save", "", "--appendonly", "no",
+                "--dir", dir.toString()), dir.resolve("redis.log"), redisPort);
+        Process ordo = start(ordoCmd, dir.resolve("ordo.log"), ordoPort);
+        try {
+            System.out.printf(Locale.ROOT, "loading %,d members into each server ...%n", MEMBERS);
+            load(redisPort);
+            load(ordoPort);
+            long redisRss = rssKiB(redis.pid());
+            long ordoRss = rssKiB(ordo.pid());
+            System.out.printf(Locale.ROOT, "resident memory after load: redis-server %,d KiB, Ordo %,d KiB (ratio %.2f)%n%n", redisRss, ordoRss,
+                    ordoRss / (double) redisRss);
+            System.out.printf(Locale.ROOT, "%-44s %3s %12s %12s %6s %10s %10s%n", "command", "-P", "Redis ops/s", "Ordo ops/s", "ratio",
+                    "Redis p99", "Ordo p99");
+            for (String[] command : COMMANDS) {
+                for (int pipeline : new int[] {1, 16}) {
+                    Result r = run(benchmark, redisPort, pipeline, requests, command);
+                    Result o = run(benchmark, ordoPort, pipeline, requests, command);
+                    System.out.printf(Locale.ROOT, "%-44s %3d %12.0f %12.0f %6.2f %8.3fms %8.3fms%n", String.join(" ", command), pipeline, r.rps,
+                            o.rps, o.rps / r.rps, r.p99, o.p99);
+                }
+            }
+            System.out.printf(Locale.ROOT, "%nresident memory at the end: redis-server %,d KiB, Ordo %,d KiB%n", rssKiB(redis.pid()),
+                    rssKiB(ordo.pid()));
+        } finally {
+            ordo.destroy();
+            redis.destroy();
+            ordo.waitFor();
+            redis.waitFor();
+        }
+    }
+
+    private record Result(double rps, double p99) {
+    }
+
+    /** Runs redis-benchmark for one command and parses its CSV line (rps, ..., p99_latency_ms, ...). */
+    private static Result run(String benchmark, int port, int pipeline, int requests, String[] command) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(benchmark, "-h", "127.0.0.1", "-p", String.valueOf(port), "-c", "50", "-n",
+                String.valueOf(requests), "-P", String.valueOf(pipeline), "-r", String.valueOf(MEMBERS), "--csv"));
+        cmd.addAll(List.of(command));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IOException("redis-benchmark failed: " + output);
+        }
+        String[] lines = output.trim().split("\n");
+        String[] header = csv(lines[0]);
+        String[] values = csv(lines[lines.length - 1]);
+        return new Result(Double.parseDouble(values[indexOf(header, "rps")]), Double.parseDouble(values[indexOf(header, "p99_latency_ms")]));
+    }
+
+    private static String[] csv(String line) {
+        String[] parts = line.trim().split("\",\"");
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = parts[i].replace("\"", "");
+        }
+        return parts;
+    }
+
+    private static int indexOf(String[] header, String name) {
+        for (int i = 0; i < header.length; i++) {
+            if (header[i].equals(name)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("redis-benchmark CSV has no " + name + " column");
+    }
+
+    /** ZADDs members m:000000000000 .. with score = their number, 1,000 per command. */
+    private static void load(int port) {
+        RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
+        try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(ByteArrayCodec.INSTANCE)) {
+            RedisCommands<byte[], byte[]> cmd = conn.sync();
+            byte[] key = KEY.getBytes(StandardCharsets.US_ASCII);
+            int batch = 1000;
+            for (int from = 0; from < MEMBERS; from += batch) {
+                Object[] scoresAndMembers = new Object[2 * batch];
+                for (int i = 0; i < batch; i++) {
+                    scoresAndMembers[2 * i] = (double) (from + i);
+                    scoresAndMembers[2 * i + 1] = String.format("m:%012d", from + i).getBytes(StandardCharsets.US_ASCII);
+                }
+                cmd.zadd(key, scoresAndMembers);
+            }
+            if (cmd.zcard(key) != MEMBERS) {
+                throw new IllegalStateException("server on port " + port + " holds " + cmd.zcard(key) + " members");
+            }
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static long rssKiB(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        return -1;
+    }
+
+    private static Process start(List<String> command, Path log, int port) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            try {
+                new Socket("127.0.0.1", port).close();
+                return p;
+            } catch (IOException notYet) {
+                if (!p.isAlive()) {
+                    break;
+                }
+                Thread.sleep(50);
+            }
+        }
+        p.destroyForcibly();
+        throw new IOException(command.get(0) + " did not start: " + Files.readString(log));
+    }
+
+    private static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static String require(String name) {
+        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            File f = new File(d, name);
+            if (f.canExecute()) {
+                return f.getAbsolutePath();
+            }
+        }
+        throw new IllegalStateException(name + " is not installed (apt-get install redis-server)");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
