@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Ordo's main job until the server lands: replays the seeds' leaderboard example on the embedded
+ * A small example of the ZSet API: replays the seeds' leaderboard example on the embedded
  * sorted set (ZADD alice 120, bob 95, carol 150; ZINCRBY bob 60) and prints the top three with
  * their scores and alice's 1-based rank.
  */

@@ -1,2 +1,2 @@
-/** The embedded leaderboard demo that the README's first command runs. */
+/** A small example of the ZSet API: the seed articles' leaderboard. */
 package dev.ordo.engine.demo;
