@@ -14,9 +14,9 @@ import java.util.SplittableRandom;
  * WITHSCORE), which have their own tests; lex commands run on keys whose members all share one
  * score, where Redis defines their result.
  */
-final class CommandStreams {
+public final class CommandStreams {
     /** One command, and whether its reply's elements may come in any order. */
-    record Step(byte[][] args, boolean unordered) {
+    public record Step(byte[][] args, boolean unordered) {
         static Step of(boolean unordered, Object... parts) {
             byte[][] args = new byte[parts.length][];
             for (int i = 0; i < parts.length; i++) {
@@ -64,7 +64,7 @@ final class CommandStreams {
     }
 
     /** Edge cases written out by hand. */
-    static List<Step> scripted() {
+    public static List<Step> scripted() {
         List<Step> s = new ArrayList<>();
         s.add(Step.of(false, "ZADD", "z1", "1", "a", "2", "b", "3", "c"));
         s.add(Step.of(false, "ZADD", "z1", "NX", "XX", "1", "a"));
@@ -177,7 +177,7 @@ final class CommandStreams {
     }
 
     /** A random stream of {@code n} commands from {@code seed}. */
-    static List<Step> random(long seed, int n) {
+    public static List<Step> random(long seed, int n) {
         SplittableRandom r = new SplittableRandom(seed);
         List<Step> s = new ArrayList<>();
         s.add(Step.of(false, "ZADD", "big", "0", "seed"));
@@ -392,7 +392,7 @@ final class CommandStreams {
         return options[r.nextInt(options.length)];
     }
 
-    static String describe(List<Step> steps, int upTo) {
+    public static String describe(List<Step> steps, int upTo) {
         return Arrays.toString(steps.subList(Math.max(0, upTo - 5), upTo + 1).toArray());
     }
 }

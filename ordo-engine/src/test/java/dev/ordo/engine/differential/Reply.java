@@ -7,8 +7,8 @@ import java.util.List;
  * A reply as a tree of RESP types, so that two servers' answers compare type for type: a status
  * and a bulk string with the same text differ, as do a null bulk string and a null array.
  */
-record Reply(Kind kind, byte[] text, long integer, double dbl, List<Reply> children) {
-    enum Kind {
+public record Reply(Kind kind, byte[] text, long integer, double dbl, List<Reply> children) {
+    public enum Kind {
         STATUS, ERROR, INTEGER, BULK, NULL_BULK, NULL_ARRAY, NULL, ARRAY, MAP, SET, PUSH, DOUBLE, BOOLEAN, VERBATIM
     }
 
@@ -32,7 +32,7 @@ record Reply(Kind kind, byte[] text, long integer, double dbl, List<Reply> child
         return new Reply(kind, null, 0, 0, children);
     }
 
-    String textString() {
+    public String textString() {
         return text == null ? null : new String(text, StandardCharsets.ISO_8859_1);
     }
 

@@ -13,12 +13,12 @@ import java.util.List;
  * prints %.17g where 7.2 (and Ordo) print the shortest digits; and, for commands whose element
  * order Redis leaves unspecified, the same elements in any order.
  */
-final class ReplyComparison {
+public final class ReplyComparison {
     private ReplyComparison() {
     }
 
     /** Returns null when the replies match, else a description of the first difference. */
-    static String difference(Reply ordo, Reply redis, boolean unordered) {
+    public static String difference(Reply ordo, Reply redis, boolean unordered) {
         if (ordo.kind() != redis.kind()) {
             return "type " + ordo.kind() + " vs " + redis.kind();
         }

@@ -15,12 +15,12 @@ import java.util.List;
  * a {@link Reply} tree with every RESP2 and RESP3 type kept distinct. Deliberately tiny, so that
  * no client library normalises away the details the differential test compares.
  */
-final class RespSocket implements AutoCloseable {
+public final class RespSocket implements AutoCloseable {
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
 
-    RespSocket(int port) throws IOException {
+    public RespSocket(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
         socket.setTcpNoDelay(true);
         socket.setSoTimeout(10_000);
@@ -29,13 +29,13 @@ final class RespSocket implements AutoCloseable {
     }
 
     /** Sends one command and returns its reply. */
-    Reply call(byte[]... args) throws IOException {
+    public Reply call(byte[]... args) throws IOException {
         out.write(encode(args));
         out.flush();
         return read();
     }
 
-    static byte[] encode(byte[][] args) {
+    public static byte[] encode(byte[][] args) {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         b.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
         for (byte[] a : args) {
@@ -46,7 +46,7 @@ final class RespSocket implements AutoCloseable {
         return b.toByteArray();
     }
 
-    Reply read() throws IOException {
+    public Reply read() throws IOException {
         int type = in.read();
         if (type < 0) {
             throw new IOException("connection closed");
