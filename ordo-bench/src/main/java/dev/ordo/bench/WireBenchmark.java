@@ -20,8 +20,10 @@ import java.util.Locale;
  * Ordo beside redis-server on the wire, in one run: both servers start on free loopback ports,
  * each gets the same 1,000,000-member sorted set ({@code m:000000000000} .. with score = number),
  * then {@code redis-benchmark} (50 clients, 300,000 requests, {@code -r 1000000}) drives each
- * sorted-set command at {@code -P 1} and {@code -P 16}, alternating servers row by row. Prints one
- * table (ops/s, ratio, p99 for both) and both servers' resident memory after the load.
+ * sorted-set command at {@code -P 1} and {@code -P 16}, alternating servers row by row, after one
+ * unreported warm-up pass of every command against both (so the JIT has compiled Ordo's hot
+ * paths, as it would have in any server that has been up for a minute). Prints one table (ops/s,
+ * ratio, p99 for both) and both servers' resident memory after the load.
  *
  * <p>Run: {@code ordo-bench/wire-benchmark.sh} (builds the jars first), or
  * {@code java -cp ordo-bench/target/benchmarks.jar dev.ordo.bench.WireBenchmark ordo-server/target/ordo-server.jar [ordo JVM flags...]}
@@ -70,6 +72,11 @@ public final class WireBenchmark {
             long ordoRss = rssKiB(ordo.pid());
             System.out.printf(Locale.ROOT, "resident memory after load: redis-server %,d KiB, Ordo %,d KiB (ratio %.2f)%n%n", redisRss, ordoRss,
                     ordoRss / (double) redisRss);
+            System.out.println("warming up (each command once against both servers, not reported) ...");
+            for (String[] command : COMMANDS) {
+                run(benchmark, redisPort, 16, requests / 3, command);
+                run(benchmark, ordoPort, 16, requests / 3, command);
+            }
             System.out.printf(Locale.ROOT, "%-44s %3s %12s %12s %6s %10s %10s%n", "command", "-P", "Redis ops/s", "Ordo ops/s", "ratio",
                     "Redis p99", "Ordo p99");
             for (String[] command : COMMANDS) {

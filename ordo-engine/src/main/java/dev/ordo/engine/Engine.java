@@ -323,9 +323,10 @@ public final class Engine implements CallContext, KeyspaceListener {
         scheduleActiveExpiry();
     }
 
+    /** Feeds MONITOR: only commands that ran, and not admin or skip_monitor ones (flags of the subcommand that ran). */
     private void notifyObservers(Session session, byte[][] args) {
-        Command c = commands.lookup(args[0]);
-        if (c != null && (c.is(Command.Flag.SKIP_MONITOR) || c.is(Command.Flag.ADMIN))) {
+        Command c = dispatcher.lastRun();
+        if (c == null || c.is(Command.Flag.SKIP_MONITOR) || c.is(Command.Flag.ADMIN)) {
             return;
         }
         for (CommandObserver o : observers) {

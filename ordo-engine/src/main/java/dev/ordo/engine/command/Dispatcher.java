@@ -20,6 +20,7 @@ public final class Dispatcher {
     private final Map<String, CommandStats> stats = new LinkedHashMap<>();
     private final SlowLog slowLog = new SlowLog();
     private long totalCommands;
+    private Command lastRun;
 
     /** INFO commandstats counters for one command. */
     public static final class CommandStats {
@@ -39,6 +40,7 @@ public final class Dispatcher {
      */
     public Call.BlockRequest dispatch(Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed) {
         totalCommands++;
+        lastRun = null;
         Command command = context.commands().lookup(args[0]);
         if (command == null) {
             out.error(Errors.unknownCommand(text(args[0]), quotedArgs(args)));
@@ -78,6 +80,7 @@ public final class Dispatcher {
         CommandStats s = stats.computeIfAbsent(command.fullName(), k -> new CommandStats());
         long start = System.nanoTime();
         Call call = new Call(context, session, args, out, command, blockingAllowed);
+        lastRun = command;
         try {
             command.handler().execute(call);
         } catch (ErrorReply e) {
@@ -114,6 +117,11 @@ public final class Dispatcher {
     private void reject(Command command, ReplyWriter out, String error) {
         stats.computeIfAbsent(command.fullName(), k -> new CommandStats()).rejectedCalls++;
         out.error(error);
+    }
+
+    /** The command (or subcommand) the last dispatch ran, or null when it was rejected before running. */
+    public Command lastRun() {
+        return lastRun;
     }
 
     /** Counters per command name, for INFO commandstats. */
