@@ -10,7 +10,8 @@ import java.util.SplittableRandom;
  * The command streams the differential test sends to Ordo and to Redis: a scripted list of edge
  * cases, and seeded random streams over every sorted-set command with valid and invalid
  * arguments, expiry, wrong types and binary members (including \0 and \r\n). Random streams leave
- * out what Redis itself answers randomly (ZRANDMEMBER, SPOP ...) and 7.2-only syntax (ZRANK
+ * out what Redis itself answers randomly (ZRANDMEMBER, SPOP ...), relative TTL countdowns (which
+ * depend on when each server runs a step; absolute expiry times are compared instead) and 7.2-only syntax (ZRANK
  * WITHSCORE), which have their own tests; lex commands run on keys whose members all share one
  * score, where Redis defines their result.
  */
@@ -363,7 +364,35 @@ public final class CommandStreams {
         return Step.of(false, parts.toArray());
     }
 
+    /**
+     * Expiry with replies that cannot depend on when each server runs the step: absolute times
+     * (far in the future, or in the past, which deletes the key), their conditions, and reads of
+     * the absolute expiry, never a relative TTL countdown.
+     */
+    private static Step expiry(SplittableRandom r, String key) {
+        String future = String.valueOf(4_000_000_000L + r.nextInt(1000));
+        switch (r.nextInt(7)) {
+            case 0:
+                return Step.of(false, "EXPIREAT", key, future);
+            case 1:
+                return Step.of(false, "EXPIREAT", key, future, pick(r, new String[] {"NX", "XX", "GT", "LT"}));
+            case 2:
+                return Step.of(false, "PEXPIREAT", key, "1");
+            case 3:
+                return Step.of(false, "EXPIRETIME", key);
+            case 4:
+                return Step.of(false, "PERSIST", key);
+            case 5:
+                return Step.of(false, "EXPIRE", key, "100", "NX", "XX");
+            default:
+                return Step.of(false, "PEXPIRETIME", key);
+        }
+    }
+
     private static Step keyspace(SplittableRandom r, String key) {
+        if (r.nextInt(3) == 0) {
+            return expiry(r, key);
+        }
         switch (r.nextInt(6)) {
             case 0:
                 return Step.of(false, "DEL", key);
