@@ -1,12 +1,8 @@
 package dev.ordo.engine.command;
 
-import dev.ordo.engine.EmbeddedClient;
-import dev.ordo.engine.EngineTestSupport;
-import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.zset.ListpackLimits;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -16,22 +12,15 @@ import java.util.List;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The key and database commands: replies, exact error texts and edge cases, each checked against
  * redis-server while writing them; expiry runs on the manual clock.
  */
-class KeyCommandsTest {
+class KeyCommandsTest extends CommandTestSupport {
     private static final long NOW = 1_700_000_000_000L;
 
-    private final EngineTestSupport support = new EngineTestSupport();
-    private final EmbeddedClient client = support.client();
 
-    @AfterEach
-    void close() {
-        support.close();
-    }
 
     private Object call(String... args) {
         return client.call(args);
@@ -41,21 +30,8 @@ class KeyCommandsTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static String s(Object bulk) {
-        return new String((byte[]) bulk, StandardCharsets.UTF_8);
-    }
 
-    private static List<String> strings(Object reply) {
-        List<String> out = new ArrayList<>();
-        for (Object o : (List<?>) reply) {
-            out.add(o instanceof byte[] ? s(o) : String.valueOf(o));
-        }
-        return out;
-    }
 
-    private void fails(String expected, String... args) {
-        assertThatThrownBy(() -> client.call(args)).isInstanceOf(ErrorReply.class).hasMessage(expected);
-    }
 
     /** Stores a listpack-encoded hash directly, so these tests do not depend on the hash commands. */
     private void putHash(String key, String field, String value) {

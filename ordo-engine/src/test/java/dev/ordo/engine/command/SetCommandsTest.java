@@ -1,9 +1,5 @@
 package dev.ordo.engine.command;
 
-import dev.ordo.engine.EmbeddedClient;
-import dev.ordo.engine.EngineTestSupport;
-import dev.ordo.engine.error.ErrorReply;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -13,42 +9,22 @@ import java.util.List;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The set commands: replies, exact error texts, Redis 7.2's encodings (intset, listpack,
  * hashtable) and the orders they imply, random replies by their invariants.
  */
-class SetCommandsTest {
+class SetCommandsTest extends CommandTestSupport {
     private static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
 
-    private final EngineTestSupport support = new EngineTestSupport();
-    private final EmbeddedClient client = support.client();
 
-    @AfterEach
-    void close() {
-        support.close();
-    }
 
     private Object call(String... args) {
         return client.call(args);
     }
 
-    private static String s(Object bulk) {
-        return new String((byte[]) bulk, StandardCharsets.UTF_8);
-    }
 
-    private static List<String> strings(Object reply) {
-        List<String> out = new ArrayList<>();
-        for (Object o : (List<?>) reply) {
-            out.add(o instanceof byte[] ? s(o) : String.valueOf(o));
-        }
-        return out;
-    }
 
-    private void fails(String expected, String... args) {
-        assertThatThrownBy(() -> client.call(args)).isInstanceOf(ErrorReply.class).hasMessage(expected);
-    }
 
     private String encoding(String key) {
         return s(call("OBJECT", "ENCODING", key));

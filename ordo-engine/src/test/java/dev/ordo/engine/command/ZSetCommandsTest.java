@@ -1,12 +1,8 @@
 package dev.ordo.engine.command;
 
-import dev.ordo.engine.EmbeddedClient;
-import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.error.ErrorReply;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,26 +18,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * replies Redis chooses at random, and RESP3 reply shapes. The rest is covered by the
  * differential test against a real redis-server.
  */
-class ZSetCommandsTest {
-    private final EngineTestSupport support = new EngineTestSupport();
-    private final EmbeddedClient client = support.client();
+class ZSetCommandsTest extends CommandTestSupport {
 
-    @AfterEach
-    void close() {
-        support.close();
-    }
 
-    private static String s(Object bulk) {
-        return new String((byte[]) bulk, StandardCharsets.UTF_8);
-    }
 
-    private static List<String> strings(Object reply) {
-        List<String> out = new ArrayList<>();
-        for (Object o : (List<?>) reply) {
-            out.add(o instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(o));
-        }
-        return out;
-    }
 
     @Test
     void zrank_withScore_returnsRankAndScore() {
