@@ -1,6 +1,5 @@
 package dev.ordo.engine.command;
 
-import dev.ordo.engine.config.Config;
 import dev.ordo.engine.config.Glob;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
@@ -59,9 +58,7 @@ final class HashCommands {
 
     /** The listpack limits in force: {@code hash-max-listpack-entries} and {@code hash-max-listpack-value}. */
     private static ListpackLimits limits(Call c) {
-        Config config = c.context().config();
-        long maxValue = Math.min(Integer.MAX_VALUE, config.getLong("hash-max-listpack-value"));
-        return ListpackLimits.of(config.getInt("hash-max-listpack-entries"), (int) maxValue);
+        return c.context().config().hashListpackLimits();
     }
 
     /** The hash at argument 1 for writing: the existing one (WRONGTYPE if another type) or null. */

@@ -25,13 +25,22 @@ public final class Config {
         final boolean mutable;
         final Predicate<String> valid;
         volatile String value;
+        /** The value as a number, for INTEGER and MEMORY parameters: parsed once per change, not per read. */
+        volatile long number;
 
         Param(String name, Kind kind, String value, boolean mutable, Predicate<String> valid) {
             this.name = name;
             this.kind = kind;
-            this.value = value;
             this.mutable = mutable;
             this.valid = valid;
+            assign(value);
+        }
+
+        void assign(String newValue) {
+            if (kind == Kind.INTEGER || kind == Kind.MEMORY) {
+                number = Long.parseLong(newValue);
+            }
+            value = newValue;
         }
     }
 
@@ -41,6 +50,8 @@ public final class Config {
 
     private final Map<String, Param> byName = new LinkedHashMap<>();
     private final Map<String, Param> canonical = new LinkedHashMap<>();
+    private final ListpackLimits zsetListpackLimits;
+    private final ListpackLimits hashListpackLimits;
 
     /** Redis 7.2's defaults, except {@code bind}, which is loopback only. */
     public Config() {
@@ -89,6 +100,8 @@ public final class Config {
         string("latency-tracking-info-percentiles", "50 99 99.9", true);
         integer("min-replicas-to-write", 0, true, 0, Integer.MAX_VALUE);
         enumeration("replica-read-only", "yes", true, "yes", "no");
+        zsetListpackLimits = liveLimits("zset-max-listpack-entries", "zset-max-listpack-value");
+        hashListpackLimits = liveLimits("hash-max-listpack-entries", "hash-max-listpack-value");
     }
 
     /** The value of {@code name} (a name or alias, any case), or null if there is no such parameter. */
@@ -118,7 +131,7 @@ public final class Config {
         if (normalized == null || !p.valid.test(normalized)) {
             throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + reason(p));
         }
-        p.value = normalized;
+        p.assign(normalized);
     }
 
     /** Every parameter (by its canonical name and its aliases) whose name matches the glob, as CONFIG GET lists them. */
@@ -139,30 +152,41 @@ public final class Config {
     }
 
     public int getInt(String name) {
-        return (int) Long.parseLong(get(name));
+        return (int) getLong(name);
     }
 
     public long getLong(String name) {
-        return Long.parseLong(get(name));
+        Param p = byName.get(name.toLowerCase(Locale.ROOT));
+        return p.kind == Kind.INTEGER || p.kind == Kind.MEMORY ? p.number : Long.parseLong(p.value);
     }
 
     public boolean getBoolean(String name) {
         return "yes".equals(get(name));
     }
 
-    /** The live sorted-set listpack limits. */
+    /** The live sorted-set listpack limits ({@code zset-max-listpack-entries / -value}). */
     public ListpackLimits zsetListpackLimits() {
-        Param entries = byName.get("zset-max-listpack-entries");
-        Param value = byName.get("zset-max-listpack-value");
+        return zsetListpackLimits;
+    }
+
+    /** The live hash listpack limits ({@code hash-max-listpack-entries / -value}). */
+    public ListpackLimits hashListpackLimits() {
+        return hashListpackLimits;
+    }
+
+    /** A view of two parameters as listpack limits, read at every use, so CONFIG SET applies to later writes. */
+    private ListpackLimits liveLimits(String entriesName, String valueName) {
+        Param entries = byName.get(entriesName);
+        Param value = byName.get(valueName);
         return new ListpackLimits() {
             @Override
             public int maxEntries() {
-                return (int) Long.parseLong(entries.value);
+                return (int) entries.number;
             }
 
             @Override
             public int maxValueBytes() {
-                return (int) Math.min(Integer.MAX_VALUE, Long.parseLong(value.value));
+                return (int) Math.min(Integer.MAX_VALUE, value.number);
             }
         };
     }
