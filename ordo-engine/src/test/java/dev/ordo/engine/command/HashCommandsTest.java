@@ -1,11 +1,7 @@
 package dev.ordo.engine.command;
 
-import dev.ordo.engine.EmbeddedClient;
-import dev.ordo.engine.EngineTestSupport;
-import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -18,24 +14,15 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The hash commands against replies and error texts checked on a real redis-server, the
  * listpack-to-hashtable conversion, HSCAN's resumable cursor and HRANDFIELD's reply shapes.
  */
-class HashCommandsTest {
+class HashCommandsTest extends CommandTestSupport {
     private static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
     private static final String NOT_INTEGER = "ERR value is not an integer or out of range";
     private static final String SYNTAX = "ERR syntax error";
-
-    private final EngineTestSupport support = new EngineTestSupport();
-    private final EmbeddedClient client = support.client();
-
-    @AfterEach
-    void close() {
-        support.close();
-    }
 
     private Object call(String... args) {
         return client.call(args);
@@ -52,10 +39,6 @@ class HashCommandsTest {
             out.add(o == null ? null : new String((byte[]) o, StandardCharsets.UTF_8));
         }
         return out;
-    }
-
-    private void assertError(String message, String... args) {
-        assertThatThrownBy(() -> client.call(args)).isInstanceOf(ErrorReply.class).hasMessage(message);
     }
 
     private static byte[] bytes(String s) {
@@ -180,9 +163,9 @@ class HashCommandsTest {
 
     @Test
     void hset_oddArguments_isTheArityError() {
-        assertError("ERR wrong number of arguments for 'hset' command", "HSET", "h", "a", "1", "b");
-        assertError("ERR wrong number of arguments for 'hmset' command", "HMSET", "h", "a");
-        assertError("ERR wrong number of arguments for 'hset' command", "HSET", "h", "a");
+        fails("ERR wrong number of arguments for 'hset' command", "HSET", "h", "a", "1", "b");
+        fails("ERR wrong number of arguments for 'hmset' command", "HMSET", "h", "a");
+        fails("ERR wrong number of arguments for 'hset' command", "HSET", "h", "a");
         assertThat(call("HLEN", "h")).isEqualTo(0L);
     }
 
@@ -195,9 +178,9 @@ class HashCommandsTest {
     @Test
     void hset_onOtherType_isWrongType() {
         call("SET", "s", "x");
-        assertError(WRONGTYPE, "HSET", "s", "a", "1");
-        assertError(WRONGTYPE, "HMSET", "s", "a", "1");
-        assertError(WRONGTYPE, "HSETNX", "s", "a", "1");
+        fails(WRONGTYPE, "HSET", "s", "a", "1");
+        fails(WRONGTYPE, "HMSET", "s", "a", "1");
+        fails(WRONGTYPE, "HSETNX", "s", "a", "1");
         assertThat(text("GET", "s")).isEqualTo("x");
     }
 
@@ -229,8 +212,8 @@ class HashCommandsTest {
         assertThat(strings("HMGET", "h", "a", "zz", "a")).containsExactly("1", null, "1");
         assertThat(strings("HMGET", "nokey", "a", "b")).containsExactly(null, null);
         call("SET", "s", "x");
-        assertError(WRONGTYPE, "HGET", "s", "a");
-        assertError(WRONGTYPE, "HMGET", "s", "a");
+        fails(WRONGTYPE, "HGET", "s", "a");
+        fails(WRONGTYPE, "HMGET", "s", "a");
     }
 
     @Test
@@ -242,7 +225,7 @@ class HashCommandsTest {
         assertThat(call("HSET", "h", "x", "1")).isEqualTo(1L);
         assertThat(call("HDEL", "nokey", "a")).isEqualTo(0L);
         call("SET", "s", "x");
-        assertError(WRONGTYPE, "HDEL", "s", "a");
+        fails(WRONGTYPE, "HDEL", "s", "a");
     }
 
     @Test
@@ -265,9 +248,9 @@ class HashCommandsTest {
         assertThat(call("HSTRLEN", "h", "zz")).isEqualTo(0L);
         assertThat(call("HSTRLEN", "nokey", "a")).isEqualTo(0L);
         call("SET", "s", "x");
-        assertError(WRONGTYPE, "HEXISTS", "s", "a");
-        assertError(WRONGTYPE, "HLEN", "s");
-        assertError(WRONGTYPE, "HSTRLEN", "s", "a");
+        fails(WRONGTYPE, "HEXISTS", "s", "a");
+        fails(WRONGTYPE, "HLEN", "s");
+        fails(WRONGTYPE, "HSTRLEN", "s", "a");
     }
 
     @Test
@@ -282,7 +265,7 @@ class HashCommandsTest {
         assertThat(strings("HKEYS", "nokey")).isEmpty();
         assertThat(strings("HGETALL", "nokey")).isEmpty();
         call("SET", "s", "x");
-        assertError(WRONGTYPE, "HGETALL", "s");
+        fails(WRONGTYPE, "HGETALL", "s");
     }
 
     @Test
@@ -370,13 +353,13 @@ class HashCommandsTest {
     @Test
     void hincrby_errors() {
         call("HSET", "h", "s", " 5", "f", "5.5", "m", "9223372036854775807");
-        assertError("ERR hash value is not an integer", "HINCRBY", "h", "s", "1");
-        assertError("ERR hash value is not an integer", "HINCRBY", "h", "f", "1");
-        assertError("ERR increment or decrement would overflow", "HINCRBY", "h", "m", "1");
-        assertError(NOT_INTEGER, "HINCRBY", "h", "m", "1.5");
+        fails("ERR hash value is not an integer", "HINCRBY", "h", "s", "1");
+        fails("ERR hash value is not an integer", "HINCRBY", "h", "f", "1");
+        fails("ERR increment or decrement would overflow", "HINCRBY", "h", "m", "1");
+        fails(NOT_INTEGER, "HINCRBY", "h", "m", "1.5");
         call("SET", "s", "x");
-        assertError(NOT_INTEGER, "HINCRBY", "s", "a", "x");
-        assertError(WRONGTYPE, "HINCRBY", "s", "a", "1");
+        fails(NOT_INTEGER, "HINCRBY", "s", "a", "x");
+        fails(WRONGTYPE, "HINCRBY", "s", "a", "1");
         assertThat(text("HGET", "h", "m")).isEqualTo("9223372036854775807");
     }
 
@@ -393,15 +376,15 @@ class HashCommandsTest {
     @Test
     void hincrbyfloat_errors() {
         call("HSET", "h", "s", " 5", "i", "inf", "a", "1");
-        assertError("ERR hash value is not a float", "HINCRBYFLOAT", "h", "s", "1");
-        assertError("ERR increment would produce NaN or Infinity", "HINCRBYFLOAT", "h", "i", "1");
-        assertError("ERR value is NaN or Infinity", "HINCRBYFLOAT", "h", "a", "-inf");
-        assertError("ERR value is not a valid float", "HINCRBYFLOAT", "h", "a", "nan");
-        assertError("ERR value is not a valid float", "HINCRBYFLOAT", "h", "a", "abc");
+        fails("ERR hash value is not a float", "HINCRBYFLOAT", "h", "s", "1");
+        fails("ERR increment would produce NaN or Infinity", "HINCRBYFLOAT", "h", "i", "1");
+        fails("ERR value is NaN or Infinity", "HINCRBYFLOAT", "h", "a", "-inf");
+        fails("ERR value is not a valid float", "HINCRBYFLOAT", "h", "a", "nan");
+        fails("ERR value is not a valid float", "HINCRBYFLOAT", "h", "a", "abc");
         call("SET", "str", "x");
-        assertError("ERR value is not a valid float", "HINCRBYFLOAT", "str", "a", "x");
-        assertError("ERR value is NaN or Infinity", "HINCRBYFLOAT", "str", "a", "inf");
-        assertError(WRONGTYPE, "HINCRBYFLOAT", "str", "a", "1");
+        fails("ERR value is not a valid float", "HINCRBYFLOAT", "str", "a", "x");
+        fails("ERR value is NaN or Infinity", "HINCRBYFLOAT", "str", "a", "inf");
+        fails(WRONGTYPE, "HINCRBYFLOAT", "str", "a", "1");
         assertThat(text("HGET", "h", "a")).isEqualTo("1");
     }
 
@@ -421,22 +404,22 @@ class HashCommandsTest {
             assertThat(scan("HSCAN", "h", cursor)).containsExactly("0", "a", "1");
         }
         for (String cursor : new String[] {"-18446744073709551616", "18446744073709551616", "+", "-", "1 ", " 1", "x", "0x1"}) {
-            assertError("ERR invalid cursor", "HSCAN", "h", cursor);
+            fails("ERR invalid cursor", "HSCAN", "h", cursor);
         }
-        assertError("ERR invalid cursor", "HSCAN", "nokey", "x");
+        fails("ERR invalid cursor", "HSCAN", "nokey", "x");
     }
 
     @Test
     void hscan_badOptions_areSyntaxErrors_butOnlyForAnExistingHash() {
         call("HSET", "h", "a", "1");
-        assertError(SYNTAX, "HSCAN", "h", "0", "COUNT", "0");
-        assertError(SYNTAX, "HSCAN", "h", "0", "COUNT", "-1");
-        assertError(NOT_INTEGER, "HSCAN", "h", "0", "COUNT", "x");
-        assertError(SYNTAX, "HSCAN", "h", "0", "MATCH");
-        assertError(SYNTAX, "HSCAN", "h", "0", "NOVALUES");
+        fails(SYNTAX, "HSCAN", "h", "0", "COUNT", "0");
+        fails(SYNTAX, "HSCAN", "h", "0", "COUNT", "-1");
+        fails(NOT_INTEGER, "HSCAN", "h", "0", "COUNT", "x");
+        fails(SYNTAX, "HSCAN", "h", "0", "MATCH");
+        fails(SYNTAX, "HSCAN", "h", "0", "NOVALUES");
         assertThat(scan("HSCAN", "nokey", "0", "COUNT", "0")).containsExactly("0");
         call("SET", "s", "x");
-        assertError(WRONGTYPE, "HSCAN", "s", "0");
+        fails(WRONGTYPE, "HSCAN", "s", "0");
     }
 
     @Test
@@ -596,15 +579,15 @@ class HashCommandsTest {
     @Test
     void hrandfield_errors() {
         call("HSET", "h", "a", "1");
-        assertError("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807",
+        fails("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807",
                 "HRANDFIELD", "h", "-9223372036854775808");
-        assertError("ERR value is out of range", "HRANDFIELD", "h", "-4611686018427387904", "WITHVALUES");
-        assertError("ERR value is out of range", "HRANDFIELD", "h", "4611686018427387904", "WITHVALUES");
-        assertError(SYNTAX, "HRANDFIELD", "h", "1", "FOO");
-        assertError(SYNTAX, "HRANDFIELD", "h", "1", "WITHVALUES", "x");
-        assertError(NOT_INTEGER, "HRANDFIELD", "h", "x");
+        fails("ERR value is out of range", "HRANDFIELD", "h", "-4611686018427387904", "WITHVALUES");
+        fails("ERR value is out of range", "HRANDFIELD", "h", "4611686018427387904", "WITHVALUES");
+        fails(SYNTAX, "HRANDFIELD", "h", "1", "FOO");
+        fails(SYNTAX, "HRANDFIELD", "h", "1", "WITHVALUES", "x");
+        fails(NOT_INTEGER, "HRANDFIELD", "h", "x");
         call("SET", "s", "x");
-        assertError(WRONGTYPE, "HRANDFIELD", "s");
-        assertError(WRONGTYPE, "HRANDFIELD", "s", "0");
+        fails(WRONGTYPE, "HRANDFIELD", "s");
+        fails(WRONGTYPE, "HRANDFIELD", "s", "0");
     }
 }

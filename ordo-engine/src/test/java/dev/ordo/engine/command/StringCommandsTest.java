@@ -1,12 +1,8 @@
 package dev.ordo.engine.command;
 
-import dev.ordo.engine.EmbeddedClient;
-import dev.ordo.engine.EngineTestSupport;
-import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.StringValue;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -16,25 +12,16 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The string commands against replies, error texts and expiry behaviour checked on a real
  * redis-server; TTLs are read from the keyspace and moved with the manual clock.
  */
-class StringCommandsTest {
+class StringCommandsTest extends CommandTestSupport {
     private static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
     private static final String NOT_INTEGER = "ERR value is not an integer or out of range";
     private static final String NOT_FLOAT = "ERR value is not a valid float";
     private static final String SYNTAX = "ERR syntax error";
-
-    private final EngineTestSupport support = new EngineTestSupport();
-    private final EmbeddedClient client = support.client();
-
-    @AfterEach
-    void close() {
-        support.close();
-    }
 
     private Object call(String... args) {
         return client.call(args);
@@ -43,10 +30,6 @@ class StringCommandsTest {
     private String text(String... args) {
         Object reply = client.call(args);
         return reply == null ? null : new String((byte[]) reply, StandardCharsets.UTF_8);
-    }
-
-    private void assertError(String message, String... args) {
-        assertThatThrownBy(() -> client.call(args)).isInstanceOf(ErrorReply.class).hasMessage(message);
     }
 
     private static byte[] bytes(String s) {
@@ -79,7 +62,7 @@ class StringCommandsTest {
     @Test
     void get_otherType_isWrongType() {
         call("HSET", "h", "f", "v");
-        assertError(WRONGTYPE, "GET", "h");
+        fails(WRONGTYPE, "GET", "h");
     }
 
     @Test
@@ -109,13 +92,13 @@ class StringCommandsTest {
 
     @Test
     void set_conflictingOrIncompleteOptions_isSyntaxError() {
-        assertError(SYNTAX, "SET", "k", "v", "NX", "XX");
-        assertError(SYNTAX, "SET", "k", "v", "EX", "10", "PX", "100");
-        assertError(SYNTAX, "SET", "k", "v", "KEEPTTL", "EX", "10");
-        assertError(SYNTAX, "SET", "k", "v", "EX", "10", "KEEPTTL");
-        assertError(SYNTAX, "SET", "k", "v", "EX");
-        assertError(SYNTAX, "SET", "k", "v", "PERSIST");
-        assertError(SYNTAX, "SET", "k", "v", "FOO");
+        fails(SYNTAX, "SET", "k", "v", "NX", "XX");
+        fails(SYNTAX, "SET", "k", "v", "EX", "10", "PX", "100");
+        fails(SYNTAX, "SET", "k", "v", "KEEPTTL", "EX", "10");
+        fails(SYNTAX, "SET", "k", "v", "EX", "10", "KEEPTTL");
+        fails(SYNTAX, "SET", "k", "v", "EX");
+        fails(SYNTAX, "SET", "k", "v", "PERSIST");
+        fails(SYNTAX, "SET", "k", "v", "FOO");
         assertThat(call("GET", "k")).isNull();
     }
 
@@ -156,14 +139,14 @@ class StringCommandsTest {
     @Test
     void set_invalidExpireTimes_areRejectedWithTheCommandName() {
         String invalid = "ERR invalid expire time in 'set' command";
-        assertError(invalid, "SET", "k", "v", "EX", "0");
-        assertError(invalid, "SET", "k", "v", "EX", "-1");
-        assertError(invalid, "SET", "k", "v", "PX", "0");
-        assertError(invalid, "SET", "k", "v", "EX", "9223372036854775807");
-        assertError(invalid, "SET", "k", "v", "PX", "9223372036854775807");
-        assertError(invalid, "SET", "k", "v", "EXAT", "9223372036854776");
-        assertError(NOT_INTEGER, "SET", "k", "v", "EX", "abc");
-        assertError(NOT_INTEGER, "SET", "k", "v", "EX", "1.5");
+        fails(invalid, "SET", "k", "v", "EX", "0");
+        fails(invalid, "SET", "k", "v", "EX", "-1");
+        fails(invalid, "SET", "k", "v", "PX", "0");
+        fails(invalid, "SET", "k", "v", "EX", "9223372036854775807");
+        fails(invalid, "SET", "k", "v", "PX", "9223372036854775807");
+        fails(invalid, "SET", "k", "v", "EXAT", "9223372036854776");
+        fails(NOT_INTEGER, "SET", "k", "v", "EX", "abc");
+        fails(NOT_INTEGER, "SET", "k", "v", "EX", "1.5");
         assertThat(call("GET", "k")).isNull();
     }
 
@@ -209,7 +192,7 @@ class StringCommandsTest {
     @Test
     void set_getOnOtherType_isWrongTypeAndStoresNothing() {
         call("HSET", "h", "f", "v");
-        assertError(WRONGTYPE, "SET", "h", "v", "GET");
+        fails(WRONGTYPE, "SET", "h", "v", "GET");
         assertThat(call("HGET", "h", "f")).isNotNull();
     }
 
@@ -236,7 +219,7 @@ class StringCommandsTest {
 
     @Test
     void set_wrongArity_namesTheCommand() {
-        assertError("ERR wrong number of arguments for 'set' command", "SET", "k");
+        fails("ERR wrong number of arguments for 'set' command", "SET", "k");
     }
 
     @Test
@@ -261,11 +244,11 @@ class StringCommandsTest {
 
     @Test
     void setex_invalidTimes_nameTheirCommand() {
-        assertError("ERR invalid expire time in 'setex' command", "SETEX", "k", "0", "v");
-        assertError("ERR invalid expire time in 'setex' command", "SETEX", "k", "9223372036854775807", "v");
-        assertError("ERR invalid expire time in 'psetex' command", "PSETEX", "k", "-5", "v");
-        assertError("ERR invalid expire time in 'psetex' command", "PSETEX", "k", "9223372036854775807", "v");
-        assertError(NOT_INTEGER, "SETEX", "k", "ten", "v");
+        fails("ERR invalid expire time in 'setex' command", "SETEX", "k", "0", "v");
+        fails("ERR invalid expire time in 'setex' command", "SETEX", "k", "9223372036854775807", "v");
+        fails("ERR invalid expire time in 'psetex' command", "PSETEX", "k", "-5", "v");
+        fails("ERR invalid expire time in 'psetex' command", "PSETEX", "k", "9223372036854775807", "v");
+        fails(NOT_INTEGER, "SETEX", "k", "ten", "v");
         assertThat(call("GET", "k")).isNull();
     }
 
@@ -280,7 +263,7 @@ class StringCommandsTest {
     @Test
     void getdel_otherType_isWrongTypeAndKeepsTheKey() {
         call("HSET", "h", "f", "v");
-        assertError(WRONGTYPE, "GETDEL", "h");
+        fails(WRONGTYPE, "GETDEL", "h");
         assertThat(call("HLEN", "h")).isEqualTo(1L);
     }
 
@@ -321,23 +304,23 @@ class StringCommandsTest {
     @Test
     void getex_badOptions_areSyntaxErrors() {
         call("SET", "k", "v");
-        assertError(SYNTAX, "GETEX", "k", "NX");
-        assertError(SYNTAX, "GETEX", "k", "KEEPTTL");
-        assertError(SYNTAX, "GETEX", "k", "GET");
-        assertError(SYNTAX, "GETEX", "k", "PERSIST", "EX", "10");
-        assertError(SYNTAX, "GETEX", "k", "EX", "10", "PERSIST");
-        assertError(SYNTAX, "GETEX", "k", "EX");
-        assertError(SYNTAX, "GETEX", "nokey", "NX");
+        fails(SYNTAX, "GETEX", "k", "NX");
+        fails(SYNTAX, "GETEX", "k", "KEEPTTL");
+        fails(SYNTAX, "GETEX", "k", "GET");
+        fails(SYNTAX, "GETEX", "k", "PERSIST", "EX", "10");
+        fails(SYNTAX, "GETEX", "k", "EX", "10", "PERSIST");
+        fails(SYNTAX, "GETEX", "k", "EX");
+        fails(SYNTAX, "GETEX", "nokey", "NX");
     }
 
     @Test
     void getex_invalidTime_isCheckedOnlyForAnExistingString() {
         assertThat(call("GETEX", "nokey", "EX", "-1")).isNull();
         call("SET", "k", "v");
-        assertError("ERR invalid expire time in 'getex' command", "GETEX", "k", "EX", "-1");
-        assertError("ERR invalid expire time in 'getex' command", "GETEX", "k", "PX", "0");
+        fails("ERR invalid expire time in 'getex' command", "GETEX", "k", "EX", "-1");
+        fails("ERR invalid expire time in 'getex' command", "GETEX", "k", "PX", "0");
         call("HSET", "h", "f", "v");
-        assertError(WRONGTYPE, "GETEX", "h", "EX", "-1");
+        fails(WRONGTYPE, "GETEX", "h", "EX", "-1");
     }
 
     @Test
@@ -363,8 +346,8 @@ class StringCommandsTest {
 
     @Test
     void mset_oddArguments_isTheArityError() {
-        assertError("ERR wrong number of arguments for 'mset' command", "MSET", "a", "1", "b");
-        assertError("ERR wrong number of arguments for 'msetnx' command", "MSETNX", "a", "1", "b");
+        fails("ERR wrong number of arguments for 'mset' command", "MSET", "a", "1", "b");
+        fails("ERR wrong number of arguments for 'msetnx' command", "MSETNX", "a", "1", "b");
         assertThat(call("GET", "a")).isNull();
     }
 
@@ -397,7 +380,7 @@ class StringCommandsTest {
     void incr_nonCanonicalIntegers_areRejected() {
         for (String value : new String[] {" 1", "1 ", "1.0", "0x10", "01", "+1", "-0", "", "abc", "99999999999999999999"}) {
             call("SET", "n", value);
-            assertError(NOT_INTEGER, "INCR", "n");
+            fails(NOT_INTEGER, "INCR", "n");
             assertThat(text("GET", "n")).isEqualTo(value);
         }
     }
@@ -405,25 +388,25 @@ class StringCommandsTest {
     @Test
     void incrby_overflow_isRejected() {
         call("SET", "n", "9223372036854775807");
-        assertError("ERR increment or decrement would overflow", "INCR", "n");
+        fails("ERR increment or decrement would overflow", "INCR", "n");
         call("SET", "n", "-9223372036854775808");
-        assertError("ERR increment or decrement would overflow", "DECR", "n");
-        assertError("ERR increment or decrement would overflow", "INCRBY", "n", "-1");
+        fails("ERR increment or decrement would overflow", "DECR", "n");
+        fails("ERR increment or decrement would overflow", "INCRBY", "n", "-1");
         assertThat(text("GET", "n")).isEqualTo("-9223372036854775808");
     }
 
     @Test
     void decrby_minimumLong_cannotBeNegated() {
-        assertError("ERR decrement would overflow", "DECRBY", "n", "-9223372036854775808");
+        fails("ERR decrement would overflow", "DECRBY", "n", "-9223372036854775808");
         assertThat(call("GET", "n")).isNull();
     }
 
     @Test
     void incrby_badIncrement_isCheckedBeforeTheType() {
         call("HSET", "h", "f", "v");
-        assertError(NOT_INTEGER, "INCRBY", "h", "abc");
-        assertError(WRONGTYPE, "INCRBY", "h", "1");
-        assertError(WRONGTYPE, "INCR", "h");
+        fails(NOT_INTEGER, "INCRBY", "h", "abc");
+        fails(WRONGTYPE, "INCRBY", "h", "1");
+        fails(WRONGTYPE, "INCR", "h");
     }
 
     @Test
@@ -470,32 +453,32 @@ class StringCommandsTest {
         call("SET", "g", "0x10");
         assertThat(text("INCRBYFLOAT", "g", "0x1.8p1")).isEqualTo("19");
         call("SET", "h", "1.2e4932");
-        assertError(NOT_FLOAT, "INCRBYFLOAT", "h", "0");
+        fails(NOT_FLOAT, "INCRBYFLOAT", "h", "0");
     }
 
     @Test
     void incrbyfloat_invalidNumbers_areRejected() {
         call("SET", "f", "1");
         for (String increment : new String[] {"abc", " 1", "1 ", "nan", "1e", "", ".", "1e-5000", "1\u0000"}) {
-            assertError(NOT_FLOAT, "INCRBYFLOAT", "f", increment);
+            fails(NOT_FLOAT, "INCRBYFLOAT", "f", increment);
         }
         call("SET", "g", "abc");
-        assertError(NOT_FLOAT, "INCRBYFLOAT", "g", "1");
+        fails(NOT_FLOAT, "INCRBYFLOAT", "g", "1");
         assertThat(text("GET", "f")).isEqualTo("1");
     }
 
     @Test
     void incrbyfloat_infiniteResult_isRejected() {
         call("SET", "f", "1");
-        assertError("ERR increment would produce NaN or Infinity", "INCRBYFLOAT", "f", "inf");
-        assertError("ERR increment would produce NaN or Infinity", "INCRBYFLOAT", "f", "-Infinity");
+        fails("ERR increment would produce NaN or Infinity", "INCRBYFLOAT", "f", "inf");
+        fails("ERR increment would produce NaN or Infinity", "INCRBYFLOAT", "f", "-Infinity");
         assertThat(text("GET", "f")).isEqualTo("1");
     }
 
     @Test
     void incrbyfloat_checksTypeFirst_keepsTtl_andStoresText() {
         call("HSET", "h", "f", "v");
-        assertError(WRONGTYPE, "INCRBYFLOAT", "h", "abc");
+        fails(WRONGTYPE, "INCRBYFLOAT", "h", "abc");
         call("SET", "f", "1", "EX", "100");
         assertThat(text("INCRBYFLOAT", "f", "1")).isEqualTo("2");
         assertThat(expireAt("f")).isEqualTo(now() + 100_000);
@@ -529,7 +512,7 @@ class StringCommandsTest {
         call("APPEND", "k", "b");
         assertThat(expireAt("k")).isEqualTo(now() + 100_000);
         call("HSET", "h", "f", "v");
-        assertError(WRONGTYPE, "APPEND", "h", "x");
+        fails(WRONGTYPE, "APPEND", "h", "x");
     }
 
     @Test
@@ -537,7 +520,7 @@ class StringCommandsTest {
         support.engine.config().set("proto-max-bulk-len", "8", false);
         call("SET", "k", "12345");
         assertThat(call("APPEND", "k", "678")).isEqualTo(8L);
-        assertError("ERR string exceeds maximum allowed size (proto-max-bulk-len)", "APPEND", "k", "9");
+        fails("ERR string exceeds maximum allowed size (proto-max-bulk-len)", "APPEND", "k", "9");
         assertThat(text("GET", "k")).isEqualTo("12345678");
     }
 
@@ -547,7 +530,7 @@ class StringCommandsTest {
         call("SET", "k", "hello");
         assertThat(call("STRLEN", "k")).isEqualTo(5L);
         call("HSET", "h", "f", "v");
-        assertError(WRONGTYPE, "STRLEN", "h");
+        fails(WRONGTYPE, "STRLEN", "h");
     }
 
     @Test
@@ -573,9 +556,9 @@ class StringCommandsTest {
         assertThat(text("GETRANGE", "nokey", "0", "1")).isEmpty();
         call("SET", "e", "");
         assertThat(text("GETRANGE", "e", "0", "-1")).isEmpty();
-        assertError(NOT_INTEGER, "GETRANGE", "nokey", "a", "1");
+        fails(NOT_INTEGER, "GETRANGE", "nokey", "a", "1");
         call("HSET", "h", "f", "v");
-        assertError(WRONGTYPE, "GETRANGE", "h", "0", "1");
+        fails(WRONGTYPE, "GETRANGE", "h", "0", "1");
     }
 
     @Test
@@ -607,14 +590,14 @@ class StringCommandsTest {
 
     @Test
     void setrange_badOffsetsAndTypes() {
-        assertError("ERR offset is out of range", "SETRANGE", "k", "-1", "x");
-        assertError(NOT_INTEGER, "SETRANGE", "k", "x", "x");
-        assertError("ERR string exceeds maximum allowed size (proto-max-bulk-len)", "SETRANGE", "k", "536870912", "x");
-        assertError("ERR string exceeds maximum allowed size (proto-max-bulk-len)", "SETRANGE", "k", "9223372036854775807", "x");
+        fails("ERR offset is out of range", "SETRANGE", "k", "-1", "x");
+        fails(NOT_INTEGER, "SETRANGE", "k", "x", "x");
+        fails("ERR string exceeds maximum allowed size (proto-max-bulk-len)", "SETRANGE", "k", "536870912", "x");
+        fails("ERR string exceeds maximum allowed size (proto-max-bulk-len)", "SETRANGE", "k", "9223372036854775807", "x");
         assertThat(call("SETRANGE", "k", "536870911", "")).isEqualTo(0L);
         call("HSET", "h", "f", "v");
-        assertError(WRONGTYPE, "SETRANGE", "h", "0", "");
-        assertError("ERR offset is out of range", "SETRANGE", "h", "-1", "");
+        fails(WRONGTYPE, "SETRANGE", "h", "0", "");
+        fails("ERR offset is out of range", "SETRANGE", "h", "-1", "");
     }
 
     @Test
