@@ -8,11 +8,15 @@ import dev.ordo.engine.command.Dispatcher;
 import dev.ordo.engine.command.ReplyWriter;
 import dev.ordo.engine.command.ServerControl;
 import dev.ordo.engine.command.Session;
+import dev.ordo.engine.command.Transactions;
 import dev.ordo.engine.command.CommandFamilies;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.keyspace.KeyspaceListener;
+import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.script.ScriptCommands;
+import dev.ordo.engine.script.Scripting;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -22,6 +26,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -33,6 +39,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * embedded callers take it from their own threads. Blocked clients (BZPOPMIN ...) wait without
  * the lock and are served, first come first served, right after the command that created the key
  * they wait for, still under that command's lock.
+ *
+ * <p>Scripts: a script holds the lock while it runs. A caller that cannot get the lock waits,
+ * and once the running script is older than {@code busy-reply-threshold} it gets Redis's BUSY
+ * error instead; SCRIPT KILL, FUNCTION KILL and SHUTDOWN NOSAVE are then served without the lock.
+ * A network server hands script commands to a separate thread ({@link #setScriptExecutor}), so
+ * that its event loop keeps answering other clients while a script runs.
  */
 public final class Engine implements CallContext, KeyspaceListener {
     private final ReentrantLock lock = new ReentrantLock();
@@ -41,6 +53,10 @@ public final class Engine implements CallContext, KeyspaceListener {
     private final CommandTable commands;
     private final Scheduler scheduler;
     private final Dispatcher dispatcher;
+    private final Scripting scripting;
+    private final Transactions transactions = new Transactions();
+    private final Set<Command> scriptCommands = new java.util.HashSet<>();
+    private volatile Executor scriptExecutor;
     private volatile ServerControl server;
 
     private final Map<DbKey, ArrayDeque<Blocked>> blockedByKey = new HashMap<>();
@@ -95,6 +111,11 @@ public final class Engine implements CallContext, KeyspaceListener {
         this.commands = CommandFamilies.all();
         this.scheduler = scheduler;
         this.dispatcher = new Dispatcher(this);
+        this.scripting = new Scripting(this);
+        ScriptCommands.register(commands, scripting);
+        for (String name : new String[] {"eval", "evalsha", "eval_ro", "evalsha_ro"}) {
+            scriptCommands.add(commands.lookup(name));
+        }
         this.server = new EmbeddedServerControl(this);
         keyspace.addListener(this);
         scheduleActiveExpiry();
@@ -138,6 +159,11 @@ public final class Engine implements CallContext, KeyspaceListener {
         return dispatcher;
     }
 
+    @Override
+    public Transactions transactions() {
+        return transactions;
+    }
+
     /** A client in this process: the same commands and replies as over the network, no sockets. */
     public EmbeddedClient connect() {
         return new EmbeddedClient(this);
@@ -153,7 +179,9 @@ public final class Engine implements CallContext, KeyspaceListener {
      * {@link Outcome#BLOCKED} when the command waits for a key; the reply then comes later.
      */
     public Outcome execute(Session session, byte[][] args, ReplyWriter out, Resumer resumer) {
-        lock.lock();
+        if (!acquire(session, args, out)) {
+            return Outcome.DONE;
+        }
         try {
             keyspace.beginCommand();
             Call.BlockRequest block = dispatcher.dispatch(session, args, out, true);
@@ -171,6 +199,121 @@ public final class Engine implements CallContext, KeyspaceListener {
         }
     }
 
+    /**
+     * Takes the lock, or answers the command without it while a script is busy: returns whether
+     * the lock is held.
+     */
+    private boolean acquire(Session session, byte[][] args, ReplyWriter out) {
+        if (lock.tryLock()) {
+            return true;
+        }
+        while (true) {
+            Scripting.Run run = scripting.running();
+            if (run != null && run.elapsedMillis() >= config.getLong("busy-reply-threshold")) {
+                answerWhileBusy(session, args, out, run);
+                return false;
+            }
+            try {
+                if (lock.tryLock(2, TimeUnit.MILLISECONDS)) {
+                    return true;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                lock.lock();
+                return true;
+            }
+        }
+    }
+
+    /**
+     * What Redis answers while a script is busy: the usual unknown-command, arity and NOAUTH
+     * errors; SCRIPT KILL, FUNCTION KILL and SHUTDOWN NOSAVE act; everything else is BUSY.
+     */
+    private void answerWhileBusy(Session session, byte[][] args, ReplyWriter out, Scripting.Run run) {
+        Command c = commands.lookup(args[0]);
+        if (c == null) {
+            out.error(Errors.unknownCommand(new String(args[0], java.nio.charset.StandardCharsets.UTF_8), List.of()));
+            return;
+        }
+        if (!c.arityAccepts(args.length)) {
+            out.error(Errors.wrongArity(c.fullName()));
+            return;
+        }
+        if (!session.authenticated() && !c.is(Command.Flag.NO_AUTH)) {
+            out.error(Errors.NOAUTH);
+            return;
+        }
+        Command sub = args.length > 1 && !c.subcommands().isEmpty() ? c.subcommand(args[1]) : null;
+        String name = sub != null ? sub.fullName() : c.fullName();
+        String busy = run.isFunction()
+                ? "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE."
+                : "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+        if ((name.equals("script|kill") || name.equals("function|kill")) && args.length == 2) {
+            String error = scripting.kill(name.startsWith("function"));
+            if (error == null) {
+                out.simpleString("OK");
+            } else {
+                out.error(error);
+            }
+        } else if (name.equals("shutdown") && hasWord(args, "nosave")) {
+            server.shutdown();
+            session.markClosing();
+        } else {
+            out.error(busy);
+        }
+    }
+
+    private static boolean hasWord(byte[][] args, String word) {
+        for (int i = 1; i < args.length; i++) {
+            if (new String(args[i], java.nio.charset.StandardCharsets.ISO_8859_1).equalsIgnoreCase(word)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Lets a network server run script commands on {@code executor} instead of its event loop
+     * (see {@link #defers}); null runs them on the caller's thread.
+     */
+    public void setScriptExecutor(Executor executor) {
+        this.scriptExecutor = executor;
+    }
+
+    /**
+     * Whether this command should go to {@link #executeDeferred} rather than {@link #execute}: a
+     * script command, or EXEC of a transaction that queued one. Called by the session's own thread.
+     */
+    public boolean defers(Session session, byte[][] args) {
+        if (scriptExecutor == null || args.length == 0 || args[0].length < 4 || args[0].length > 10) {
+            return false;
+        }
+        Command c = commands.lookup(args[0]);
+        if (c != null && c.name().equals("exec")) {
+            return session.queuedCommandsMatch(scriptCommands::contains);
+        }
+        return scriptCommands.contains(c) && !session.inMulti();
+    }
+
+    /**
+     * Runs a script command on the script executor; its reply goes to {@code out}, then {@code
+     * resumer} is told. The caller must not touch {@code out} until then.
+     */
+    public void executeDeferred(Session session, byte[][] args, ReplyWriter out, Resumer resumer) {
+        scriptExecutor.execute(() -> {
+            try {
+                execute(session, args, out, resumer);
+            } finally {
+                resumer.resume();
+            }
+        });
+    }
+
+    /** The script runner (SCRIPT and FUNCTION state, the running script). */
+    public Scripting scripting() {
+        return scripting;
+    }
+
     /** Runs {@code action} under the engine lock (for transports and tools that read engine state). */
     public void withLock(Runnable action) {
         lock.lock();
@@ -181,10 +324,11 @@ public final class Engine implements CallContext, KeyspaceListener {
         }
     }
 
-    /** Forgets a closed connection: it is no longer waiting for any key. */
+    /** Forgets a closed connection: it is no longer waiting for any key nor watching any. */
     public void disconnect(Session session) {
         lock.lock();
         try {
+            transactions.unwatchAll(session);
             for (Iterator<Map.Entry<DbKey, ArrayDeque<Blocked>>> it = blockedByKey.entrySet().iterator(); it.hasNext(); ) {
                 ArrayDeque<Blocked> queue = it.next().getValue();
                 queue.removeIf(b -> {
@@ -209,6 +353,11 @@ public final class Engine implements CallContext, KeyspaceListener {
     /** Number of clients waiting in a blocking command. */
     public int blockedClients() {
         return blockedCount;
+    }
+
+    @Override
+    public void keyModified(int db, Key key) {
+        transactions.touched(db, key);
     }
 
     @Override

@@ -197,6 +197,12 @@ public final class Call {
         return type.cast(e.value());
     }
 
+    /** Replies with an array of status lines (the HELP subcommands). */
+    public void replyLines(List<String> lines) {
+        reply.arrayHeader(lines.size());
+        lines.forEach(reply::simpleString);
+    }
+
     /** Whether this call may block (not inside MULTI or a script). */
     public boolean blockingAllowed() {
         return blockingAllowed;

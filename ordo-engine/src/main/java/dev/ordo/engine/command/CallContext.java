@@ -14,6 +14,11 @@ public interface CallContext {
     /** Server-wide information and actions (INFO, CLIENT, SHUTDOWN ...); see {@link ServerControl}. */
     ServerControl server();
 
+    /** MULTI state and the watched-keys registry. */
+    default Transactions transactions() {
+        throw new UnsupportedOperationException("this context has no transactions");
+    }
+
     /** The dispatcher running commands here: command statistics and the slow log (INFO, SLOWLOG, CONFIG RESETSTAT). */
     default Dispatcher dispatcher() {
         throw new UnsupportedOperationException("this context keeps no command statistics");

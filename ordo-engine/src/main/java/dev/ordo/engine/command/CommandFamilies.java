@@ -15,6 +15,7 @@ public final class CommandFamilies {
         HashCommands.register(table);
         SetCommands.register(table);
         ZSetCommands.register(table);
+        Transactions.register(table);
         return table;
     }
 }

@@ -259,9 +259,9 @@ final class ConnectionCommands {
                 + " name=" + s.name()
                 + " age=" + Math.max(0, (nowMillis - s.createdMillis()) / 1000)
                 + " idle=" + Math.max(0, (nowMillis - s.lastCommandMillis()) / 1000)
-                + " flags=" + (s.closing() ? "c" : "N")
+                + " flags=" + (s.closing() ? "c" : s.inMulti() ? "x" : "N")
                 + " db=" + s.db()
-                + " sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0"
+                + " sub=0 psub=0 ssub=0 multi=" + s.queuedCount() + " qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0"
                 + " obl=0 oll=0 omem=0 tot-mem=0 events=r"
                 + " cmd=" + s.lastCommand()
                 + " user=" + DEFAULT_USER

@@ -43,37 +43,72 @@ public final class Dispatcher {
         lastRun = null;
         Command command = context.commands().lookup(args[0]);
         if (command == null) {
+            flagTransaction(session);
             out.error(Errors.unknownCommand(text(args[0]), quotedArgs(args)));
             return null;
         }
         if (!command.arityAccepts(args.length)) {
-            reject(command, out, Errors.wrongArity(command.fullName()));
+            reject(command, session, out, Errors.wrongArity(command.fullName()));
             return null;
         }
         if (!session.authenticated() && !command.is(Command.Flag.NO_AUTH)) {
-            reject(command, out, Errors.NOAUTH);
+            reject(command, session, out, Errors.NOAUTH);
             return null;
         }
         if (!command.subcommands().isEmpty() && args.length > 1) {
             Command sub = command.subcommand(args[1]);
             if (sub == null) {
-                reject(command, out, Errors.unknownSubcommand(text(args[1]), command.name()));
+                reject(command, session, out, Errors.unknownSubcommand(text(args[1]), command.name()));
                 return null;
             }
             if (!sub.arityAccepts(args.length)) {
-                reject(sub, out, Errors.wrongArity(sub.fullName()));
+                reject(sub, session, out, Errors.wrongArity(sub.fullName()));
                 return null;
             }
             command = sub;
         }
         session.touch(context.keyspace().now(), command.fullName());
+        Transactions.Multi multi = session.multi();
+        if (multi != null && !Transactions.runsInsideMulti(command)) {
+            if (command.is(Command.Flag.NO_MULTI)) {
+                reject(command, session, out, "ERR Command not allowed inside a transaction");
+                return null;
+            }
+            multi.queued.add(new Transactions.Queued(command, args));
+            out.simpleString("QUEUED");
+            return null;
+        }
         return run(command, session, args, out, blockingAllowed);
+    }
+
+    private static void flagTransaction(Session session) {
+        Transactions.Multi multi = session.multi();
+        if (multi != null) {
+            multi.flagged = true;
+        }
+    }
+
+    /** Runs one command of a transaction at EXEC: no blocking, statistics counted. */
+    void runQueued(Command command, Session session, byte[][] args, ReplyWriter out) {
+        Command outer = lastRun;
+        run(command, session, args, out, false);
+        lastRun = outer;
     }
 
     /** Runs a blocked client's command again now that a key it waits for exists. */
     public Call.BlockRequest retryBlocked(Session session, byte[][] args, ReplyWriter out) {
         Command command = context.commands().lookup(args[0]);
         return run(command, session, args, out, true);
+    }
+
+    /**
+     * Runs a command a script called (the script layer made Redis's checks): counted in the
+     * statistics, never blocking, not touching the calling client's last command.
+     */
+    public void runFromScript(Command command, Session session, byte[][] args, ReplyWriter out) {
+        Command outer = lastRun;
+        run(command, session, args, out, false);
+        lastRun = outer;
     }
 
     private Call.BlockRequest run(Command command, Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed) {
@@ -114,7 +149,8 @@ public final class Dispatcher {
         return slowLog;
     }
 
-    private void reject(Command command, ReplyWriter out, String error) {
+    private void reject(Command command, Session session, ReplyWriter out, String error) {
+        flagTransaction(session);
         stats.computeIfAbsent(command.fullName(), k -> new CommandStats()).rejectedCalls++;
         out.error(error);
     }

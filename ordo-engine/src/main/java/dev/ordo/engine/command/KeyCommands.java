@@ -99,10 +99,10 @@ final class KeyCommands {
                 .with(Command.of("freq", 3, "readonly", 2, 2, 1, "generic", KeyCommands::objectFreq))
                 .with(Command.of("idletime", 3, "readonly", 2, 2, 1, "generic", KeyCommands::objectIdletime))
                 .with(Command.of("refcount", 3, "readonly", 2, 2, 1, "generic", KeyCommands::objectRefcount))
-                .with(Command.of("help", 2, "loading stale", 0, 0, 0, "generic", c -> replyHelp(c, OBJECT_HELP))));
+                .with(Command.of("help", 2, "loading stale", 0, 0, 0, "generic", c -> c.replyLines(OBJECT_HELP))));
         t.register(Command.of("memory", -2, "", 0, 0, 0, "server", c -> { })
                 .with(Command.of("usage", -3, "readonly", 2, 2, 1, "server", KeyCommands::memoryUsage))
-                .with(Command.of("help", 2, "loading stale", 0, 0, 0, "server", c -> replyHelp(c, MEMORY_HELP))));
+                .with(Command.of("help", 2, "loading stale", 0, 0, 0, "server", c -> c.replyLines(MEMORY_HELP))));
     }
 
     // ------------------------------------------------------------------ existence
@@ -552,11 +552,6 @@ final class KeyCommands {
             stats.keyspaceHits++;
         }
         return e;
-    }
-
-    private static void replyHelp(Call c, List<String> lines) {
-        c.reply().arrayHeader(lines.size());
-        lines.forEach(c.reply()::simpleString);
     }
 
     // ------------------------------------------------------------------ the SCAN family

@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  */
 final class ServerCommands {
     /** The Redis version Ordo reports (HELLO, INFO). */
-    static final String REDIS_VERSION = "7.2.4";
+    static final String REDIS_VERSION = Compatibility.REDIS_VERSION;
 
     private static final String SERVER = "server";
     private static final String ADMIN_FLAGS = "admin noscript loading stale";

@@ -22,6 +22,9 @@ public final class Session {
     private String lastCommand = "NULL";
     private boolean closing;
     private ReplyMode replyMode = ReplyMode.ON;
+    private Transactions.Multi multi;
+    private final java.util.List<Transactions.WatchedKey> watching = new java.util.ArrayList<>();
+    private boolean watchDirty;
 
     /** CLIENT REPLY's modes. */
     public enum ReplyMode {
@@ -115,5 +118,51 @@ public final class Session {
 
     public void setReplyMode(ReplyMode replyMode) {
         this.replyMode = replyMode;
+    }
+
+    /** The open transaction (after MULTI), or null. */
+    Transactions.Multi multi() {
+        return multi;
+    }
+
+    /** Whether the client is inside MULTI (CLIENT LIST's {@code x} flag). */
+    public boolean inMulti() {
+        return multi != null;
+    }
+
+    /** The number of commands queued in the open transaction, or -1 (CLIENT LIST's multi field). */
+    public int queuedCount() {
+        return multi == null ? -1 : multi.queued.size();
+    }
+
+    /** Whether any command queued in the open transaction satisfies {@code test}. */
+    public boolean queuedCommandsMatch(java.util.function.Predicate<Command> test) {
+        return multi != null && multi.queued.stream().anyMatch(q -> test.test(q.command()));
+    }
+
+    void beginMulti(Transactions.Multi m) {
+        multi = m;
+    }
+
+    void endMulti() {
+        multi = null;
+    }
+
+    java.util.List<Transactions.WatchedKey> watching() {
+        return watching;
+    }
+
+    /** Whether a watched key changed since WATCH. */
+    boolean watchDirty() {
+        return watchDirty;
+    }
+
+    void setWatchDirty(boolean dirty) {
+        watchDirty = dirty;
+    }
+
+    /** Number of keys this client watches (CLIENT LIST's watch field). */
+    public int watchCount() {
+        return watching.size();
     }
 }

@@ -1,0 +1,116 @@
+package dev.ordo.engine.script;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
+/**
+ * C's printf conversions for numbers, as Lua 5.1 (and so Redis's scripts) prints them: {@code
+ * tostring} and number-to-string coercion use {@code %.14g}, {@code string.format} passes its
+ * specs to these. Rounding is exact (the double's full binary value, ties to even), as glibc's.
+ */
+public final class CFormat {
+    private CFormat() {
+    }
+
+    /** Lua 5.1's number-to-string conversion: {@code "%.14g"}. */
+    public static String g14(double v) {
+        if (v == (long) v && Math.abs(v) < 1e14 && !(v == 0 && 1 / v < 0)) {
+            return Long.toString((long) v);
+        }
+        return spec(v, 'g', 14, false);
+    }
+
+    /** The text of {@code v} under conversion {@code conv} (one of {@code eEfgG}), without width or sign flags. */
+    public static String spec(double v, char conv, int precision, boolean alternate) {
+        boolean negative = v < 0 || (v == 0 && 1 / v < 0) || (Double.isNaN(v) && Double.doubleToRawLongBits(v) < 0);
+        String body;
+        if (Double.isNaN(v)) {
+            body = "nan";
+        } else if (Double.isInfinite(v)) {
+            body = "inf";
+        } else {
+            BigDecimal abs = new BigDecimal(Math.abs(v));
+            switch (Character.toLowerCase(conv)) {
+                case 'f':
+                    body = fixed(abs, precision, alternate);
+                    break;
+                case 'e':
+                    body = exponent(abs, precision, alternate);
+                    break;
+                default:
+                    body = general(abs, precision, alternate);
+                    break;
+            }
+        }
+        if (Character.isUpperCase(conv)) {
+            body = body.toUpperCase(java.util.Locale.ROOT);
+        }
+        return negative ? "-" + body : body;
+    }
+
+    private static String fixed(BigDecimal abs, int precision, boolean alternate) {
+        String s = abs.setScale(precision, RoundingMode.HALF_EVEN).toPlainString();
+        return precision == 0 && alternate ? s + "." : s;
+    }
+
+    private static String exponent(BigDecimal abs, int precision, boolean alternate) {
+        if (abs.signum() == 0) {
+            return zeros(precision, alternate) + "e+00";
+        }
+        BigDecimal r = abs.round(new MathContext(precision + 1, RoundingMode.HALF_EVEN));
+        int exp = r.precision() - r.scale() - 1;
+        String digits = r.unscaledValue().toString();
+        StringBuilder sb = new StringBuilder();
+        sb.append(digits.charAt(0));
+        if (precision > 0 || alternate) {
+            sb.append('.');
+        }
+        for (int i = 1; i <= precision; i++) {
+            sb.append(i < digits.length() ? digits.charAt(i) : '0');
+        }
+        sb.append(exp < 0 ? "e-" : "e+");
+        int e = Math.abs(exp);
+        if (e < 10) {
+            sb.append('0');
+        }
+        return sb.append(e).toString();
+    }
+
+    private static String zeros(int precision, boolean alternate) {
+        StringBuilder sb = new StringBuilder("0");
+        if (precision > 0 || alternate) {
+            sb.append('.');
+        }
+        return sb.append("0".repeat(precision)).toString();
+    }
+
+    private static String general(BigDecimal abs, int precision, boolean alternate) {
+        int p = precision == 0 ? 1 : precision;
+        int exp;
+        if (abs.signum() == 0) {
+            exp = 0;
+        } else {
+            BigDecimal r = abs.round(new MathContext(p, RoundingMode.HALF_EVEN));
+            exp = r.precision() - r.scale() - 1;
+        }
+        String s = exp < -4 || exp >= p ? exponent(abs, p - 1, alternate) : fixed(abs, p - 1 - exp, alternate);
+        if (alternate) {
+            return s;
+        }
+        int e = s.indexOf('e');
+        String mantissa = e < 0 ? s : s.substring(0, e);
+        String suffix = e < 0 ? "" : s.substring(e);
+        if (mantissa.indexOf('.') >= 0) {
+            int end = mantissa.length();
+            while (mantissa.charAt(end - 1) == '0') {
+                end--;
+            }
+            if (mantissa.charAt(end - 1) == '.') {
+                end--;
+            }
+            mantissa = mantissa.substring(0, end);
+        }
+        return mantissa + suffix;
+    }
+}

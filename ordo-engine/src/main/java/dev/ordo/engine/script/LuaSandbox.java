@@ -1,0 +1,374 @@
+package dev.ordo.engine.script;
+
+import org.luaj.vm2.Globals;
+import org.luaj.vm2.LoadState;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Prototype;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.compiler.LuaC;
+import org.luaj.vm2.lib.BaseLib;
+import org.luaj.vm2.lib.CoroutineLib;
+import org.luaj.vm2.lib.OneArgFunction;
+import org.luaj.vm2.lib.PackageLib;
+import org.luaj.vm2.lib.StringLib;
+import org.luaj.vm2.lib.TableLib;
+import org.luaj.vm2.lib.TwoArgFunction;
+import org.luaj.vm2.lib.VarArgFunction;
+import org.luaj.vm2.lib.ZeroArgFunction;
+import org.luaj.vm2.lib.jse.JseMathLib;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+
+/**
+ * The Lua world a script sees, built to present Redis's Lua 5.1 surface on LuaJ (a Lua 5.2
+ * implementation) and to be as closed as Redis's sandbox.
+ *
+ * <p>Present: the base functions Redis keeps ({@code assert error getmetatable ipairs load
+ * loadstring next pairs pcall rawequal rawget rawset select setmetatable tonumber tostring type
+ * unpack xpcall collectgarbage gcinfo}), {@code string table math coroutine} with their 5.1 names
+ * ({@code unpack table.getn table.maxn table.foreach table.foreachi math.mod math.log10
+ * string.gfind}), and whatever {@link #define} adds ({@code redis cjson ...}). Absent: {@code os
+ * io debug package require module dofile loadfile print}, Java access of any kind, and loading
+ * of precompiled chunks (the text loader only).
+ *
+ * <p>Read-only: the global table and every library table are proxies whose writes fail with
+ * Redis's {@code Attempt to modify a readonly table}; reading a global that does not exist fails
+ * with {@code Script attempted to access nonexistent global variable 'x'}. Only {@link
+ * #setGlobal} (KEYS and ARGV before each run) writes the real table.
+ *
+ * <p>Numbers print as Lua 5.1 prints them ({@code %.14g}) through {@code tostring}, {@code
+ * string.format} and {@code redis.call}'s arguments. Known difference: the {@code ..} operator
+ * on a non-integral number uses LuaJ's own conversion (at most 8 significant digits).
+ */
+public final class LuaSandbox {
+    static final String READONLY = "Attempt to modify a readonly table";
+    private static final LuaString PAIRS = LuaValue.valueOf("__pairs");
+
+    private final Globals real = new Globals();
+    private final Globals env = new Globals();
+
+    public LuaSandbox() {
+        real.load(new BaseLib());
+        real.load(new PackageLib());
+        real.load(new TableLib());
+        real.load(new StringLib());
+        real.load(new CoroutineLib());
+        real.load(new JseMathLib());
+        LoadState.install(real);
+        LuaC.install(real);
+        real.undumper = null;
+        for (String name : new String[] {"dofile", "loadfile", "print", "require", "module", "package", "rawlen", "_VERSION"}) {
+            real.rawset(name, LuaValue.NIL);
+        }
+        real.rawset("_VERSION", LuaValue.valueOf("Lua 5.1"));
+        proxy(real, env);
+        adaptTo51();
+        LuaTable realMeta = new LuaTable();
+        realMeta.rawset(LuaValue.INDEX, new TwoArgFunction() {
+            @Override
+            public LuaValue call(LuaValue table, LuaValue key) {
+                throw new LuaError("Script attempted to access nonexistent global variable '" + key.tojstring() + "'");
+            }
+        });
+        real.setmetatable(realMeta);
+        real.rawset("_G", env);
+    }
+
+    /** The environment scripts run in (the read-only proxy of the globals). */
+    public LuaTable env() {
+        return env;
+    }
+
+    /** Defines a global, made read-only if it is a table. Only while building. */
+    public void define(String name, LuaValue value) {
+        real.rawset(name, value.istable() ? proxy((LuaTable) value) : value);
+    }
+
+    /** Replaces one function of a library table ({@code math.random} ...). Only while building. */
+    void defineIn(String library, String name, LuaValue value) {
+        ((LuaTable) real.rawget(library).getmetatable().rawget(LuaValue.INDEX)).rawset(name, value);
+    }
+
+    /** Installs LuaJ's debug hook for code running in {@link #env()}. */
+    void setHook(org.luaj.vm2.lib.DebugLib hook) {
+        env.debuglib = hook;
+        real.debuglib = hook;
+    }
+
+    /** Sets a global from Java (KEYS, ARGV before a run). */
+    public void setGlobal(String name, LuaValue value) {
+        real.rawset(name, value);
+    }
+
+    /** Reads a global from Java, or nil. */
+    public LuaValue global(String name) {
+        return real.rawget(name);
+    }
+
+    /** Compiles Lua source text into a function running in {@link #env()}. */
+    public LuaValue compile(byte[] source, String chunkName) {
+        return compile(source, chunkName, env);
+    }
+
+    /** Compiles Lua source text into a function running in {@code environment}. */
+    public LuaValue compile(byte[] source, String chunkName, LuaValue environment) {
+        try {
+            Prototype p = real.compilePrototype(new ByteArrayInputStream(source), chunkName);
+            return real.loader.load(p, chunkName, environment);
+        } catch (IOException e) {
+            throw new LuaError(e.getMessage());
+        }
+    }
+
+    /** Raised as Redis raises it from C: a table error, so no position is prefixed. */
+    private static void refuseReadOnly(LuaValue target) {
+        if (target.istable() && target.getmetatable() != null && target.getmetatable().rawget(LuaValue.METATABLE) == LuaValue.FALSE) {
+            throw new Scripting.TableError(LuaReplies.errorTable("ERR " + READONLY));
+        }
+    }
+
+    /** A read-only view of {@code table}: reads and iteration pass through, writes fail. */
+    static LuaTable proxy(LuaTable table) {
+        return proxy(table, new LuaTable());
+    }
+
+    /**
+     * Makes {@code proxy} a read-only view of {@code table}. Environments of compiled code are
+     * {@link Globals} instances: LuaJ runs its debug hooks (SCRIPT KILL, error lines) only for
+     * functions whose environment is one.
+     */
+    static LuaTable proxy(LuaTable table, LuaTable proxy) {
+        LuaTable meta = new LuaTable();
+        meta.rawset(LuaValue.INDEX, table);
+        meta.rawset(LuaValue.NEWINDEX, new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                throw new LuaError(READONLY);
+            }
+        });
+        meta.rawset(LuaValue.METATABLE, LuaValue.FALSE);
+        meta.rawset(PAIRS, new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return LuaValue.varargsOf(NEXT, table, LuaValue.NIL);
+            }
+        });
+        proxy.setmetatable(meta);
+        return proxy;
+    }
+
+    private static final LuaValue NEXT = new VarArgFunction() {
+        @Override
+        public Varargs invoke(Varargs args) {
+            return args.checktable(1).next(args.arg(2));
+        }
+    };
+
+    /** Renames and adds what Lua 5.1 scripts expect; replaces LuaJ functions whose output differs. */
+    private void adaptTo51() {
+        LuaTable table = (LuaTable) real.rawget("table");
+        LuaTable string = (LuaTable) real.rawget("string");
+        LuaTable math = (LuaTable) real.rawget("math");
+        real.rawset("unpack", table.rawget("unpack"));
+        table.rawset("unpack", LuaValue.NIL);
+        table.rawset("pack", LuaValue.NIL);
+        table.rawset("getn", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue t) {
+                return LuaValue.valueOf(t.checktable().length());
+            }
+        });
+        table.rawset("maxn", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue t) {
+                double max = 0;
+                LuaTable tt = t.checktable();
+                for (LuaValue k = tt.next(LuaValue.NIL).arg1(); !k.isnil(); k = tt.next(k).arg1()) {
+                    if (k.type() == LuaValue.TNUMBER && k.todouble() > max) {
+                        max = k.todouble();
+                    }
+                }
+                return LuaValue.valueOf(max);
+            }
+        });
+        table.rawset("setn", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                throw new LuaError("'setn' is obsolete");
+            }
+        });
+        table.rawset("foreach", new TwoArgFunction() {
+            @Override
+            public LuaValue call(LuaValue t, LuaValue f) {
+                LuaTable tt = t.checktable();
+                f.checkfunction();
+                for (Varargs kv = tt.next(LuaValue.NIL); !kv.arg1().isnil(); kv = tt.next(kv.arg1())) {
+                    LuaValue r = f.call(kv.arg1(), kv.arg(2));
+                    if (!r.isnil()) {
+                        return r;
+                    }
+                }
+                return LuaValue.NIL;
+            }
+        });
+        table.rawset("foreachi", new TwoArgFunction() {
+            @Override
+            public LuaValue call(LuaValue t, LuaValue f) {
+                LuaTable tt = t.checktable();
+                f.checkfunction();
+                for (int i = 1, n = tt.length(); i <= n; i++) {
+                    LuaValue r = f.call(LuaValue.valueOf(i), tt.get(i));
+                    if (!r.isnil()) {
+                        return r;
+                    }
+                }
+                return LuaValue.NIL;
+            }
+        });
+        string.rawset("gfind", string.rawget("gmatch"));
+        math.rawset("mod", math.rawget("fmod"));
+        math.rawset("log10", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue x) {
+                return LuaValue.valueOf(Math.log10(x.checkdouble()));
+            }
+        });
+        math.rawset("log", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue x) {
+                return LuaValue.valueOf(Math.log(x.checkdouble()));
+            }
+        });
+        LuaValue tostring = new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue v) {
+                LuaValue h = v.metatag(LuaValue.TOSTRING);
+                if (!h.isnil()) {
+                    return h.call(v);
+                }
+                if (v.type() == LuaValue.TNUMBER) {
+                    return LuaValue.valueOf(CFormat.g14(v.todouble()));
+                }
+                return v.isstring() ? v.checkstring() : LuaValue.valueOf(v.tojstring());
+            }
+        };
+        real.rawset("tostring", tostring);
+        LuaValue rawset = real.rawget("rawset");
+        real.rawset("rawset", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                refuseReadOnly(args.arg1());
+                return rawset.invoke(args);
+            }
+        });
+        LuaValue setmetatable = real.rawget("setmetatable");
+        real.rawset("setmetatable", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                refuseReadOnly(args.arg1());
+                return setmetatable.invoke(args);
+            }
+        });
+        string.rawset("format", new LuaStringFormat(tostring));
+        real.rawset("error", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaValue message = args.arg1();
+                if (message.isstring() && message.type() != LuaValue.TNUMBER || message.isnil()) {
+                    throw new LuaError(message.isnil() ? null : message.tojstring(), args.optint(2, 1));
+                }
+                throw new LuaError(message);
+            }
+        });
+        VarArgFunction loadstring = new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaString source = args.checkstring(1);
+                String name = args.optjstring(2, source.tojstring());
+                byte[] bytes = new byte[source.length()];
+                source.copyInto(0, bytes, 0, bytes.length);
+                try {
+                    return compile(bytes, name.startsWith("=") || name.startsWith("@") ? name : "=[string \"" + firstLine(name) + "\"]");
+                } catch (LuaError e) {
+                    return LuaValue.varargsOf(LuaValue.NIL, LuaValue.valueOf(e.getMessage()));
+                }
+            }
+        };
+        real.rawset("loadstring", loadstring);
+        real.rawset("load", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaValue chunk = args.arg1();
+                if (chunk.isstring()) {
+                    return loadstring.invoke(args);
+                }
+                StringBuilder source = new StringBuilder();
+                chunk.checkfunction();
+                for (LuaValue piece = chunk.call(); !piece.isnil() && piece.length() > 0; piece = chunk.call()) {
+                    source.append(piece.checkjstring());
+                }
+                return loadstring.invoke(LuaValue.varargsOf(LuaValue.valueOf(source.toString()), args.arg(2)));
+            }
+        });
+        ZeroArgFunction gcinfo = new ZeroArgFunction() {
+            @Override
+            public LuaValue call() {
+                Runtime rt = Runtime.getRuntime();
+                return LuaValue.valueOf((rt.totalMemory() - rt.freeMemory()) / 1024);
+            }
+        };
+        real.rawset("gcinfo", gcinfo);
+        real.rawset("collectgarbage", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                String option = args.optjstring(1, "collect");
+                return "count".equals(option) ? gcinfo.call() : LuaValue.ZERO;
+            }
+        });
+        for (String lib : new String[] {"table", "string", "math", "coroutine"}) {
+            real.rawset(lib, proxy((LuaTable) real.rawget(lib)));
+        }
+        LuaTable stringMeta = new LuaTable();
+        stringMeta.rawset(LuaValue.INDEX, real.rawget("string"));
+        stringMeta.rawset(LuaValue.METATABLE, LuaValue.FALSE);
+        LuaString.s_metatable = stringMeta;
+    }
+
+    private static final java.util.regex.Pattern COMPARE =
+            java.util.regex.Pattern.compile("attempt to compare (\\w+) with (\\w+) expected, got \\w+");
+    private static final java.util.regex.Pattern COMPARE_META =
+            java.util.regex.Pattern.compile("attempt to compare __\\w+ on (\\w+) and (\\w+)");
+    private static final java.util.regex.Pattern ARITHMETIC =
+            java.util.regex.Pattern.compile("attempt to perform arithmetic __\\w+ on (\\w+) and (\\w+)");
+
+    /**
+     * Rewrites LuaJ's wording of runtime errors into Lua 5.1's where the meaning is certain:
+     * comparisons (LuaJ names the operands in reverse) and arithmetic on a non-number.
+     */
+    static String as51Message(String text) {
+        java.util.regex.Matcher m = COMPARE.matcher(text);
+        if (m.find()) {
+            return text.substring(0, m.start()) + "attempt to compare " + m.group(2) + " with " + m.group(1) + text.substring(m.end());
+        }
+        m = COMPARE_META.matcher(text);
+        if (m.find()) {
+            return text.substring(0, m.start()) + "attempt to compare " + m.group(1) + " with " + m.group(2) + text.substring(m.end());
+        }
+        m = ARITHMETIC.matcher(text);
+        if (m.find()) {
+            String bad = "number".equals(m.group(1)) ? m.group(2) : m.group(1);
+            return text.substring(0, m.start()) + "attempt to perform arithmetic on a " + bad + " value" + text.substring(m.end());
+        }
+        return text;
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        String line = nl < 0 ? s : s.substring(0, nl) + "...";
+        return line.length() > 60 ? line.substring(0, 57) + "..." : line;
+    }
+}

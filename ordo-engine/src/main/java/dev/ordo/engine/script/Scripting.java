@@ -1,0 +1,657 @@
+package dev.ordo.engine.script;
+
+import dev.ordo.engine.command.Call;
+import dev.ordo.engine.command.CallContext;
+import dev.ordo.engine.command.Command;
+import dev.ordo.engine.command.ReplyWriter;
+import dev.ordo.engine.command.Compatibility;
+import dev.ordo.engine.command.Session;
+import dev.ordo.engine.error.ErrorReply;
+import org.luaj.vm2.LuaClosure;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Prototype;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.lib.DebugLib;
+import org.luaj.vm2.lib.OneArgFunction;
+import org.luaj.vm2.lib.VarArgFunction;
+import org.luaj.vm2.lib.ZeroArgFunction;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Runs Lua scripts for EVAL and FCALL: one sandboxed Lua world per engine ({@link LuaSandbox}),
+ * the script cache by SHA1, the {@code redis} library, and the state of the running script that
+ * other threads read for BUSY and SCRIPT KILL.
+ *
+ * <p>Threading: scripts run under the engine lock, one at a time. {@link #running()} and {@link
+ * #kill} are safe from any thread: they are how a client that cannot get the lock learns that a
+ * script has run past {@code busy-reply-threshold}, and how SCRIPT KILL reaches it. A script
+ * notices a kill at its next check (every 1,024 Lua instructions and every {@code redis.call}).
+ *
+ * <p>Errors leave a script as Redis words them: {@code <message> script: <name>, on
+ * @user_script:<line>.}, with {@code ERR} in front of messages Lua raised as strings.
+ */
+public final class Scripting {
+    private static final Logger LOG = Logger.getLogger(Scripting.class.getName());
+    static final String KILLED = "ERR Script killed by user with SCRIPT KILL...";
+    private static final Pattern WHERE = Pattern.compile("^@?([^\\s:]+):(\\d+):? (.*)$", Pattern.DOTALL);
+
+    private final CallContext context;
+    private final LuaSandbox sandbox = new LuaSandbox();
+    private final Map<String, Script> cache = new LinkedHashMap<>();
+    private final LuaReplies.Capture capture = new LuaReplies.Capture();
+    private final Lrand48 random = new Lrand48();
+    private volatile Run running;
+    private final Watchdog watchdog = new Watchdog();
+    private Session scriptSession;
+
+    /** A cached script. */
+    public record Script(String sha, byte[] body, LuaValue function) {
+    }
+
+    /** The script being run: read by other threads for BUSY, SCRIPT KILL and FUNCTION KILL. */
+    public static final class Run {
+        final long startNanos = System.nanoTime();
+        final String name;
+        final boolean isFunction;
+        final boolean readOnly;
+        final Session caller;
+        volatile boolean killed;
+        volatile boolean wrote;
+        int resp = 2;
+        long instructions;
+
+        Run(String name, boolean isFunction, boolean readOnly, Session caller) {
+            this.name = name;
+            this.isFunction = isFunction;
+            this.readOnly = readOnly;
+            this.caller = caller;
+        }
+
+        /** Milliseconds since the script started. */
+        public long elapsedMillis() {
+            return (System.nanoTime() - startNanos) / 1_000_000;
+        }
+
+        public boolean isFunction() {
+            return isFunction;
+        }
+
+        public boolean wrote() {
+            return wrote;
+        }
+    }
+
+    public Scripting(CallContext context) {
+        this.context = context;
+        LuaTable redis = redisLibrary();
+        sandbox.define("redis", redis);
+        // LIBS-PENDING
+        replaceRandom();
+        watchdog.install();
+    }
+
+    /** The sandbox scripts and function libraries run in. */
+    LuaSandbox sandbox() {
+        return sandbox;
+    }
+
+    /** The running script, or null. Any thread. */
+    public Run running() {
+        return running;
+    }
+
+    /**
+     * SCRIPT KILL / FUNCTION KILL from any thread: the error text to answer, or null when the
+     * kill was requested (OK).
+     */
+    public String kill(boolean function) {
+        Run r = running;
+        if (r == null) {
+            return "NOTBUSY No scripts in execution right now.";
+        }
+        if (r.isFunction != function) {
+            return function ? "NOTBUSY No scripts in execution right now."
+                    : "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
+        }
+        if (r.wrote) {
+            return "UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.";
+        }
+        r.killed = true;
+        return null;
+    }
+
+    // ---- script cache ----
+
+    /** Compiles and caches {@code body}; returns its SHA1. Throws the compile error reply. */
+    public Script load(byte[] body) {
+        String sha = sha1hex(body);
+        Script s = cache.get(sha);
+        if (s != null) {
+            return s;
+        }
+        LuaValue fn;
+        try {
+            fn = sandbox.compile(body, "@user_script");
+        } catch (LuaError e) {
+            throw new ErrorReply("ERR Error compiling script (new function): " + compileMessage(e));
+        }
+        s = new Script(sha, body.clone(), fn);
+        cache.put(sha, s);
+        return s;
+    }
+
+    /** The cached script with this SHA1 (any case), or null. */
+    public Script cached(String sha) {
+        return cache.get(sha.toLowerCase(java.util.Locale.ROOT));
+    }
+
+    public void flush() {
+        cache.clear();
+    }
+
+    public int cachedCount() {
+        return cache.size();
+    }
+
+    /** Bytes the cached scripts' bodies hold (INFO used_memory_scripts_eval). */
+    public long cachedBytes() {
+        long n = 0;
+        for (Script s : cache.values()) {
+            n += s.body.length;
+        }
+        return n;
+    }
+
+    static String compileMessage(LuaError e) {
+        String m = e.getMessage();
+        return m == null ? "" : m.replace("@user_script", "user_script");
+    }
+
+    // ---- running ----
+
+    /**
+     * Runs {@code function} for {@code c} with the given KEYS and ARGV (or, for FCALL, as a
+     * function of (keys, args)), writing the result or the error to {@code c.reply()}.
+     */
+    public void run(Call c, String name, LuaValue function, byte[][] keys, byte[][] args, boolean readOnly, boolean isFunction) {
+        Run run = new Run(name, isFunction, readOnly, c.session());
+        LuaTable keyTable = table(keys);
+        LuaTable argTable = table(args);
+        Session session = scriptSession(c.session());
+        Run previous = running;
+        running = run;
+        watchdog.reset();
+        ReplyWriter out = c.reply();
+        try {
+            LuaValue result;
+            if (isFunction) {
+                result = function.call(keyTable, argTable);
+            } else {
+                sandbox.setGlobal("KEYS", keyTable);
+                sandbox.setGlobal("ARGV", argTable);
+                result = function.call();
+            }
+            LuaReplies.write(result, out, run.resp);
+        } catch (LuaError e) {
+            out.error(errorReply(e, run));
+        } catch (StackOverflowError e) {
+            out.error("ERR Error running script (call to " + functionName(run) + "): stack overflow");
+        } catch (OutOfMemoryError e) {
+            out.error("ERR Error running script (call to " + functionName(run) + "): not enough memory");
+        } finally {
+            running = previous;
+            session.selectDb(c.session().db());
+        }
+    }
+
+    private static String functionName(Run run) {
+        return run.isFunction ? run.name : "f_" + run.name;
+    }
+
+    /** Redis's text for an error that ended a script. */
+    private String errorReply(LuaError e, Run run) {
+        LuaValue obj = e instanceof TableError t ? t.table() : e.getMessageObject();
+        String where = "?";
+        String message;
+        if (obj != null && obj.istable()) {
+            LuaValue err = obj.rawget(LuaReplies.ERR);
+            message = err.isstring() ? err.tojstring() : "ERR unknown error";
+            if (e instanceof TableError t) {
+                where = t.line();
+            }
+            if ("?".equals(where)) {
+                where = watchdog.lastLine();
+            }
+        } else {
+            String text = LuaSandbox.as51Message((obj == null || obj.isnil() ? String.valueOf(e.getMessage()) : obj.tojstring()).strip());
+            Matcher m = WHERE.matcher(text);
+            if (m.matches()) {
+                where = m.group(2);
+                text = text.startsWith("@") || text.matches("^[^\\s:]+:\\d+ .*") ? m.group(1) + ":" + m.group(2) + ": " + m.group(3) : text;
+            }
+            if (text.startsWith("ERR ") || text.startsWith("user_script:") && text.contains(": ERR ")) {
+                message = text;
+            } else {
+                message = text.startsWith(KILLED.substring(4)) ? KILLED : "ERR " + text;
+            }
+            if (message.contains("Script killed by user with")) {
+                message = run.isFunction ? "ERR Script killed by user with FUNCTION KILL..." : KILLED;
+            }
+        }
+        return LuaReplies.errorText(message) + " script: " + run.name + ", on @user_script:" + where + ".";
+    }
+
+    private Session scriptSession(Session caller) {
+        if (scriptSession == null) {
+            scriptSession = new Session(context.keyspace().now(), true);
+            scriptSession.setName("lua");
+        }
+        scriptSession.selectDb(caller.db());
+        scriptSession.setProtocol(2);
+        return scriptSession;
+    }
+
+    private static LuaTable table(byte[][] values) {
+        LuaTable t = new LuaTable(values.length, 0);
+        for (int i = 0; i < values.length; i++) {
+            t.rawset(i + 1, LuaString.valueUsing(values[i]));
+        }
+        return t;
+    }
+
+    /** Checks the kill flag; called from the instruction hook and before each command. */
+    private void checkKilled() {
+        Run r = running;
+        if (r != null && r.killed) {
+            throw new LuaError(r.isFunction ? "Script killed by user with FUNCTION KILL..." : "Script killed by user with SCRIPT KILL...", 0);
+        }
+    }
+
+    // ---- the redis library ----
+
+    private LuaTable redisLibrary() {
+        LuaTable redis = new LuaTable();
+        redis.rawset("call", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaValue r = command(args);
+                if (capture.isError()) {
+                    throw new TableError(r);
+                }
+                return r;
+            }
+        });
+        redis.rawset("pcall", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                try {
+                    return command(args);
+                } catch (TableError e) {
+                    return e.table();
+                }
+            }
+        });
+        redis.rawset("error_reply", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue text) {
+                if (!text.isstring() || text.type() == LuaValue.TNUMBER) {
+                    throw scriptError("ERR wrong number or type of arguments");
+                }
+                String s = text.tojstring();
+                return LuaReplies.errorTable(s.startsWith("-") ? s.substring(1) : s);
+            }
+        });
+        redis.rawset("status_reply", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue text) {
+                if (!text.isstring() || text.type() == LuaValue.TNUMBER) {
+                    throw scriptError("ERR wrong number or type of arguments");
+                }
+                return LuaReplies.statusTable(text.tojstring());
+            }
+        });
+        redis.rawset("sha1hex", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (args.narg() != 1) {
+                    throw scriptError("ERR wrong number of arguments");
+                }
+                return LuaValue.valueOf(sha1hex(bytes(args.checkstring(1))));
+            }
+        });
+        redis.rawset("log", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (args.narg() < 2) {
+                    throw scriptError("ERR redis.log() requires two arguments or more.");
+                }
+                int level = args.checkint(1);
+                if (level < 0 || level > 3) {
+                    throw scriptError("ERR Invalid debug level.");
+                }
+                StringBuilder sb = new StringBuilder();
+                for (int i = 2; i <= args.narg(); i++) {
+                    sb.append(i > 2 ? " " : "").append(args.arg(i).tojstring());
+                }
+                LOG.log(level == 3 ? Level.WARNING : level == 2 ? Level.INFO : Level.FINE, sb.toString());
+                return LuaValue.NONE;
+            }
+        });
+        redis.rawset("setresp", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (args.narg() != 1) {
+                    throw scriptError("ERR redis.setresp() requires one argument.");
+                }
+                int resp = args.arg1().checkint();
+                if (resp != 2 && resp != 3) {
+                    throw scriptError("ERR RESP version must be 2 or 3.");
+                }
+                Run r = running;
+                if (r != null) {
+                    r.resp = resp;
+                }
+                return LuaValue.NONE;
+            }
+        });
+        redis.rawset("set_repl", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue v) {
+                int flags = v.checkint();
+                if ((flags & ~3) != 0) {
+                    throw scriptError("ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.");
+                }
+                return LuaValue.NONE;
+            }
+        });
+        redis.rawset("replicate_commands", new ZeroArgFunction() {
+            @Override
+            public LuaValue call() {
+                return LuaValue.TRUE;
+            }
+        });
+        redis.rawset("breakpoint", new ZeroArgFunction() {
+            @Override
+            public LuaValue call() {
+                return LuaValue.FALSE;
+            }
+        });
+        redis.rawset("debug", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return LuaValue.NONE;
+            }
+        });
+        redis.rawset("acl_check_cmd", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (args.narg() == 0) {
+                    throw new LuaError("Please specify at least one argument for this redis lib call");
+                }
+                if (context.commands().lookup(bytes(args.checkstring(1))) == null) {
+                    throw new LuaError("Invalid command passed to redis.acl_check_cmd()");
+                }
+                return LuaValue.TRUE;
+            }
+        });
+        redis.rawset("REDIS_VERSION", LuaValue.valueOf(Compatibility.REDIS_VERSION));
+        redis.rawset("REDIS_VERSION_NUM", LuaValue.valueOf(versionNumber(Compatibility.REDIS_VERSION)));
+        redis.rawset("LOG_DEBUG", 0);
+        redis.rawset("LOG_VERBOSE", 1);
+        redis.rawset("LOG_NOTICE", 2);
+        redis.rawset("LOG_WARNING", 3);
+        redis.rawset("REPL_NONE", 0);
+        redis.rawset("REPL_AOF", 1);
+        redis.rawset("REPL_SLAVE", 2);
+        redis.rawset("REPL_REPLICA", 2);
+        redis.rawset("REPL_ALL", 3);
+        return redis;
+    }
+
+    private static int versionNumber(String version) {
+        String[] p = version.split("\\.");
+        int n = 0;
+        for (int i = 0; i < 3; i++) {
+            n = n * 256 + (i < p.length ? Integer.parseInt(p[i]) : 0);
+        }
+        return n;
+    }
+
+    /** redis.call / redis.pcall: checks as Redis does, runs the command, returns its reply as Lua. */
+    private LuaValue command(Varargs args) {
+        Run run = running;
+        if (run == null) {
+            throw scriptError("ERR redis.call is not available here");
+        }
+        checkKilled();
+        int n = args.narg();
+        if (n == 0) {
+            throw scriptError("ERR Please specify at least one argument for this redis lib call");
+        }
+        byte[][] argv = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            LuaValue a = args.arg(i + 1);
+            if (a.type() == LuaValue.TSTRING) {
+                argv[i] = bytes(a.checkstring());
+            } else if (a.type() == LuaValue.TNUMBER) {
+                double d = a.todouble();
+                argv[i] = (d == (long) d && Math.abs(d) < 1e17 ? Long.toString((long) d) : CFormat.spec(d, 'g', 17, false))
+                        .getBytes(StandardCharsets.US_ASCII);
+            } else {
+                throw scriptError("ERR Lua redis lib command arguments must be strings or integers");
+            }
+        }
+        Command command = context.commands().lookup(argv[0]);
+        if (command != null && !command.subcommands().isEmpty() && n > 1) {
+            command = command.arityAccepts(n) ? command.subcommand(argv[1]) : command;
+        }
+        if (command == null) {
+            throw scriptError("ERR Unknown Redis command called from script");
+        }
+        if (!command.arityAccepts(n)) {
+            throw scriptError("ERR Wrong number of args calling Redis command from script");
+        }
+        if (command.is(Command.Flag.NOSCRIPT)) {
+            throw scriptError("ERR This Redis command is not allowed from script");
+        }
+        if (command.is(Command.Flag.WRITE)) {
+            if (run.readOnly) {
+                throw scriptError("ERR Write commands are not allowed from read-only scripts.");
+            }
+            run.wrote = true;
+        }
+        Session session = scriptSession;
+        session.setProtocol(run.resp);
+        capture.reset(run.resp);
+        context.dispatcher().runFromScript(command, session, argv, capture);
+        return capture.result();
+    }
+
+    private static LuaError scriptError(String text) {
+        return new TableError(LuaReplies.errorTable(text));
+    }
+
+    /**
+     * An error raised as a table, as Redis's C functions raise theirs ({@code {err=...}}): no
+     * position in the message; the line it was raised on is read from LuaJ's record of it.
+     */
+    static final class TableError extends LuaError {
+        private static final long serialVersionUID = 1L;
+
+        private final LuaValue table;
+
+        TableError(LuaValue table) {
+            super(table);
+            this.table = table;
+        }
+
+        /** What Lua's pcall sees: the error text, as in Redis 7. */
+        @Override
+        public LuaValue getMessageObject() {
+            LuaValue err = table.rawget(LuaReplies.ERR);
+            return err.type() == LuaValue.TSTRING ? err : table;
+        }
+
+        LuaValue table() {
+            return table;
+        }
+
+        /** The script line the error passed through first, or "?". */
+        String line() {
+            String f = fileline;
+            int colon = f == null ? -1 : f.lastIndexOf(':');
+            return colon < 0 ? "?" : f.substring(colon + 1);
+        }
+    }
+
+    static byte[] bytes(LuaString s) {
+        byte[] b = new byte[s.length()];
+        s.copyInto(0, b, 0, b.length);
+        return b;
+    }
+
+    public static String sha1hex(byte[] body) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(body));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Redis's math.random: the rand48 generator, one stream for the server, as redisLrand48. */
+    private void replaceRandom() {
+        sandbox.defineIn("math", "random", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                double r = (random.next() % Lrand48.MAX) / (double) Lrand48.MAX;
+                switch (args.narg()) {
+                    case 0:
+                        return LuaValue.valueOf(r);
+                    case 1: {
+                        int u = args.checkint(1);
+                        if (u < 1) {
+                            throw new LuaError("bad argument #1 to 'random' (interval is empty)");
+                        }
+                        return LuaValue.valueOf(Math.floor(r * u) + 1);
+                    }
+                    case 2: {
+                        int l = args.checkint(1);
+                        int u = args.checkint(2);
+                        if (l > u) {
+                            throw new LuaError("bad argument #2 to 'random' (interval is empty)");
+                        }
+                        return LuaValue.valueOf(Math.floor(r * (u - l + 1)) + l);
+                    }
+                    default:
+                        throw new LuaError("wrong number of arguments");
+                }
+            }
+        });
+        sandbox.defineIn("math", "randomseed", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue seed) {
+                random.seed(seed.checkint());
+                return LuaValue.NONE;
+            }
+        });
+    }
+
+    /** The 48-bit linear congruential generator of rand48, returning 31-bit values. */
+    static final class Lrand48 {
+        static final long MAX = Integer.MAX_VALUE;
+        private long x = 0x1234ABCD330EL;
+
+        void seed(int s) {
+            x = ((long) s << 16) | 0x330EL;
+            x &= 0xFFFF_FFFF_FFFFL;
+        }
+
+        long next() {
+            x = (x * 0x5DEECE66DL + 0xBL) & 0xFFFF_FFFF_FFFFL;
+            return x >>> 17;
+        }
+    }
+
+    /**
+     * The instruction hook: checks for SCRIPT KILL every 1,024 instructions, and remembers the
+     * instruction last run in each active Lua function, so an error that LuaJ reports without a
+     * position (a failing {@code return redis.call(...)}, a tail call) still names its line.
+     */
+    private final class Watchdog extends DebugLib {
+        private Prototype[] protos = new Prototype[64];
+        private int depth;
+        private Prototype lastProto;
+        private int lastPc;
+
+        void install() {
+            sandbox.setHook(this);
+        }
+
+        void reset() {
+            depth = 0;
+            lastProto = null;
+        }
+
+        /** The line of the instruction last run, or "?". */
+        String lastLine() {
+            Prototype p = lastProto;
+            return p == null || p.lineinfo == null || lastPc < 0 || lastPc >= p.lineinfo.length ? "?" : String.valueOf(p.lineinfo[lastPc]);
+        }
+
+        @Override
+        public void onCall(LuaFunction f) {
+        }
+
+        /** No tracebacks: Redis's error texts carry only the line. */
+        @Override
+        public String traceback(int level) {
+            return "";
+        }
+
+        @Override
+        public void onCall(LuaClosure c, Varargs varargs, LuaValue[] stack) {
+            if (depth == protos.length) {
+                protos = java.util.Arrays.copyOf(protos, depth * 2);
+            }
+            protos[depth++] = c.p;
+        }
+
+        @Override
+        public void onReturn() {
+            if (depth > 0) {
+                protos[--depth] = null;
+            }
+        }
+
+        @Override
+        public void onInstruction(int pc, Varargs v, int top) {
+            lastPc = pc;
+            lastProto = depth > 0 ? protos[depth - 1] : null;
+            Run r = running;
+            if (r != null && (++r.instructions & 1023) == 0) {
+                checkKilled();
+            }
+        }
+    }
+
+    /** Names of cached scripts, for tests and SCRIPT commands. */
+    List<String> cachedShas() {
+        return new ArrayList<>(cache.keySet());
+    }
+}

@@ -1,0 +1,281 @@
+package dev.ordo.engine.differential;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * A corpus of scripts and transactions sent to Ordo's engine and to a real {@code redis-server},
+ * in RESP2 and RESP3; every reply must match (doubles by value, maps and sets in any order). Each
+ * case starts from empty databases. The corpus covers every conversion rule both ways, the
+ * {@code redis} library, the error paths and their texts, the sandbox, the seeds' scripts, and
+ * MULTI/EXEC/WATCH.
+ */
+class ScriptDifferentialTest {
+    private static RedisServer redis;
+
+    @BeforeAll
+    static void startRedis() throws Exception {
+        redis = RedisServer.start();
+    }
+
+    @AfterAll
+    static void stopRedis() throws Exception {
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    /** One case: a name and the commands to send in order. */
+    record Case(String name, List<String[]> commands) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    private static Case c(String name, String[]... commands) {
+        return new Case(name, List.of(commands));
+    }
+
+    /** EVAL of {@code script} with numkeys, keys and args as given, or with numkeys 0 when none are. */
+    private static String[] eval(String script, String... numKeysKeysArgs) {
+        return cmd("EVAL", script, numKeysKeysArgs.length == 0 ? new String[] {"0"} : numKeysKeysArgs);
+    }
+
+    private static String[] cmd(String name, String first, String... rest) {
+        String[] out = new String[rest.length + 2];
+        out[0] = name;
+        out[1] = first;
+        System.arraycopy(rest, 0, out, 2, rest.length);
+        return out;
+    }
+
+    private static String[] r(String... args) {
+        return args;
+    }
+
+    static final String SLIDING_WINDOW = """
+            local key    = KEYS[1]
+            local now    = tonumber(ARGV[1])
+            local window = tonumber(ARGV[2])
+            local limit  = tonumber(ARGV[3])
+            redis.call('ZREMRANGEBYSCORE', key, 0, now - window)
+            if redis.call('ZCARD', key) < limit then
+                redis.call('ZADD', key, now, ARGV[4])
+                redis.call('PEXPIRE', key, window)
+                return 1
+            end
+            return 0
+            """;
+    static final String POP_DUE = """
+            local jobs = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 1)
+            if #jobs == 0 then return false end
+            redis.call('ZREM', KEYS[1], jobs[1])
+            return jobs[1]
+            """;
+    static final String POP_ALL_DUE = """
+            local tasks = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+            if #tasks > 0 then
+                redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+            end
+            return tasks
+            """;
+    static final String ADD_IF_NOT_LOWER = """
+            local current = redis.call('ZSCORE', KEYS[1], ARGV[1])
+            if current ~= false and current > tonumber(ARGV[2]) then
+                return 0
+            end
+            return redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+            """;
+    static final String ADD_IF_NOT_LOWER_FIXED = """
+            local current = redis.call('ZSCORE', KEYS[1], ARGV[1])
+            if current ~= false and tonumber(current) > tonumber(ARGV[2]) then
+                return 0
+            end
+            return redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+            """;
+    static final String PACKED_DIMENSION_CAS = """
+            local score = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]) or '0')
+            local high = math.floor(score / 2^20)
+            local low = score % 2^20
+            if low ~= tonumber(ARGV[2]) then return {err = 'CONFLICT low part changed'} end
+            local updated = high * 2^20 + tonumber(ARGV[3])
+            redis.call('ZADD', KEYS[1], updated, ARGV[1])
+            return redis.call('ZSCORE', KEYS[1], ARGV[1])
+            """;
+
+    static Stream<Arguments> cases() {
+        List<Case> cases = new ArrayList<>();
+        // Lua to reply conversions
+        cases.add(c("runtime errors", eval("return 1 + {}"), eval("return {} < 1"), eval("return 'a' < 1"), eval("return 1 < 'a'"),
+                eval("local x = 'a' return x > 2")));
+        cases.add(c("integers truncate", eval("return 3.99"), eval("return -3.99"), eval("return 2^53"), eval("return 0/0 == 0/0")));
+        cases.add(c("strings and booleans", eval("return 'hello'"), eval("return true"), eval("return false"), eval("return nil"), eval("return ''")));
+        cases.add(c("arrays stop at nil", eval("return {1, 2, 3.5, 'x', nil, 5}"), eval("return {}"), eval("return {{1, {2, {'deep'}}}, {}}")));
+        cases.add(c("status and error tables", eval("return {ok='FINE'}"), eval("return {err='My error'}"), eval("return {err='-X prefixed'}"),
+                eval("return redis.status_reply('DONE')"), eval("return redis.error_reply('CODE text')"), eval("return {1, {err='inner'}, 3}"),
+                eval("return {err='line\\nbreak'}"), eval("return {ok=5}")));
+        cases.add(c("resp3 types", eval("redis.setresp(3) return redis.call('ZSCORE', KEYS[1], 'a')", "z"),
+                r("ZADD", "z", "1.5", "a", "2", "b"), eval("redis.setresp(3) return redis.call('ZSCORE', KEYS[1], 'a')", "1", "z"),
+                eval("redis.setresp(3) local r = redis.call('ZSCORE', KEYS[1], 'a') return type(r) .. ':' .. tostring(r.double)", "1", "z"),
+                eval("return {double=3.25}"), eval("redis.setresp(3) return {map={a=1}}"), eval("return {set={x=true}}"),
+                eval("redis.setresp(3) return redis.call('HGETALL', 'nohash')"), r("HSET", "h", "f", "v"),
+                eval("redis.setresp(3) return redis.call('HGETALL', 'h')"), eval("redis.setresp(3) return redis.call('GET', 'nokey') == nil"),
+                eval("return redis.call('GET', 'nokey') == false"), eval("redis.setresp(3) return true"), eval("redis.setresp(3) return false"),
+                eval("return redis.setresp(4)"), r("SADD", "s", "m"), eval("redis.setresp(3) local r = redis.call('SMEMBERS', 's') return r.set.m", "0"),
+                eval("redis.setresp(3) return redis.call('EXISTS', 'h', 'nokey')")));
+        // reply to Lua conversions
+        cases.add(c("reply conversions", r("ZADD", "z", "1", "a", "2", "b"),
+                eval("local r = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES') return {#r, r[1], r[2], type(r[2])}", "1", "z"),
+                eval("local r = redis.call('SET', 'k', 'v') return {type(r), r.ok}"),
+                eval("local r = redis.call('ZCARD', 'z') return {type(r), r}"),
+                eval("local r = redis.call('GET', 'missing') return {type(r), tostring(r)}"),
+                eval("local r = redis.pcall('INCR', 'k') return {type(r), r.err}"),
+                eval("return redis.call('ZSCORE', 'z', 'b')"), eval("return redis.call('ZMSCORE', 'z', 'a', 'zz', 'b')")));
+        // arguments
+        cases.add(c("argument conversion", eval("return redis.call('SET', 'n', 1.5)"), eval("return redis.call('GET', 'n')"),
+                eval("redis.call('SET', 'n', 1/3) return redis.call('GET', 'n')"), eval("redis.call('SET', 'n', 2^53) return redis.call('GET', 'n')"),
+                eval("redis.call('SET', 'n', -0.0) return redis.call('GET', 'n')"), eval("redis.call('SET', 'n', 100) return redis.call('GET', 'n')"),
+                eval("return redis.call('GET', {})"), eval("return redis.call('GET', nil)"), eval("return redis.call('GET', true)"),
+                eval("return redis.call()"), eval("return redis.pcall()"), eval("return KEYS", "2", "a", "b", "c"), eval("return ARGV", "1", "a", "b", "c"),
+                eval("return #KEYS + #ARGV", "0")));
+        // errors
+        cases.add(c("error paths", eval("return redis.call('nosuch')"), eval("return redis.call('get')"), eval("return redis.pcall('get')"),
+                r("SET", "str", "v"), eval("return redis.call('ZADD', KEYS[1], 1, 'a')", "1", "str"), eval("return redis.pcall('ZADD', KEYS[1], 1, 'a')", "1", "str"),
+                eval("error('boom')"), eval("error({err='X custom'})"), eval("local ok, e = pcall(redis.call, 'nosuch') return {tostring(ok), e.err}"),
+                eval("return redis.call('eval', 'return 1', 0)"), eval("return redis.call('multi')"), eval("return redis.call('bzpopmin', 'q', 0)"),
+eval("return redis.call('config', 'nosuch')"),
+                eval("return redis.call('object', 'encoding')"), eval("return redis.call('client', 'id')"),
+                eval("\n\nredis.call('nosuch')"), eval("return 1", "-1"), eval("return 1", "3", "a"), eval("return 1", "x"),
+                r("EVALSHA", "ffffffffffffffffffffffffffffffffffffffff", "0"), r("EVALSHA", "short", "0"), r("EVAL"), r("EVAL", "return 1")));
+        cases.add(c("read-only scripts", r("EVAL_RO", "return redis.call('SET', 'a', 'b')", "0"), r("EVAL_RO", "return redis.call('GET', 'a')", "0"),
+                r("EVAL_RO", "return redis.pcall('DEL', 'a')", "0"), r("SCRIPT", "LOAD", "return redis.call('INCR', KEYS[1])"),
+                r("EVALSHA_RO", "e8f6b5b4ad2faca4bd2bcdd0e6bd0c61aac5aadd", "1", "c")));
+        cases.add(c("script cache", r("SCRIPT", "LOAD", "return 'cached'"), r("EVALSHA", "ad9a2d2a2a1b0b1fd5a2cd2c4a9b70c0ff2cc1bb", "0"),
+                r("SCRIPT", "EXISTS", "ad9a2d2a2a1b0b1fd5a2cd2c4a9b70c0ff2cc1bb", "0000000000000000000000000000000000000000"),
+                r("SCRIPT", "FLUSH"), r("SCRIPT", "FLUSH", "ASYNC"), r("SCRIPT", "FLUSH", "SYNC"), r("SCRIPT", "FLUSH", "bogus"),
+                r("SCRIPT", "EXISTS", "ad9a2d2a2a1b0b1fd5a2cd2c4a9b70c0ff2cc1bb"), r("SCRIPT", "LOAD"), r("SCRIPT", "KILL"), r("SCRIPT", "NOSUCH"),
+                r("SCRIPT", "HELP"), r("EVAL", "return redis.sha1hex('abc')", "0"), r("EVAL", "return redis.sha1hex()", "0")));
+        // sandbox
+        cases.add(c("sandbox", eval("return x"), eval("x = 1"), eval("_G.x = 1"), eval("return os"), eval("return io"), eval("return debug"),
+                eval("return require"), eval("return dofile"), eval("return loadfile"), eval("return print"), eval("string.x = 1"),
+                eval("table.insert = nil"), eval("rawset(_G, 'y', 1) return y"), eval("return setmetatable(_G, nil)"), eval("local t = {} t.x = 1 return t.x"),
+                eval("return loadstring(string.dump(function() return 1 end)) == nil"), eval("local f = loadstring('return 7') return f()"),
+                eval("return type(luajava)"), eval("return math.mod(7, 3)"), eval("return unpack({4, 5, 6})"), eval("return table.getn({1, 2, 3})")));
+        // Lua 5.1 surface
+        cases.add(c("lua 5.1 library", eval("return tostring(1/3)"), eval("return tostring(2^53)"), eval("return tostring(-0.5)"),
+                eval("return string.format('%.3f %d %s %5.1f|%-5d|%05d %x %X %o %e %g %G', 1.23456, 42, 'x', 3.14159, 7, -42, 255, 255, 8, 12345.678, 0.0001, 1e20)"),
+                eval("return string.format('%q', 'a\"b\\\\c\\n')"), eval("return string.format('%10s|%-10s|%.2s', 'r', 'l', 'abc')"),
+                eval("return string.format('%.16f', 0.1)"), eval("return string.format('%5.2f%%', 99.555)"), eval("return string.format('%d', 3.99)"),
+                eval("return string.format('%c%c', 72, 105)"), eval("return tonumber('0x10') + tonumber(' 12 ') + tonumber('1e2')"),
+                eval("return tonumber('abc') == nil"), eval("return {string.find('hello world', 'o w')}"), eval("return (string.gsub('abc', 'b', 'X'))"),
+                eval("return #'abc' + select('#', 1, 2)"), eval("return table.concat({1, 2, 3}, ',')"),
+                eval("local t = {3, 1, 2} table.sort(t) return t"), eval("return math.floor(-3.5) + math.ceil(3.2) + math.abs(-2)"),
+                eval("return {math.max(1, 5, 3), math.min(4, 2), math.fmod(7, 3)}"), eval("return tostring(math.huge) .. tostring(-math.huge)"),
+                eval("return string.rep('ab', 3)"), eval("return {string.byte('AB', 1, 2)}"), eval("return string.upper('abc') .. string.lower('DEF')"),
+                eval("return string.sub('hello', 2, -2)"), eval("local s = 0 for w in string.gmatch('one two three', '%a+') do s = s + 1 end return s"),
+                eval("return table.maxn({1, 2, nil, 4})"), eval("return select(2, pcall(error, 'x'))"), eval("return type(coroutine.wrap(function() end))"),
+                eval("return coroutine.wrap(function() coroutine.yield(5) end)()"), eval("return _VERSION")));
+        cases.add(c("redis library", eval("return redis.REDIS_VERSION ~= nil"), eval("return type(redis.REDIS_VERSION_NUM)"),
+                eval("return {redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING}"),
+                eval("return {redis.REPL_NONE, redis.REPL_AOF, redis.REPL_REPLICA, redis.REPL_ALL}"), eval("redis.log(redis.LOG_NOTICE, 'hi') return 1"),
+                eval("redis.set_repl(redis.REPL_ALL) return redis.replicate_commands()"), eval("return redis.log()"),
+                eval("return redis.setresp()"), eval("return redis.set_repl(99)")));
+        cases.add(c("select inside a script", r("SET", "k", "db0"), eval("redis.call('SELECT', 1) redis.call('SET', 'k', 'db1') return redis.call('GET', 'k')"),
+                r("GET", "k"), r("SELECT", "1"), r("GET", "k"), r("FLUSHDB"), r("SELECT", "0")));
+        // the seeds' scripts
+        cases.add(c("seed: sliding window limiter", eval(SLIDING_WINDOW, "1", "rate:u1", "1000", "60000", "2", "r1"),
+                eval(SLIDING_WINDOW, "1", "rate:u1", "1001", "60000", "2", "r2"), eval(SLIDING_WINDOW, "1", "rate:u1", "1002", "60000", "2", "r3"),
+                eval(SLIDING_WINDOW, "1", "rate:u1", "70000", "60000", "2", "r4"), r("ZRANGE", "rate:u1", "0", "-1", "WITHSCORES"), r("TTL", "rate:u1")));
+        cases.add(c("seed: pop due job", r("ZADD", "jobs", "100", "a", "200", "b", "300", "c"), eval(POP_DUE, "1", "jobs", "250"),
+                eval(POP_DUE, "1", "jobs", "250"), eval(POP_DUE, "1", "jobs", "250"), eval(POP_ALL_DUE, "1", "jobs", "1000"), eval(POP_ALL_DUE, "1", "jobs", "1000")));
+        cases.add(c("seed: conditional zadd", eval(ADD_IF_NOT_LOWER, "1", "board", "alice", "100"), eval(ADD_IF_NOT_LOWER, "1", "board", "alice", "50"),
+                eval(ADD_IF_NOT_LOWER_FIXED, "1", "board", "alice", "50"), eval(ADD_IF_NOT_LOWER_FIXED, "1", "board", "alice", "150"),
+                r("ZSCORE", "board", "alice")));
+        cases.add(c("seed: packed dimension compare-and-set", r("ZADD", "packed", String.valueOf(5L * (1 << 20) + 7), "p1"),
+                eval(PACKED_DIMENSION_CAS, "1", "packed", "p1", "7", "9"), eval(PACKED_DIMENSION_CAS, "1", "packed", "p1", "7", "11"),
+                r("ZSCORE", "packed", "p1")));
+        // transactions
+        cases.add(c("multi exec", r("MULTI"), r("SET", "a", "1"), r("INCR", "a"), r("ZADD", "z", "1", "m"), r("EXEC"), r("GET", "a")));
+        cases.add(c("runtime error does not roll back", r("SET", "s", "x"), r("MULTI"), r("INCR", "s"), r("SET", "t", "1"), r("EXEC"), r("GET", "t")));
+        cases.add(c("queue-time error aborts", r("MULTI"), r("SET", "a", "1"), r("NOSUCH"), r("INCR"), r("EXEC"), r("GET", "a")));
+        cases.add(c("multi errors", r("EXEC"), r("DISCARD"), r("MULTI"), r("MULTI"), r("WATCH", "a"), r("DISCARD"), r("MULTI"), r("DISCARD"),
+                r("MULTI"), r("PING"), r("ECHO", "e"), r("EXEC"), r("MULTI"), r("EXEC")));
+        cases.add(c("watch", r("SET", "w", "1"), r("WATCH", "w"), r("SET", "w", "2"), r("MULTI"), r("GET", "w"), r("EXEC"),
+                r("WATCH", "w"), r("MULTI"), r("GET", "w"), r("EXEC"), r("WATCH", "w"), r("UNWATCH"), r("SET", "w", "3"), r("MULTI"), r("GET", "w"), r("EXEC"),
+                r("WATCH", "w", "nokey"), r("DEL", "nokey"), r("MULTI"), r("PING"), r("EXEC"), r("WATCH"), r("UNWATCH", "x")));
+        cases.add(c("watch sees flushall and expiry", r("SET", "w", "1"), r("WATCH", "w"), r("FLUSHALL"), r("MULTI"), r("PING"), r("EXEC"),
+                r("WATCH", "nokey"), r("FLUSHALL"), r("MULTI"), r("PING"), r("EXEC")));
+        cases.add(c("scripts inside multi", r("MULTI"), eval("return redis.call('INCR', KEYS[1])", "1", "cnt"), r("EVAL", "return 1", "x"),
+                r("EXEC"), r("MULTI"), eval("return redis.call('INCR', KEYS[1])", "1", "cnt"), r("BZPOPMIN", "q", "0"), r("EXEC"), r("GET", "cnt")));
+        return cases.stream().map(Arguments::of);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void resp2_repliesMatchRedis(Case c) throws Exception {
+        run(c, 2);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void resp3_repliesMatchRedis(Case c) throws Exception {
+        run(c, 3);
+    }
+
+    private static void run(Case c, int protocol) throws Exception {
+        try (EngineTarget ordo = new EngineTarget(); RespSocket real = new RespSocket(redis.port())) {
+            for (byte[][] setup : List.of(bytes("FLUSHALL"), bytes("SCRIPT", "FLUSH"), bytes("HELLO", String.valueOf(protocol)))) {
+                ordo.call(setup);
+                real.call(setup);
+            }
+            for (int i = 0; i < c.commands().size(); i++) {
+                byte[][] args = bytes(c.commands().get(i));
+                Reply expected = real.call(args);
+                Reply actual = ordo.call(args);
+                String difference = ReplyComparison.difference(pairsSorted(actual), pairsSorted(expected), false);
+                if (difference != null) {
+                    fail("%s, RESP%d, command %d %s%n  Redis: %s%n  Ordo:  %s%n  difference: %s", c.name(), protocol, i,
+                            String.join(" | ", c.commands().get(i)), expected, actual, difference);
+                }
+            }
+        }
+    }
+
+    /** The reply with every map's pairs in key order: Lua tables have no order, so neither do maps made from them. */
+    private static Reply pairsSorted(Reply r) {
+        if (r.children() == null || r.children().isEmpty()) {
+            return r;
+        }
+        List<Reply> children = new ArrayList<>();
+        r.children().forEach(child -> children.add(pairsSorted(child)));
+        if (r.kind() == Reply.Kind.MAP) {
+            List<List<Reply>> pairs = new ArrayList<>();
+            for (int i = 0; i + 1 < children.size(); i += 2) {
+                pairs.add(List.of(children.get(i), children.get(i + 1)));
+            }
+            pairs.sort(java.util.Comparator.comparing(p -> p.get(0).toString()));
+            children.clear();
+            pairs.forEach(children::addAll);
+        }
+        return Reply.aggregate(r.kind(), children);
+    }
+
+    private static byte[][] bytes(String... args) {
+        byte[][] out = new byte[args.length][];
+        for (int i = 0; i < args.length; i++) {
+            out[i] = args[i].getBytes(StandardCharsets.UTF_8);
+        }
+        return out;
+    }
+}
