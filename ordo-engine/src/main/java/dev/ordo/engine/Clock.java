@@ -8,8 +8,24 @@ package dev.ordo.engine;
 @FunctionalInterface
 public interface Clock {
     /** The system clock. */
-    Clock SYSTEM = System::currentTimeMillis;
+    Clock SYSTEM = new Clock() {
+        @Override
+        public long millis() {
+            return System.currentTimeMillis();
+        }
+
+        @Override
+        public long micros() {
+            java.time.Instant now = java.time.Instant.now();
+            return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+        }
+    };
 
     /** Milliseconds since the epoch. */
     long millis();
+
+    /** Microseconds since the epoch, read now (TIME); by default from {@link #millis()}. */
+    default long micros() {
+        return millis() * 1000;
+    }
 }

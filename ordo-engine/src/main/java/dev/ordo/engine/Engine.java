@@ -40,6 +40,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * the lock and are served, first come first served, right after the command that created the key
  * they wait for, still under that command's lock.
  *
+ * <p>Work the engine schedules itself (active expiry, blocking timeouts, forgetting a closed
+ * connection) only tries the lock and retries shortly, so it never stalls the thread it runs on
+ * behind a long script.
+ *
  * <p>Scripts: a script holds the lock while it runs. A caller that cannot get the lock waits,
  * and once the running script is older than {@code busy-reply-threshold} it gets Redis's BUSY
  * error instead; SCRIPT KILL, FUNCTION KILL and SHUTDOWN NOSAVE are then served without the lock.
@@ -256,6 +260,7 @@ public final class Engine implements CallContext, KeyspaceListener {
                 out.error(error);
             }
         } else if (name.equals("shutdown") && hasWord(args, "nosave")) {
+            scripting.abort();
             server.shutdown();
             session.markClosing();
         } else {
@@ -303,6 +308,8 @@ public final class Engine implements CallContext, KeyspaceListener {
         scriptExecutor.execute(() -> {
             try {
                 execute(session, args, out, resumer);
+            } catch (RuntimeException e) {
+                withLock(() -> out.error("ERR internal error while running '" + new String(args[0], java.nio.charset.StandardCharsets.UTF_8) + "': " + e));
             } finally {
                 resumer.resume();
             }
@@ -326,7 +333,10 @@ public final class Engine implements CallContext, KeyspaceListener {
 
     /** Forgets a closed connection: it is no longer waiting for any key nor watching any. */
     public void disconnect(Session session) {
-        lock.lock();
+        if (!lock.tryLock()) {
+            scheduler.schedule(() -> disconnect(session), 10);
+            return;
+        }
         try {
             transactions.unwatchAll(session);
             for (Iterator<Map.Entry<DbKey, ArrayDeque<Blocked>>> it = blockedByKey.entrySet().iterator(); it.hasNext(); ) {
@@ -382,7 +392,10 @@ public final class Engine implements CallContext, KeyspaceListener {
     }
 
     private void timeOut(Blocked b) {
-        lock.lock();
+        if (!lock.tryLock()) {
+            scheduler.schedule(() -> timeOut(b), 10);
+            return;
+        }
         try {
             if (unregister(b)) {
                 b.out.nullArray();
@@ -443,6 +456,7 @@ public final class Engine implements CallContext, KeyspaceListener {
     /** Stops background work (the active expiry cycle). */
     public void close() {
         closed = true;
+        scripting.abort();
     }
 
     private void scheduleActiveExpiry() {
@@ -456,7 +470,10 @@ public final class Engine implements CallContext, KeyspaceListener {
      * expired ones, repeating while more than a quarter of a sample had expired (bounded work).
      */
     private void activeExpiryCycle() {
-        lock.lock();
+        if (!lock.tryLock()) {
+            scheduleActiveExpiry();
+            return;
+        }
         try {
             keyspace.beginCommand();
             for (int d = 0; keyspace.activeExpireEnabled() && d < keyspace.databases(); d++) {

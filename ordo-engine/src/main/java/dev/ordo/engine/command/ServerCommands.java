@@ -273,12 +273,15 @@ final class ServerCommands {
         c.reply().verbatim("txt", InfoReport.forArguments(c).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** TIME: unix seconds and the microseconds within that second, as bulk strings. */
+    /**
+     * TIME: unix seconds and the microseconds within that second, as bulk strings. Read from the
+     * clock at the call, not the command's frozen time, so a script looping on TIME sees it move.
+     */
     private static void time(Call c) {
-        long millis = c.now();
+        long micros = c.keyspace().clock().micros();
         c.reply().arrayHeader(2);
-        c.reply().bulk(String.valueOf(Math.floorDiv(millis, 1000)).getBytes(StandardCharsets.US_ASCII));
-        c.reply().bulk(String.valueOf(Math.floorMod(millis, 1000) * 1000).getBytes(StandardCharsets.US_ASCII));
+        c.reply().bulk(String.valueOf(Math.floorDiv(micros, 1_000_000L)).getBytes(StandardCharsets.US_ASCII));
+        c.reply().bulk(String.valueOf(Math.floorMod(micros, 1_000_000L)).getBytes(StandardCharsets.US_ASCII));
     }
 
     /**

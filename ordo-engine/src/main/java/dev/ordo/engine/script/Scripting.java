@@ -136,6 +136,14 @@ public final class Scripting {
         return null;
     }
 
+    /** Stops the running script whatever it did (shutdown): it ends at its next check. Any thread. */
+    public void abort() {
+        Run r = running;
+        if (r != null) {
+            r.killed = true;
+        }
+    }
+
     // ---- script cache ----
 
     /** Compiles and caches {@code body}; returns its SHA1. Throws the compile error reply. */

@@ -35,6 +35,12 @@ public final class RespSocket implements AutoCloseable {
         return read();
     }
 
+    /** Sends one command without reading its reply (pipelining: read the replies later with {@link #read()}). */
+    public void send(byte[]... args) throws IOException {
+        out.write(encode(args));
+        out.flush();
+    }
+
     public static byte[] encode(byte[][] args) {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         b.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));

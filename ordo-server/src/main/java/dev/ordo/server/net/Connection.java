@@ -59,6 +59,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private boolean closing;
     private boolean flushScheduled;
     private volatile boolean blocked;
+    private volatile boolean deferred;
     private volatile boolean monitor;
     private volatile long lastInteraction;
 
@@ -162,6 +163,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         int mark = writer.size();
         if (isMonitor(args[0])) {
             monitorCommand(args);
+        } else if (engine.defers(session, args)) {
+            defer(args, before, mark);
+            return;
         } else if (execute(args, mark) == Engine.Outcome.BLOCKED) {
             block(before, mark);
             return;
@@ -212,6 +216,22 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         }
     }
 
+    /**
+     * Hands a script command to the engine's script thread: the writer is the engine's until
+     * {@link #resume()}, exactly as for a blocked command, and this event loop goes on serving
+     * other connections (which get BUSY if the script runs long).
+     */
+    private void defer(byte[][] args, ReplyMode before, int mark) {
+        blocked = true;
+        deferred = true;
+        modeAtBlock = before;
+        ByteBuf earlier = writer.takeBefore(mark);
+        if (earlier != null) {
+            ctx.write(earlier);
+        }
+        engine.executeDeferred(session, args, writer, this);
+    }
+
     /** Called by the engine, under its lock, once the blocked command's reply is written. */
     @Override
     public void resume() {
@@ -227,6 +247,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             return;
         }
         blocked = false;
+        deferred = false;
         if (closing) {
             writer.release();
             return;
@@ -404,7 +425,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         if (admitted) {
             engine.disconnect(session);
         }
-        writer.release();
+        if (!deferred) {
+            writer.release();
+        }
         pending.clear();
         ctx.fireChannelInactive();
     }

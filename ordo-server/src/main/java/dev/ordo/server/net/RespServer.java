@@ -58,6 +58,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
     private volatile Runnable onShutdown = this::close;
     private volatile int port;
     private ScheduledFuture<?> idleCheck;
+    private java.util.concurrent.ExecutorService scripts;
 
     public RespServer(Engine engine, Config config, EventLoopGroup group, ServerLog log) {
         this.engine = engine;
@@ -93,6 +94,12 @@ public final class RespServer implements ServerControl, AutoCloseable {
         }
         this.port = bound;
         engine.setServerControl(this);
+        scripts = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(null, r, "ordo-script", 64L << 20);
+            t.setDaemon(true);
+            return t;
+        });
+        engine.setScriptExecutor(scripts);
         idleCheck = group.next().scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
         return bound;
     }
@@ -254,6 +261,10 @@ public final class RespServer implements ServerControl, AutoCloseable {
         }
         if (engine.server() == this) {
             engine.setServerControl(previous);
+        }
+        if (scripts != null) {
+            engine.setScriptExecutor(null);
+            scripts.shutdown();
         }
         List<ChannelFuture> closing = new ArrayList<>();
         listeners.forEach(l -> closing.add(l.close()));

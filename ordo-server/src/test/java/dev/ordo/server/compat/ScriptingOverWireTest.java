@@ -1,0 +1,195 @@
+package dev.ordo.server.compat;
+
+import dev.ordo.engine.differential.RedisServer;
+import dev.ordo.engine.differential.Reply;
+import dev.ordo.engine.differential.RespSocket;
+import dev.ordo.server.Ordo;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Scripts over the network, where a long script meets other clients: the same scenarios run
+ * against an Ordo server and a real {@code redis-server}, and the replies the clients see (BUSY,
+ * SCRIPT KILL's OK and UNKILLABLE, the killed script's error) must be the same text. Also:
+ * pipelined scripts keep their order, a script's write wakes a blocked client, SHUTDOWN NOSAVE
+ * stops a server whose script never ends.
+ */
+class ScriptingOverWireTest {
+    private static final String ENDLESS = "local i = 0 while true do i = i + 1 end";
+    private static final String WRITE_THEN_SPIN = """
+            redis.call('SET', KEYS[1], 'written')
+            local start = redis.call('TIME')
+            while true do
+                local now = redis.call('TIME')
+                if (now[1] - start[1]) * 1000000 + (now[2] - start[2]) > 700000 then return 'done' end
+            end
+            """;
+
+    private static RedisServer redis;
+    private static Ordo ordo;
+    private static int ordoPort;
+
+    @BeforeAll
+    static void start() throws Exception {
+        redis = RedisServer.start();
+        ordo = Ordo.embedded();
+        ordoPort = ordo.openPort(0);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (ordo != null) {
+            ordo.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    @Test
+    void busyScript_othersGetBusy_scriptKillStopsIt_sameTextsAsRedis() throws Exception {
+        assertThat(busyAndKill(ordoPort)).isEqualTo(busyAndKill(redis.port()));
+    }
+
+    @Test
+    void scriptThatWrote_isUnkillable_andFinishes_sameTextsAsRedis() throws Exception {
+        assertThat(unkillable(ordoPort)).isEqualTo(unkillable(redis.port()));
+    }
+
+    @Test
+    void pipelinedScripts_keepTheirOrder() throws Exception {
+        try (RespSocket c = new RespSocket(ordoPort)) {
+            c.send(b("SET", "order", "1"));
+            c.send(b("EVAL", "return redis.call('INCR', KEYS[1])", "1", "order"));
+            c.send(b("GET", "order"));
+            c.send(b("EVAL", "return redis.call('INCR', KEYS[1])", "1", "order"));
+            assertThat(c.read().textString()).isEqualTo("OK");
+            assertThat(c.read().integer()).isEqualTo(2);
+            assertThat(c.read().textString()).isEqualTo("2");
+            assertThat(c.read().integer()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void scriptWrite_wakesBlockedClient() throws Exception {
+        try (RespSocket waiter = new RespSocket(ordoPort); RespSocket writer = new RespSocket(ordoPort)) {
+            CompletableFuture<Reply> popped = CompletableFuture.supplyAsync(() -> call(waiter, "BZPOPMIN", "wake:q", "5"));
+            waitUntilBlocked(writer);
+            writer.call(b("EVAL", "return redis.call('ZADD', KEYS[1], 7, 'job')", "1", "wake:q"));
+            Reply r = popped.get(5, TimeUnit.SECONDS);
+            assertThat(r.children()).extracting(Reply::textString).containsExactly("wake:q", "job", "7");
+        }
+    }
+
+    @Test
+    void shutdownNosave_stopsServerWhileScriptSpins() throws Exception {
+        try (Ordo victim = Ordo.embedded()) {
+            int port = victim.openPort(0);
+            try (RespSocket a = new RespSocket(port); RespSocket b = new RespSocket(port)) {
+                b.call(b("CONFIG", "SET", "busy-reply-threshold", "100"));
+                a.send(b("EVAL", ENDLESS, "0"));
+                waitForBusy(b);
+                b.send(b("SHUTDOWN", "NOSAVE"));
+                assertThat(closedWithin(b, 5000)).isTrue();
+            }
+            assertThat(refuses(port)).isTrue();
+        }
+    }
+
+    /** What client B sees while client A runs an endless script, and what A gets once killed. */
+    private static String busyAndKill(int port) throws Exception {
+        try (RespSocket a = new RespSocket(port); RespSocket b = new RespSocket(port)) {
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "100"));
+            a.send(b("EVAL", ENDLESS, "0"));
+            Reply busy = waitForBusy(b);
+            Reply otherCommand = b.call(b("CLIENT", "ID"));
+            Reply kill = b.call(b("SCRIPT", "KILL"));
+            Reply killed = a.read();
+            Reply after = b.call(b("PING"));
+            Reply notBusy = b.call(b("SCRIPT", "KILL"));
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "5000"));
+            return String.join("\n", busy.toString(), otherCommand.toString(), kill.toString(),
+                    killed.toString(), after.toString(), notBusy.toString());
+        }
+    }
+
+    private static String unkillable(int port) throws Exception {
+        try (RespSocket a = new RespSocket(port); RespSocket b = new RespSocket(port)) {
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "100"));
+            a.send(b("EVAL", WRITE_THEN_SPIN, "1", "unkillable:key"));
+            Reply busy = waitForBusy(b);
+            Reply kill = b.call(b("SCRIPT", "KILL"));
+            Reply result = a.read();
+            Reply value = b.call(b("GET", "unkillable:key"));
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "5000"));
+            return String.join("\n", busy.toString(), kill.toString(), result.toString(), value.toString());
+        }
+    }
+
+    /** Sends GET until the server answers BUSY (at most 5 s). */
+    private static Reply waitForBusy(RespSocket b) throws IOException, InterruptedException {
+        long deadline = System.currentTimeMillis() + 5000;
+        while (System.currentTimeMillis() < deadline) {
+            Reply r = b.call(b("GET", "probe"));
+            if (r.kind() == Reply.Kind.ERROR) {
+                return r;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("never saw BUSY");
+    }
+
+    private static void waitUntilBlocked(RespSocket c) throws IOException, InterruptedException {
+        for (int i = 0; i < 250; i++) {
+            if (c.call(b("INFO", "clients")).textString().contains("blocked_clients:1")) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("client never blocked");
+    }
+
+    private static boolean closedWithin(RespSocket c, long millis) {
+        long deadline = System.currentTimeMillis() + millis;
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                c.read();
+            } catch (IOException e) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean refuses(int port) {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            return !s.isConnected();
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    private static Reply call(RespSocket c, String... args) {
+        try {
+            return c.call(b(args));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static byte[][] b(String... args) {
+        byte[][] out = new byte[args.length][];
+        for (int i = 0; i < args.length; i++) {
+            out[i] = args[i].getBytes(StandardCharsets.UTF_8);
+        }
+        return out;
+    }
+}
