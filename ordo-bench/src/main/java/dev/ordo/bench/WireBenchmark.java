@@ -25,6 +25,11 @@ import java.util.Locale;
  * paths, as it would have in any server that has been up for a minute). Prints one table (ops/s,
  * ratio, p99 for both) and both servers' resident memory after the load.
  *
+ * <p>With {@code -Dsuite=script} the table is instead EVALSHA of the seeds' sliding-window
+ * limiter script (loaded into both servers with SCRIPT LOAD; key {@code rate:<random>} among a
+ * million, a fixed {@code now}, window 60,000 ms, limit 100, a random request id), the
+ * scripting issue's benchmark; no set is loaded then.
+ *
  * <p>Run: {@code ordo-bench/wire-benchmark.sh} (builds the jars first), or
  * {@code java -cp ordo-bench/target/benchmarks.jar dev.ordo.bench.WireBenchmark ordo-server/target/ordo-server.jar [ordo JVM flags...]}
  */
@@ -39,6 +44,21 @@ public final class WireBenchmark {
         {"ZREVRANGE", KEY, "0", "9", "WITHSCORES"},
         {"ZRANGEBYSCORE", KEY, "__rand_int__", "+inf", "LIMIT", "0", "10"},
     };
+
+    /** The seeds' sliding-window limiter (seed 000), byte for byte as users send it. */
+    static final String SLIDING_WINDOW = """
+            local key    = KEYS[1]
+            local now    = tonumber(ARGV[1])
+            local window = tonumber(ARGV[2])
+            local limit  = tonumber(ARGV[3])
+            redis.call('ZREMRANGEBYSCORE', key, 0, now - window)
+            if redis.call('ZCARD', key) < limit then
+                redis.call('ZADD', key, now, ARGV[4])
+                redis.call('PEXPIRE', key, window)
+                return 1
+            end
+            return 0
+            """;
 
     private WireBenchmark() {
     }
@@ -64,26 +84,38 @@ public final class WireBenchmark {
         Process redis = start(List.of(redisServer, "--port", String.valueOf(redisPort), "--save", "", "--appendonly", "no",
                 "--dir", dir.toString()), dir.resolve("redis.log"), redisPort);
         Process ordo = start(ordoCmd, dir.resolve("ordo.log"), ordoPort);
+        boolean scripts = "script".equals(System.getProperty("suite"));
+        String[][] commands = COMMANDS;
         try {
-            System.out.printf(Locale.ROOT, "loading %,d members into each server ...%n", MEMBERS);
-            load(redisPort);
-            load(ordoPort);
+            if (scripts) {
+                String sha = scriptLoad(redisPort);
+                if (!sha.equals(scriptLoad(ordoPort))) {
+                    throw new IllegalStateException("the servers disagree on the script's SHA1");
+                }
+                commands = new String[][] {{"EVALSHA", sha, "1", "rate:__rand_int__", "1700000000000", "60000", "100", "__rand_int__"}};
+            } else {
+                System.out.printf(Locale.ROOT, "loading %,d members into each server ...%n", MEMBERS);
+                load(redisPort);
+                load(ordoPort);
+            }
             long redisRss = rssKiB(redis.pid());
             long ordoRss = rssKiB(ordo.pid());
             System.out.printf(Locale.ROOT, "resident memory after load: redis-server %,d KiB, Ordo %,d KiB (ratio %.2f)%n%n", redisRss, ordoRss,
                     ordoRss / (double) redisRss);
             System.out.println("warming up (each command once against both servers, not reported) ...");
-            for (String[] command : COMMANDS) {
+            for (String[] command : commands) {
                 run(benchmark, redisPort, 16, requests / 3, command);
                 run(benchmark, ordoPort, 16, requests / 3, command);
             }
             System.out.printf(Locale.ROOT, "%-44s %3s %12s %12s %6s %10s %10s%n", "command", "-P", "Redis ops/s", "Ordo ops/s", "ratio",
                     "Redis p99", "Ordo p99");
-            for (String[] command : COMMANDS) {
+            for (String[] command : commands) {
                 for (int pipeline : new int[] {1, 16}) {
                     Result r = run(benchmark, redisPort, pipeline, requests, command);
                     Result o = run(benchmark, ordoPort, pipeline, requests, command);
-                    System.out.printf(Locale.ROOT, "%-44s %3d %12.0f %12.0f %6.2f %8.3fms %8.3fms%n", String.join(" ", command), pipeline, r.rps,
+                    String label = String.join(" ", command);
+                    System.out.printf(Locale.ROOT, "%-44s %3d %12.0f %12.0f %6.2f %8.3fms %8.3fms%n",
+                            label.length() > 44 ? label.substring(0, 41) + "..." : label, pipeline, r.rps,
                             o.rps, o.rps / r.rps, r.p99, o.p99);
                 }
             }
@@ -151,6 +183,16 @@ public final class WireBenchmark {
             if (cmd.zcard(key) != MEMBERS) {
                 throw new IllegalStateException("server on port " + port + " holds " + cmd.zcard(key) + " members");
             }
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    /** SCRIPT LOAD of the sliding-window script; returns its SHA1. */
+    private static String scriptLoad(int port) {
+        RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
+        try (StatefulRedisConnection<String, String> conn = client.connect()) {
+            return conn.sync().scriptLoad(SLIDING_WINDOW);
         } finally {
             client.shutdown();
         }

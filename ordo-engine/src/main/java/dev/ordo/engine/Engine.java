@@ -301,15 +301,20 @@ public final class Engine implements CallContext, KeyspaceListener {
     }
 
     /**
-     * Runs a script command on the script executor; its reply goes to {@code out}, then {@code
-     * resumer} is told. The caller must not touch {@code out} until then.
+     * Runs script commands, in order, on the script executor; their replies go to {@code out},
+     * then {@code resumer} is told once. The caller must not touch {@code out} until then.
      */
-    public void executeDeferred(Session session, byte[][] args, ReplyWriter out, Resumer resumer) {
+    public void executeDeferred(Session session, List<byte[][]> batch, ReplyWriter out, Resumer resumer) {
         scriptExecutor.execute(() -> {
             try {
-                execute(session, args, out, resumer);
-            } catch (RuntimeException e) {
-                withLock(() -> out.error("ERR internal error while running '" + new String(args[0], java.nio.charset.StandardCharsets.UTF_8) + "': " + e));
+                for (byte[][] args : batch) {
+                    try {
+                        execute(session, args, out, resumer);
+                    } catch (RuntimeException e) {
+                        withLock(() -> out.error("ERR internal error while running '"
+                                + new String(args[0], java.nio.charset.StandardCharsets.UTF_8) + "': " + e));
+                    }
+                }
             } finally {
                 resumer.resume();
             }

@@ -7,6 +7,10 @@ import dev.ordo.engine.command.ReplyWriter;
 import dev.ordo.engine.command.Compatibility;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.script.lib.BitLib;
+import dev.ordo.engine.script.lib.CjsonLib;
+import dev.ordo.engine.script.lib.CmsgpackLib;
+import dev.ordo.engine.script.lib.StructLib;
 import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaFunction;
@@ -101,7 +105,10 @@ public final class Scripting {
         this.context = context;
         LuaTable redis = redisLibrary();
         sandbox.define("redis", redis);
-        // LIBS-PENDING
+        sandbox.define("cjson", new CjsonLib().call(LuaValue.valueOf("cjson"), new LuaTable()));
+        sandbox.define("cmsgpack", new CmsgpackLib().call(LuaValue.valueOf("cmsgpack"), new LuaTable()));
+        sandbox.define("bit", new BitLib().call(LuaValue.valueOf("bit"), new LuaTable()));
+        sandbox.define("struct", new StructLib().call(LuaValue.valueOf("struct"), new LuaTable()));
         replaceRandom();
         watchdog.install();
     }
@@ -243,15 +250,15 @@ public final class Scripting {
             if (e instanceof TableError t) {
                 where = t.line();
             }
-            if ("?".equals(where)) {
-                where = watchdog.lastLine();
-            }
         } else {
             String text = LuaSandbox.as51Message((obj == null || obj.isnil() ? String.valueOf(e.getMessage()) : obj.tojstring()).strip());
             Matcher m = WHERE.matcher(text);
             if (m.matches()) {
                 where = m.group(2);
                 text = text.startsWith("@") || text.matches("^[^\\s:]+:\\d+ .*") ? m.group(1) + ":" + m.group(2) + ": " + m.group(3) : text;
+            } else if (!text.startsWith("Script killed by user")) {
+                where = watchdog.lastLine();
+                text = "user_script:" + where + ": " + text;
             }
             if (text.startsWith("ERR ") || text.startsWith("user_script:") && text.contains(": ERR ")) {
                 message = text;
@@ -261,6 +268,9 @@ public final class Scripting {
             if (message.contains("Script killed by user with")) {
                 message = run.isFunction ? "ERR Script killed by user with FUNCTION KILL..." : KILLED;
             }
+        }
+        if ("?".equals(where)) {
+            where = watchdog.lastLine();
         }
         return LuaReplies.errorText(message) + " script: " + run.name + ", on @user_script:" + where + ".";
     }

@@ -186,6 +186,13 @@ eval("return redis.call('config', 'nosuch')"),
                 eval("return string.sub('hello', 2, -2)"), eval("local s = 0 for w in string.gmatch('one two three', '%a+') do s = s + 1 end return s"),
                 eval("return table.maxn({1, 2, nil, 4})"), eval("return select(2, pcall(error, 'x'))"), eval("return type(coroutine.wrap(function() end))"),
                 eval("return coroutine.wrap(function() coroutine.yield(5) end)()"), eval("return _VERSION")));
+        cases.add(c("cjson, cmsgpack, bit, struct", eval("return cjson.encode({1, 2, 3, {a = 1}})"), eval("return cjson.encode({x = 'a/b', y = 1.5})"),
+                eval("local t = cjson.decode('[1,\"two\",{\"k\":null}]') return {t[1], t[2], tostring(t[3].k == cjson.null)}"),
+                eval("return cjson.decode('{bad')"), eval("return cjson.encode({[1] = 1, [5] = 5, [100] = 100})"),
+                eval("return cmsgpack.unpack(cmsgpack.pack({1, 2, 'x'}, 300, -1.5))"), eval("return #cmsgpack.pack(1, 1000, 100000, 'abc', {a = 1})"),
+                eval("return {bit.band(0xff, 0x0f), bit.bor(1, 2), bit.bxor(3, 1), bit.lshift(1, 31), bit.rshift(-1, 28), bit.arshift(-16, 2), bit.tohex(255), bit.tohex(-1, -4), bit.bnot(0)}"),
+                eval("return {struct.unpack('>i4', struct.pack('>i4', 123456))}"), eval("return struct.size('<i2i4d')"),
+                eval("return struct.pack('bBhH', -1, 255, -2, 65535)")));
         cases.add(c("redis library", eval("return redis.REDIS_VERSION ~= nil"), eval("return type(redis.REDIS_VERSION_NUM)"),
                 eval("return {redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING}"),
                 eval("return {redis.REPL_NONE, redis.REPL_AOF, redis.REPL_REPLICA, redis.REPL_ALL}"), eval("redis.log(redis.LOG_NOTICE, 'hi') return 1"),

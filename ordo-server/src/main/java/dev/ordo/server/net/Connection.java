@@ -19,6 +19,8 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -217,9 +219,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     }
 
     /**
-     * Hands a script command to the engine's script thread: the writer is the engine's until
-     * {@link #resume()}, exactly as for a blocked command, and this event loop goes on serving
-     * other connections (which get BUSY if the script runs long).
+     * Hands a script command to the engine's script thread, with the script commands queued right
+     * behind it (a pipeline of EVALSHA crosses threads once, not once per command): the writer is
+     * the engine's until {@link #resume()}, exactly as for a blocked command, and this event loop
+     * goes on serving other connections (which get BUSY if a script runs long).
      */
     private void defer(byte[][] args, ReplyMode before, int mark) {
         blocked = true;
@@ -229,7 +232,14 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         if (earlier != null) {
             ctx.write(earlier);
         }
-        engine.executeDeferred(session, args, writer, this);
+        List<byte[][]> batch = new ArrayList<>();
+        batch.add(args);
+        while (before == ReplyMode.ON && pending.peek() instanceof byte[][] next && engine.defers(session, next)) {
+            pending.poll();
+            pendingBytes -= weight(next);
+            batch.add(next);
+        }
+        engine.executeDeferred(session, batch, writer, this);
     }
 
     /** Called by the engine, under its lock, once the blocked command's reply is written. */
