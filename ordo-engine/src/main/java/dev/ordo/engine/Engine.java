@@ -26,7 +26,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -47,8 +46,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Scripts: a script holds the lock while it runs. A caller that cannot get the lock waits,
  * and once the running script is older than {@code busy-reply-threshold} it gets Redis's BUSY
  * error instead; SCRIPT KILL, FUNCTION KILL and SHUTDOWN NOSAVE are then served without the lock.
- * A network server hands script commands to a separate thread ({@link #setScriptExecutor}), so
- * that its event loop keeps answering other clients while a script runs.
+ * A network server whose event loop runs a long script answers its other clients from inside
+ * the script ({@link Scripting.BusyHandler}), as Redis does.
  */
 public final class Engine implements CallContext, KeyspaceListener {
     private final ReentrantLock lock = new ReentrantLock();
@@ -59,8 +58,6 @@ public final class Engine implements CallContext, KeyspaceListener {
     private final Dispatcher dispatcher;
     private final Scripting scripting;
     private final Transactions transactions = new Transactions();
-    private final Set<Command> scriptCommands = new java.util.HashSet<>();
-    private volatile Executor scriptExecutor;
     private volatile ServerControl server;
 
     private final Map<DbKey, ArrayDeque<Blocked>> blockedByKey = new HashMap<>();
@@ -117,9 +114,6 @@ public final class Engine implements CallContext, KeyspaceListener {
         this.dispatcher = new Dispatcher(this);
         this.scripting = new Scripting(this);
         ScriptCommands.register(commands, scripting);
-        for (String name : new String[] {"eval", "evalsha", "eval_ro", "evalsha_ro"}) {
-            scriptCommands.add(commands.lookup(name));
-        }
         this.server = new EmbeddedServerControl(this);
         keyspace.addListener(this);
         scheduleActiveExpiry();
@@ -230,10 +224,11 @@ public final class Engine implements CallContext, KeyspaceListener {
     }
 
     /**
-     * What Redis answers while a script is busy: the usual unknown-command, arity and NOAUTH
+     * What Redis answers while a script is busy (also for a transport serving its clients from
+     * inside the script's thread, see {@link Scripting.BusyHandler}): the usual unknown-command, arity and NOAUTH
      * errors; SCRIPT KILL, FUNCTION KILL and SHUTDOWN NOSAVE act; everything else is BUSY.
      */
-    private void answerWhileBusy(Session session, byte[][] args, ReplyWriter out, Scripting.Run run) {
+    public void answerWhileBusy(Session session, byte[][] args, ReplyWriter out, Scripting.Run run) {
         Command c = commands.lookup(args[0]);
         if (c == null) {
             out.error(Errors.unknownCommand(new String(args[0], java.nio.charset.StandardCharsets.UTF_8), List.of()));
@@ -275,50 +270,6 @@ public final class Engine implements CallContext, KeyspaceListener {
             }
         }
         return false;
-    }
-
-    /**
-     * Lets a network server run script commands on {@code executor} instead of its event loop
-     * (see {@link #defers}); null runs them on the caller's thread.
-     */
-    public void setScriptExecutor(Executor executor) {
-        this.scriptExecutor = executor;
-    }
-
-    /**
-     * Whether this command should go to {@link #executeDeferred} rather than {@link #execute}: a
-     * script command, or EXEC of a transaction that queued one. Called by the session's own thread.
-     */
-    public boolean defers(Session session, byte[][] args) {
-        if (scriptExecutor == null || args.length == 0 || args[0].length < 4 || args[0].length > 10) {
-            return false;
-        }
-        Command c = commands.lookup(args[0]);
-        if (c != null && c.name().equals("exec")) {
-            return session.queuedCommandsMatch(scriptCommands::contains);
-        }
-        return scriptCommands.contains(c) && !session.inMulti();
-    }
-
-    /**
-     * Runs script commands, in order, on the script executor; their replies go to {@code out},
-     * then {@code resumer} is told once. The caller must not touch {@code out} until then.
-     */
-    public void executeDeferred(Session session, List<byte[][]> batch, ReplyWriter out, Resumer resumer) {
-        scriptExecutor.execute(() -> {
-            try {
-                for (byte[][] args : batch) {
-                    try {
-                        execute(session, args, out, resumer);
-                    } catch (RuntimeException e) {
-                        withLock(() -> out.error("ERR internal error while running '"
-                                + new String(args[0], java.nio.charset.StandardCharsets.UTF_8) + "': " + e));
-                    }
-                }
-            } finally {
-                resumer.resume();
-            }
-        });
     }
 
     /** The script runner (SCRIPT and FUNCTION state, the running script). */

@@ -7,16 +7,56 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
-/** Every command the engine knows, looked up by name case-insensitively. */
+/**
+ * Every command the engine knows, looked up by name case-insensitively. Lookups by the bytes a
+ * client sent (every command, every {@code redis.call}) allocate nothing: an open-addressing
+ * table hashed on the ASCII-lowercased bytes, compared without copying.
+ */
 public final class CommandTable {
     private final Map<String, Command> commands = new LinkedHashMap<>();
+    private Command[] slots = new Command[512];
+    private byte[][] slotNames = new byte[512][];
 
     /** Adds a command; a second command with the same name is a programming error. */
     public CommandTable register(Command command) {
         if (commands.putIfAbsent(command.name(), command) != null) {
             throw new IllegalStateException("duplicate command " + command.name());
         }
+        if (commands.size() * 2 > slots.length) {
+            Command[] old = slots;
+            slots = new Command[old.length * 2];
+            slotNames = new byte[slots.length][];
+            for (Command c : old) {
+                if (c != null) {
+                    place(c);
+                }
+            }
+        }
+        place(command);
         return this;
+    }
+
+    private void place(Command command) {
+        byte[] name = command.name().getBytes(StandardCharsets.ISO_8859_1);
+        int mask = slots.length - 1;
+        int i = hash(name) & mask;
+        while (slots[i] != null) {
+            i = (i + 1) & mask;
+        }
+        slots[i] = command;
+        slotNames[i] = name;
+    }
+
+    private static int hash(byte[] name) {
+        int h = 0;
+        for (byte b : name) {
+            h = 31 * h + lower(b);
+        }
+        return h ^ (h >>> 16);
+    }
+
+    private static int lower(byte b) {
+        return b >= 'A' && b <= 'Z' ? b + 32 : b;
     }
 
     /** The command named {@code name} (any case), or null. */
@@ -24,7 +64,25 @@ public final class CommandTable {
         if (name.length > 32) {
             return null;
         }
-        return commands.get(new String(name, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT));
+        int mask = slots.length - 1;
+        for (int i = hash(name) & mask; slots[i] != null; i = (i + 1) & mask) {
+            if (sameIgnoringCase(slotNames[i], name)) {
+                return slots[i];
+            }
+        }
+        return null;
+    }
+
+    private static boolean sameIgnoringCase(byte[] lowerName, byte[] name) {
+        if (lowerName.length != name.length) {
+            return false;
+        }
+        for (int j = 0; j < name.length; j++) {
+            if (lowerName[j] != lower(name[j])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public Command lookup(String name) {

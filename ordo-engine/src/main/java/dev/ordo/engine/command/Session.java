@@ -135,11 +135,6 @@ public final class Session {
         return multi == null ? -1 : multi.queued.size();
     }
 
-    /** Whether any command queued in the open transaction satisfies {@code test}. */
-    public boolean queuedCommandsMatch(java.util.function.Predicate<Command> test) {
-        return multi != null && multi.queued.stream().anyMatch(q -> test.test(q.command()));
-    }
-
     void beginMulti(Transactions.Multi m) {
         multi = m;
     }

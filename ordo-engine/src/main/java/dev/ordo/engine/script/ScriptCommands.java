@@ -58,7 +58,7 @@ public final class ScriptCommands {
         int numKeys = numKeys(c, 2);
         Scripting.Script script;
         if (bySha) {
-            script = c.arg(1).length == 40 ? scripting.cached(c.argString(1)) : null;
+            script = c.arg(1).length == 40 ? scripting.cached(new String(c.arg(1), java.nio.charset.StandardCharsets.ISO_8859_1)) : null;
             if (script == null) {
                 throw new ErrorReply(NOSCRIPT);
             }

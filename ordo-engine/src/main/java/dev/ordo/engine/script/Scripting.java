@@ -62,7 +62,21 @@ public final class Scripting {
     private final Lrand48 random = new Lrand48();
     private volatile Run running;
     private final Watchdog watchdog = new Watchdog();
+    private volatile BusyHandler busyHandler;
     private Session scriptSession;
+
+    /**
+     * Serves other clients while a script is busy, from the script's own thread: a transport
+     * whose thread runs scripts and also does its I/O (an event loop) installs one, as Redis
+     * processes events from inside a busy script. {@link #poll} is called about every
+     * millisecond once the script has run past {@code busy-reply-threshold}; {@link #ended} once
+     * after such a script, before its reply.
+     */
+    public interface BusyHandler {
+        void poll(Run run);
+
+        void ended(Run run);
+    }
 
     /** A cached script. */
     public record Script(String sha, byte[] body, LuaValue function) {
@@ -79,12 +93,19 @@ public final class Scripting {
         volatile boolean wrote;
         int resp = 2;
         long instructions;
+        long lastPollNanos;
+        boolean polled;
 
         Run(String name, boolean isFunction, boolean readOnly, Session caller) {
             this.name = name;
             this.isFunction = isFunction;
             this.readOnly = readOnly;
             this.caller = caller;
+        }
+
+        /** The client that runs the script. */
+        public Session caller() {
+            return caller;
         }
 
         /** Milliseconds since the script started. */
@@ -116,6 +137,11 @@ public final class Scripting {
     /** The sandbox scripts and function libraries run in. */
     LuaSandbox sandbox() {
         return sandbox;
+    }
+
+    /** Installs the transport's handler of other clients during a busy script (null: none). */
+    public void setBusyHandler(BusyHandler handler) {
+        this.busyHandler = handler;
     }
 
     /** The running script, or null. Any thread. */
@@ -173,7 +199,8 @@ public final class Scripting {
 
     /** The cached script with this SHA1 (any case), or null. */
     public Script cached(String sha) {
-        return cache.get(sha.toLowerCase(java.util.Locale.ROOT));
+        Script s = cache.get(sha);
+        return s != null ? s : cache.get(sha.toLowerCase(java.util.Locale.ROOT));
     }
 
     public void flush() {
@@ -232,6 +259,10 @@ public final class Scripting {
         } finally {
             running = previous;
             session.selectDb(c.session().db());
+            BusyHandler h = busyHandler;
+            if (run.polled && h != null) {
+                h.ended(run);
+            }
         }
     }
 
@@ -293,9 +324,21 @@ public final class Scripting {
         return t;
     }
 
-    /** Checks the kill flag; called from the instruction hook and before each command. */
+    /**
+     * Checks the kill flag, and lets the busy handler serve other clients once the script is
+     * past {@code busy-reply-threshold}; called from the instruction hook and before each command.
+     */
     private void checkKilled() {
         Run r = running;
+        BusyHandler h = busyHandler;
+        if (r != null && h != null) {
+            long now = System.nanoTime();
+            if (now - r.lastPollNanos >= 1_000_000L && (now - r.startNanos) / 1_000_000L >= context.config().getLong("busy-reply-threshold")) {
+                r.lastPollNanos = now;
+                r.polled = true;
+                h.poll(r);
+            }
+        }
         if (r != null && r.killed) {
             throw new LuaError(r.isFunction ? "Script killed by user with FUNCTION KILL..." : "Script killed by user with SCRIPT KILL...", 0);
         }

@@ -19,8 +19,6 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -61,7 +59,6 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private boolean closing;
     private boolean flushScheduled;
     private volatile boolean blocked;
-    private volatile boolean deferred;
     private volatile boolean monitor;
     private volatile long lastInteraction;
 
@@ -73,6 +70,24 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
 
     Session session() {
         return session;
+    }
+
+    /** The channel, once active; null before. */
+    io.netty.channel.Channel channel() {
+        return ctx == null ? null : ctx.channel();
+    }
+
+    /**
+     * Whether a busy script's takeover may serve this connection's socket directly: open, not
+     * blocked or monitoring, nothing queued, half-decoded or waiting to be written.
+     */
+    boolean idleForTakeover() {
+        if (ctx == null || closing || blocked || monitor || !pending.isEmpty() || writer.size() > 0 || !ctx.channel().isActive()) {
+            return false;
+        }
+        RespDecoder decoder = ctx.pipeline().get(RespDecoder.class);
+        io.netty.channel.ChannelOutboundBuffer outbound = ctx.channel().unsafe().outboundBuffer();
+        return decoder != null && !decoder.midFrame() && outbound != null && outbound.totalPendingWriteBytes() == 0;
     }
 
     @Override
@@ -165,9 +180,6 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         int mark = writer.size();
         if (isMonitor(args[0])) {
             monitorCommand(args);
-        } else if (engine.defers(session, args)) {
-            defer(args, before, mark);
-            return;
         } else if (execute(args, mark) == Engine.Outcome.BLOCKED) {
             block(before, mark);
             return;
@@ -218,30 +230,6 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         }
     }
 
-    /**
-     * Hands a script command to the engine's script thread, with the script commands queued right
-     * behind it (a pipeline of EVALSHA crosses threads once, not once per command): the writer is
-     * the engine's until {@link #resume()}, exactly as for a blocked command, and this event loop
-     * goes on serving other connections (which get BUSY if a script runs long).
-     */
-    private void defer(byte[][] args, ReplyMode before, int mark) {
-        blocked = true;
-        deferred = true;
-        modeAtBlock = before;
-        ByteBuf earlier = writer.takeBefore(mark);
-        if (earlier != null) {
-            ctx.write(earlier);
-        }
-        List<byte[][]> batch = new ArrayList<>();
-        batch.add(args);
-        while (before == ReplyMode.ON && pending.peek() instanceof byte[][] next && engine.defers(session, next)) {
-            pending.poll();
-            pendingBytes -= weight(next);
-            batch.add(next);
-        }
-        engine.executeDeferred(session, batch, writer, this);
-    }
-
     /** Called by the engine, under its lock, once the blocked command's reply is written. */
     @Override
     public void resume() {
@@ -257,7 +245,6 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             return;
         }
         blocked = false;
-        deferred = false;
         if (closing) {
             writer.release();
             return;
@@ -435,9 +422,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         if (admitted) {
             engine.disconnect(session);
         }
-        if (!deferred) {
-            writer.release();
-        }
+        writer.release();
         pending.clear();
         ctx.fireChannelInactive();
     }

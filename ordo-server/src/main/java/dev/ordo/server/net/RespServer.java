@@ -58,7 +58,6 @@ public final class RespServer implements ServerControl, AutoCloseable {
     private volatile Runnable onShutdown = this::close;
     private volatile int port;
     private ScheduledFuture<?> idleCheck;
-    private java.util.concurrent.ExecutorService scripts;
 
     public RespServer(Engine engine, Config config, EventLoopGroup group, ServerLog log) {
         this.engine = engine;
@@ -94,12 +93,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
         }
         this.port = bound;
         engine.setServerControl(this);
-        scripts = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(null, r, "ordo-script", 64L << 20);
-            t.setDaemon(true);
-            return t;
-        });
-        engine.setScriptExecutor(scripts);
+        engine.scripting().setBusyHandler(new BusyTakeover(this, engine));
         idleCheck = group.next().scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
         return bound;
     }
@@ -147,6 +141,11 @@ public final class RespServer implements ServerControl, AutoCloseable {
                         ch.pipeline().addLast(new RespDecoder(c), c);
                     }
                 });
+    }
+
+    /** The admitted connections. */
+    java.util.Collection<Connection> connectionList() {
+        return connections.values();
     }
 
     /** The bound port (0 before {@link #start}). */
@@ -261,10 +260,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
         }
         if (engine.server() == this) {
             engine.setServerControl(previous);
-        }
-        if (scripts != null) {
-            engine.setScriptExecutor(null);
-            scripts.shutdown();
+            engine.scripting().setBusyHandler(null);
         }
         List<ChannelFuture> closing = new ArrayList<>();
         listeners.forEach(l -> closing.add(l.close()));
@@ -276,7 +272,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
     }
 
     /** Whether the caller is one of the group's threads, which must not wait for the group. */
-    private boolean onEventLoop() {
+    boolean onEventLoop() {
         for (EventExecutor e : group) {
             if (e.inEventLoop()) {
                 return true;

@@ -75,6 +75,11 @@ public final class RespDecoder extends ByteToMessageDecoder {
         this.limits = limits;
     }
 
+    /** Whether part of a command has been received and not yet decoded into one. */
+    public boolean midFrame() {
+        return argc > 0 || internalBuffer().isReadable();
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         maxBulkLength = Math.min(limits.maxBulkLength(), MAX_ARRAY);

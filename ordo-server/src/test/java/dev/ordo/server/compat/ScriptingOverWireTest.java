@@ -169,12 +169,18 @@ class ScriptingOverWireTest {
         return false;
     }
 
-    private static boolean refuses(int port) {
-        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
-            return !s.isConnected();
-        } catch (IOException e) {
-            return true;
+    /** Whether connecting to {@code port} is refused within 5 s (SHUTDOWN closes on a thread of its own). */
+    private static boolean refuses(int port) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 5000;
+        while (System.currentTimeMillis() < deadline) {
+            try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+                s.setSoTimeout(20);
+                Thread.sleep(20);
+            } catch (IOException e) {
+                return true;
+            }
         }
+        return false;
     }
 
     private static Reply call(RespSocket c, String... args) {

@@ -4,7 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.luaj.vm2.LuaString;
 
-/** A growable byte buffer that the encoders write into and turn into one Lua string. Not thread-safe. */
+/**
+ * A growable byte buffer that the encoders write into and turn into one Lua string. Growing past what the heap or a
+ * Java array allows is Lua's {@code not enough memory} error. Not thread-safe.
+ */
 final class ByteSink {
 
     private byte[] bytes;
@@ -58,7 +61,12 @@ final class ByteSink {
             if (wanted > Integer.MAX_VALUE - 8) {
                 throw LuaArgs.error("not enough memory");
             }
-            bytes = Arrays.copyOf(bytes, (int) wanted);
+            try {
+                bytes = Arrays.copyOf(bytes, (int) wanted);
+            } catch (OutOfMemoryError e) {
+                // Lua's answer to a failed allocation; Redis itself dies here, which a script must not make us do.
+                throw LuaArgs.error("not enough memory");
+            }
         }
     }
 }

@@ -17,7 +17,7 @@ final class CStrtod {
     private int next;
     private double value;
 
-    /** Prepares to read {@code s[from..end)}; bytes past {@code end} read as C's terminating NUL. */
+    /** Prepares to read numbers in {@code s} before index {@code end}; bytes from {@code end} on read as a NUL. */
     CStrtod(byte[] s, int end) {
         this.s = s;
         this.end = end;

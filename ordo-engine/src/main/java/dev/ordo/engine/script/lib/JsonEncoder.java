@@ -17,7 +17,9 @@ import org.luaj.vm2.Varargs;
  * or, with {@code encode_sparse_array(true)}, an object; any other table, and the empty one, is an object whose number
  * keys are written as strings. Numbers use {@code %.<encode_number_precision>g}; strings are escaped as lua-cjson
  * does ({@code /} as {@code \/}, control bytes and DEL as {@code \}{@code u00XX}, other bytes unchanged). Like
- * lua-cjson, a max-key of 2^31 or more counts as {@code INT_MIN} (the x86 cast), which makes such tables objects.
+ * lua-cjson, a key of 2^31 or more sets max-key to {@code INT_MIN} (the x86 cast) when it exceeds the max so far,
+ * which usually makes the table an object; but a smaller key seen later raises max-key again, so for tables that mix
+ * such keys with small ones the outcome depends on iteration order, and LuaJ's order is not Lua 5.1's.
  *
  * <p>Tables are walked with an explicit stack rather than recursion, so deep nesting cannot overflow the Java stack.
  * Nesting stops at {@code encode_max_depth} and, as in Lua, where the tables being walked would take more than

@@ -11,8 +11,14 @@
  * ({@code table index is nil}) are built from a Lua value, which LuaJ leaves bare.
  *
  * <p>Known differences that come from LuaJ rather than from these libraries: LuaJ iterates a table's hash part in
- * its own order, so objects and maps with several keys may list them in another order than Redis; LuaJ has no
- * negative zero (it stores {@code -0.0} as the integer 0) and its {@code 0/0} is a positive NaN where x86's is
- * negative, which shows in {@code cmsgpack.pack(0/0)}.
+ * its own order, so objects and maps with several keys may list them in another order than Redis (and
+ * {@code cjson.encode} of a table mixing keys of 2^31 or more with small integer keys, whose outcome lua-cjson leaves
+ * to iteration order, may differ); LuaJ has no negative zero (it stores {@code -0.0} as the integer 0, so
+ * {@code cjson.decode("-0")} is 0 where Redis has -0) and its {@code 0/0} is a positive NaN where x86's is negative,
+ * which shows in {@code cmsgpack.pack(0/0)}. One difference is this package's: argument errors name the function as
+ * registered, where Lua names it as called ({@code '?'} under {@code pcall(f, ...)}).
+ *
+ * <p>Error texts stay in the class that raises them rather than in {@code dev.ordo.engine.error}: they are the texts
+ * of each C library, which reach clients only inside a script error, not Redis replies of their own.
  */
 package dev.ordo.engine.script.lib;

@@ -1,0 +1,240 @@
+package dev.ordo.server.net;
+
+import dev.ordo.engine.Engine;
+import dev.ordo.engine.script.Scripting;
+import dev.ordo.server.resp.InlineArgs;
+import dev.ordo.server.resp.RespWriter;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.nio.AbstractNioChannel;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Serves the other clients of the event loop while a script runs on it past {@code
+ * busy-reply-threshold}, as Redis does from inside a busy script: their commands get BUSY,
+ * except SCRIPT KILL and SHUTDOWN NOSAVE which act (see {@link Engine#answerWhileBusy}).
+ *
+ * <p>Scripts run on the event loop (no thread hop per script), so while one runs nothing else
+ * reads the sockets. Once it is busy, the script's instruction hook calls {@link #poll} about
+ * every millisecond, on the event loop thread. The first poll registers the sockets of the idle
+ * connections (nothing half-parsed, nothing waiting to be written, not blocked, not
+ * monitoring) with a selector of its own (a socket may be registered with several selectors);
+ * each poll reads what arrived, answers every complete command with its reply written straight
+ * to the socket, and keeps any incomplete tail. When the script ends ({@link #ended}), the
+ * selector is closed and each tail is handed to its connection's pipeline, where decoding goes on
+ * as if Netty had read it.
+ */
+final class BusyTakeover implements Scripting.BusyHandler {
+    private final RespServer server;
+    private final Engine engine;
+    private Selector selector;
+    private final List<Taken> taken = new ArrayList<>();
+
+    /** A connection served during the busy script, and the bytes read from it but not answered. */
+    private static final class Taken {
+        final Connection connection;
+        final SocketChannel socket;
+        final ByteBuf input = Unpooled.buffer(256);
+        boolean failed;
+
+        Taken(Connection connection, SocketChannel socket) {
+            this.connection = connection;
+            this.socket = socket;
+        }
+    }
+
+    BusyTakeover(RespServer server, Engine engine) {
+        this.server = server;
+        this.engine = engine;
+    }
+
+    @Override
+    public void poll(Scripting.Run run) {
+        if (!server.onEventLoop()) {
+            return;
+        }
+        try {
+            if (selector == null) {
+                takeOver(run);
+            }
+            if (selector.selectNow() == 0) {
+                return;
+            }
+            for (SelectionKey key : selector.selectedKeys()) {
+                serve((Taken) key.attachment(), run);
+            }
+            selector.selectedKeys().clear();
+        } catch (IOException e) {
+            server.log().warning("Serving clients during a busy script failed: " + e);
+        }
+    }
+
+    private void takeOver(Scripting.Run run) throws IOException {
+        selector = Selector.open();
+        for (Connection c : server.connectionList()) {
+            Channel ch = c.channel();
+            if (c.session() == run.caller() || ch == null || !c.idleForTakeover()) {
+                continue;
+            }
+            SocketChannel socket = (SocketChannel) ((AbstractNioChannel.NioUnsafe) ch.unsafe()).ch();
+            Taken t = new Taken(c, socket);
+            socket.register(selector, SelectionKey.OP_READ, t);
+            taken.add(t);
+        }
+    }
+
+    /** Reads what the client sent and answers each complete command. */
+    private void serve(Taken t, Scripting.Run run) {
+        if (t.failed) {
+            return;
+        }
+        try {
+            ByteBuffer chunk = ByteBuffer.allocate(4096);
+            int n;
+            while ((n = t.socket.read(chunk)) > 0) {
+                chunk.flip();
+                t.input.writeBytes(chunk);
+                chunk.clear();
+            }
+            List<byte[][]> commands = new ArrayList<>();
+            int consumed = completeCommands(t.input, commands);
+            if (consumed < 0) {
+                t.failed = true;
+                return;
+            }
+            t.input.skipBytes(consumed);
+            t.input.discardReadBytes();
+            RespWriter out = new RespWriter(t.connection.channel().alloc(), t.connection.session());
+            for (byte[][] args : commands) {
+                engine.answerWhileBusy(t.connection.session(), args, out, run);
+            }
+            ByteBuf reply = out.take();
+            if (reply != null) {
+                try {
+                    ByteBuffer bytes = reply.nioBuffer();
+                    while (bytes.hasRemaining() && t.socket.write(bytes) > 0) {
+                        // a busy client's replies are small; a full socket drops the rest of them
+                    }
+                } finally {
+                    reply.release();
+                }
+            }
+            if (n < 0) {
+                t.failed = true;
+            }
+        } catch (IOException e) {
+            t.failed = true;
+        }
+    }
+
+    @Override
+    public void ended(Scripting.Run run) {
+        if (selector == null) {
+            return;
+        }
+        try {
+            selector.close();
+        } catch (IOException e) {
+            server.log().warning("Closing the busy-script selector failed: " + e);
+        }
+        selector = null;
+        for (Taken t : taken) {
+            Channel ch = t.connection.channel();
+            if (t.input.isReadable() && ch.isActive()) {
+                ch.pipeline().fireChannelRead(t.input);
+                ch.pipeline().fireChannelReadComplete();
+            } else {
+                t.input.release();
+            }
+        }
+        taken.clear();
+    }
+
+    /**
+     * Parses the complete commands at the start of {@code in} (multibulk or inline) without
+     * consuming them; returns the bytes they take, or -1 when the input breaks the protocol (the
+     * connection's own decoder answers that once the script has ended).
+     */
+    static int completeCommands(ByteBuf in, List<byte[][]> out) {
+        int start = in.readerIndex();
+        int end = in.writerIndex();
+        int pos = start;
+        while (pos < end) {
+            int lineEnd = in.indexOf(pos, end, (byte) '\n');
+            if (lineEnd < 0) {
+                break;
+            }
+            if (in.getByte(pos) != '*') {
+                int len = lineEnd - pos - (lineEnd > pos && in.getByte(lineEnd - 1) == '\r' ? 1 : 0);
+                byte[] line = new byte[len];
+                in.getBytes(pos, line);
+                List<byte[]> args = InlineArgs.split(line, 0, len);
+                if (args != null && !args.isEmpty()) {
+                    out.add(args.toArray(new byte[0][]));
+                }
+                pos = lineEnd + 1;
+                continue;
+            }
+            long argc = number(in, pos + 1, lineEnd);
+            if (argc < 0 || argc > 1024 * 1024) {
+                return -1;
+            }
+            int p = lineEnd + 1;
+            byte[][] args = new byte[(int) argc][];
+            int i = 0;
+            for (; i < argc; i++) {
+                int le = p < end ? in.indexOf(p, end, (byte) '\n') : -1;
+                if (le < 0) {
+                    break;
+                }
+                if (in.getByte(p) != '$') {
+                    return -1;
+                }
+                long len = number(in, p + 1, le);
+                if (len < 0 || len > Integer.MAX_VALUE - 8) {
+                    return -1;
+                }
+                if (le + 1 + len + 2 > end) {
+                    break;
+                }
+                args[i] = new byte[(int) len];
+                in.getBytes(le + 1, args[i]);
+                p = (int) (le + 1 + len + 2);
+            }
+            if (i < argc) {
+                break;
+            }
+            if (argc > 0) {
+                out.add(args);
+            }
+            pos = p;
+        }
+        return pos - start;
+    }
+
+    /** The decimal number in [from, lineEnd) (a CR before lineEnd ignored), or -1. */
+    private static long number(ByteBuf in, int from, int lineEnd) {
+        int to = lineEnd > from && in.getByte(lineEnd - 1) == '\r' ? lineEnd - 1 : lineEnd;
+        if (to <= from) {
+            return -1;
+        }
+        boolean negative = in.getByte(from) == '-';
+        long v = 0;
+        for (int i = negative ? from + 1 : from; i < to; i++) {
+            int d = in.getByte(i) - '0';
+            if (d < 0 || d > 9 || v > Integer.MAX_VALUE) {
+                return -1;
+            }
+            v = v * 10 + d;
+        }
+        return negative ? 0 : v;
+    }
+}
