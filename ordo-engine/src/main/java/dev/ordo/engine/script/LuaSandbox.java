@@ -88,6 +88,31 @@ public final class LuaSandbox {
         real.rawset(name, value.istable() ? proxy((LuaTable) value) : value);
     }
 
+    /**
+     * A function library's environment: reads the globals, except that {@code redis} is {@code
+     * loadRedis} while {@code loading[0]}; writes fail. A {@link Globals} with the hook installed.
+     */
+    Globals libraryEnvironment(LuaTable loadRedis, boolean[] loading) {
+        Globals lib = new Globals();
+        lib.debuglib = env.debuglib;
+        LuaTable meta = new LuaTable();
+        meta.rawset(LuaValue.INDEX, new TwoArgFunction() {
+            @Override
+            public LuaValue call(LuaValue table, LuaValue key) {
+                return loading[0] && "redis".equals(key.tojstring()) ? loadRedis : real.get(key);
+            }
+        });
+        meta.rawset(LuaValue.NEWINDEX, new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                throw new LuaError(READONLY);
+            }
+        });
+        meta.rawset(LuaValue.METATABLE, LuaValue.FALSE);
+        lib.setmetatable(meta);
+        return lib;
+    }
+
     /** Replaces one function of a library table ({@code math.random} ...). Only while building. */
     void defineIn(String library, String name, LuaValue value) {
         ((LuaTable) real.rawget(library).getmetatable().rawget(LuaValue.INDEX)).rawset(name, value);

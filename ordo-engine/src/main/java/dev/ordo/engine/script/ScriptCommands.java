@@ -3,6 +3,7 @@ package dev.ordo.engine.script;
 import dev.ordo.engine.command.Call;
 import dev.ordo.engine.command.Command;
 import dev.ordo.engine.command.CommandTable;
+import dev.ordo.engine.command.ReplyWriter;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 
@@ -10,7 +11,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT, with Redis 7.2's syntax, replies and errors.
+ * EVAL, EVALSHA, EVAL_RO, EVALSHA_RO, SCRIPT, FCALL, FCALL_RO and FUNCTION, with Redis 7.2's
+ * syntax, replies and errors.
  * The Lua side lives in {@link Scripting}.
  */
 public final class ScriptCommands {
@@ -35,6 +37,49 @@ public final class ScriptCommands {
             "HELP",
             "    Prints this help.");
 
+    private static final List<String> FUNCTION_HELP = List.of(
+            "FUNCTION <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+            "LOAD [REPLACE] <FUNCTION CODE>",
+            "    Create a new library with the given library name and code.",
+            "DELETE <LIBRARY NAME>",
+            "    Delete the given library.",
+            "LIST [LIBRARYNAME PATTERN] [WITHCODE]",
+            "    Return general information on all the libraries:",
+            "    * Library name",
+            "    * The engine used to run the Library",
+            "    * Library description",
+            "    * Functions list",
+            "    * Library code (if WITHCODE is given)",
+            "    It also possible to get only function that matches a pattern using LIBRARYNAME argument.",
+            "STATS",
+            "    Return information about the current function running:",
+            "    * Function name",
+            "    * Command used to run the function",
+            "    * Duration in MS that the function is running",
+            "    If no function is running, return nil",
+            "    In addition, returns a list of available engines.",
+            "KILL",
+            "    Kill the current running function.",
+            "FLUSH [ASYNC|SYNC]",
+            "    Delete all the libraries.",
+            "    When called without the optional mode argument, the behavior is determined by the",
+            "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+            "    * ASYNC: Asynchronously flush the libraries.",
+            "    * SYNC: Synchronously flush the libraries.",
+            "DUMP",
+            "    Return a serialized payload representing the current libraries, can be restored using FUNCTION RESTORE command",
+            "RESTORE <PAYLOAD> [FLUSH|APPEND|REPLACE]",
+            "    Restore the libraries represented by the given payload, it is possible to give a restore policy to",
+            "    control how to handle existing libraries (default APPEND):",
+            "    * FLUSH: delete all existing libraries.",
+            "    * APPEND: appends the restored libraries to the existing libraries. On collision, abort.",
+            "    * REPLACE: appends the restored libraries to the existing libraries, On collision, replace the old",
+            "      libraries with the new libraries (notice that even on this option there is a chance of failure",
+            "      in case of functions name collision with another library).",
+            "HELP",
+            "    Prints this help."
+);
+
     private ScriptCommands() {
     }
 
@@ -51,6 +96,154 @@ public final class ScriptCommands {
                 .with(Command.of("kill", 2, "noscript allow_busy", 0, 0, 0, "scripting", c -> kill(c, scripting, false)))
                 .with(Command.of("debug", 3, "noscript", 0, 0, 0, "scripting", ScriptCommands::debug))
                 .with(Command.of("help", 2, "loading stale", 0, 0, 0, "scripting", c -> c.replyLines(SCRIPT_HELP))));
+        t.register(Command.of("fcall", -3, EVAL_FLAGS, 0, 0, 0, "scripting", c -> fcall(c, scripting, false)));
+        t.register(Command.of("fcall_ro", -3, "readonly " + EVAL_FLAGS, 0, 0, 0, "scripting", c -> fcall(c, scripting, true)));
+        Functions f = scripting.functions();
+        t.register(Command.of("function", -2, "", 0, 0, 0, "scripting", c -> { })
+                .with(Command.of("load", -3, "write denyoom noscript", 0, 0, 0, "scripting", c -> functionLoad(c, f)))
+                .with(Command.of("list", -2, "noscript", 0, 0, 0, "scripting", c -> functionList(c, f)))
+                .with(Command.of("delete", 3, "write noscript", 0, 0, 0, "scripting", c -> {
+                    if (!f.delete(c.argString(2))) {
+                        throw new ErrorReply("ERR Library not found");
+                    }
+                    c.reply().simpleString("OK");
+                }))
+                .with(Command.of("flush", -2, "write noscript", 0, 0, 0, "scripting", c -> {
+                    if (c.argc() > 3 || c.argc() == 3 && !c.argIs(2, "sync") && !c.argIs(2, "async")) {
+                        throw new ErrorReply("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
+                    }
+                    f.flush();
+                    c.reply().simpleString("OK");
+                }))
+                .with(Command.of("dump", 2, "noscript", 0, 0, 0, "scripting", c -> c.reply().bulk(FunctionDump.dump(
+                        f.libraries().stream().map(l -> l.code().getBytes(java.nio.charset.StandardCharsets.UTF_8)).toList()))))
+                .with(Command.of("restore", -3, "write denyoom noscript", 0, 0, 0, "scripting", c -> functionRestore(c, f)))
+                .with(Command.of("stats", 2, "noscript allow_busy", 0, 0, 0, "scripting", c -> functionStats(c, scripting)))
+                .with(Command.of("kill", 2, "noscript allow_busy", 0, 0, 0, "scripting", c -> kill(c, scripting, true)))
+                .with(Command.of("help", 2, "loading stale", 0, 0, 0, "scripting", c -> c.replyLines(FUNCTION_HELP))));
+    }
+
+    /** FCALL function numkeys key... arg... */
+    private static void fcall(Call c, Scripting scripting, boolean readOnlyCommand) {
+        Functions.Function fn = scripting.functions().function(c.argString(1));
+        int numKeys = numKeys(c, 2);
+        if (fn == null) {
+            throw new ErrorReply("ERR Function not found");
+        }
+        if (readOnlyCommand && !fn.noWrites()) {
+            throw new ErrorReply("ERR Can not execute a script with write flag using *_ro command.");
+        }
+        byte[][] keys = Arrays.copyOfRange(c.args(), 3, 3 + numKeys);
+        byte[][] args = Arrays.copyOfRange(c.args(), 3 + numKeys, c.argc());
+        scripting.run(c, fn.name(), fn.callback(), keys, args, readOnlyCommand || fn.noWrites(), true);
+    }
+
+    private static void functionLoad(Call c, Functions f) {
+        boolean replace = false;
+        int i = 2;
+        if (c.argc() > 3) {
+            if (!c.argIs(2, "replace") || c.argc() > 4) {
+                throw new ErrorReply("ERR Unknown option given: " + c.argString(2));
+            }
+            replace = true;
+            i = 3;
+        }
+        c.reply().bulk(f.load(c.arg(i), replace).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    private static void functionList(Call c, Functions f) {
+        String pattern = null;
+        boolean withCode = false;
+        for (int i = 2; i < c.argc(); i++) {
+            if (c.argIs(i, "withcode") && !withCode) {
+                withCode = true;
+            } else if (c.argIs(i, "libraryname") && pattern == null && i + 1 < c.argc()) {
+                pattern = c.argString(++i);
+            } else {
+                throw new ErrorReply("ERR Unknown argument " + c.argString(i));
+            }
+        }
+        List<Functions.Library> shown = new java.util.ArrayList<>();
+        for (Functions.Library l : f.libraries()) {
+            if (pattern == null || dev.ordo.engine.config.Glob.matches(pattern.getBytes(java.nio.charset.StandardCharsets.UTF_8), l.name().getBytes(java.nio.charset.StandardCharsets.UTF_8), false)) {
+                shown.add(l);
+            }
+        }
+        ReplyWriter r = c.reply();
+        r.arrayHeader(shown.size());
+        for (Functions.Library l : shown) {
+            r.mapHeader(withCode ? 4 : 3);
+            bulk(r, "library_name");
+            bulk(r, l.name());
+            bulk(r, "engine");
+            bulk(r, "LUA");
+            bulk(r, "functions");
+            r.arrayHeader(l.functions().size());
+            for (Functions.Function fn : l.functions()) {
+                r.mapHeader(3);
+                bulk(r, "name");
+                bulk(r, fn.name());
+                bulk(r, "description");
+                if (fn.description() == null) {
+                    r.nullBulk();
+                } else {
+                    bulk(r, fn.description());
+                }
+                bulk(r, "flags");
+                r.setHeader(fn.flags().size());
+                fn.flags().forEach(r::simpleString);
+            }
+            if (withCode) {
+                bulk(r, "library_code");
+                bulk(r, l.code());
+            }
+        }
+    }
+
+    private static void functionRestore(Call c, Functions f) {
+        String policy = c.argc() > 3 ? c.argString(3).toUpperCase(java.util.Locale.ROOT) : "APPEND";
+        if (c.argc() > 4 || !List.of("FLUSH", "APPEND", "REPLACE").contains(policy)) {
+            throw new ErrorReply("ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.");
+        }
+        List<byte[]> codes = FunctionDump.restore(c.arg(2));
+        if (codes == null) {
+            throw new ErrorReply("ERR DUMP payload version or checksum are wrong");
+        }
+        f.restore(codes, policy);
+        c.reply().simpleString("OK");
+    }
+
+    private static void functionStats(Call c, Scripting scripting) {
+        ReplyWriter r = c.reply();
+        r.mapHeader(2);
+        bulk(r, "running_script");
+        Scripting.Run run = scripting.running();
+        if (run == null || !run.isFunction()) {
+            r.nullBulk();
+        } else {
+            r.mapHeader(3);
+            bulk(r, "name");
+            bulk(r, run.name());
+            bulk(r, "command");
+            r.arrayHeader(run.command().length);
+            for (byte[] a : run.command()) {
+                r.bulk(a);
+            }
+            bulk(r, "duration_ms");
+            r.integer(run.elapsedMillis());
+        }
+        bulk(r, "engines");
+        r.mapHeader(1);
+        bulk(r, "LUA");
+        r.mapHeader(2);
+        bulk(r, "libraries_count");
+        r.integer(scripting.functions().libraries().size());
+        bulk(r, "functions_count");
+        r.integer(scripting.functions().functionCount());
+    }
+
+    private static void bulk(ReplyWriter r, String s) {
+        r.bulk(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** EVAL script numkeys key... arg... (and the SHA and read-only variants). */

@@ -63,6 +63,7 @@ public final class Scripting {
     private volatile Run running;
     private final Watchdog watchdog = new Watchdog();
     private volatile BusyHandler busyHandler;
+    private final Functions functions;
     private Session scriptSession;
 
     /**
@@ -96,6 +97,8 @@ public final class Scripting {
         long lastPollNanos;
         boolean polled;
 
+        byte[][] command = new byte[0][];
+
         Run(String name, boolean isFunction, boolean readOnly, Session caller) {
             this.name = name;
             this.isFunction = isFunction;
@@ -117,6 +120,16 @@ public final class Scripting {
             return isFunction;
         }
 
+        /** The script's or function's name (SHA1 for EVAL). */
+        public String name() {
+            return name;
+        }
+
+        /** The command that started it (FUNCTION STATS). */
+        public byte[][] command() {
+            return command;
+        }
+
         public boolean wrote() {
             return wrote;
         }
@@ -131,12 +144,18 @@ public final class Scripting {
         sandbox.define("bit", new BitLib().call(LuaValue.valueOf("bit"), new LuaTable()));
         sandbox.define("struct", new StructLib().call(LuaValue.valueOf("struct"), new LuaTable()));
         replaceRandom();
+        functions = new Functions(sandbox);
         watchdog.install();
     }
 
     /** The sandbox scripts and function libraries run in. */
     LuaSandbox sandbox() {
         return sandbox;
+    }
+
+    /** The function libraries (FUNCTION, FCALL). */
+    public Functions functions() {
+        return functions;
     }
 
     /** Installs the transport's handler of other clients during a busy script (null: none). */
@@ -233,6 +252,7 @@ public final class Scripting {
      */
     public void run(Call c, String name, LuaValue function, byte[][] keys, byte[][] args, boolean readOnly, boolean isFunction) {
         Run run = new Run(name, isFunction, readOnly, c.session());
+        run.command = c.args();
         LuaTable keyTable = table(keys);
         LuaTable argTable = table(args);
         Session session = scriptSession(c.session());
@@ -266,6 +286,10 @@ public final class Scripting {
         }
     }
 
+    private static String chunk(Run run) {
+        return run.isFunction ? "user_function" : "user_script";
+    }
+
     private static String functionName(Run run) {
         return run.isFunction ? run.name : "f_" + run.name;
     }
@@ -289,7 +313,7 @@ public final class Scripting {
                 text = text.startsWith("@") || text.matches("^[^\\s:]+:\\d+ .*") ? m.group(1) + ":" + m.group(2) + ": " + m.group(3) : text;
             } else if (!text.startsWith("Script killed by user")) {
                 where = watchdog.lastLine();
-                text = "user_script:" + where + ": " + text;
+                text = chunk(run) + ":" + where + ": " + text;
             }
             if (text.startsWith("ERR ") || text.startsWith("user_script:") && text.contains(": ERR ")) {
                 message = text;
@@ -303,7 +327,7 @@ public final class Scripting {
         if ("?".equals(where)) {
             where = watchdog.lastLine();
         }
-        return LuaReplies.errorText(message) + " script: " + run.name + ", on @user_script:" + where + ".";
+        return LuaReplies.errorText(message) + " script: " + run.name + ", on @" + chunk(run) + ":" + where + ".";
     }
 
     private Session scriptSession(Session caller) {

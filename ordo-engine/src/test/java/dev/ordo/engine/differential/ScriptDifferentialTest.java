@@ -212,6 +212,30 @@ eval("return redis.call('config', 'nosuch')"),
         cases.add(c("seed: packed dimension compare-and-set", r("ZADD", "packed", String.valueOf(5L * (1 << 20) + 7), "p1"),
                 eval(PACKED_DIMENSION_CAS, "1", "packed", "p1", "7", "9"), eval(PACKED_DIMENSION_CAS, "1", "packed", "p1", "7", "11"),
                 r("ZSCORE", "packed", "p1")));
+        // functions
+        String lib = "#!lua name=mylib\n"
+                + "redis.register_function('myfunc', function(keys, args) return {keys[1], args[1]} end)\n"
+                + "redis.register_function{function_name='ro', callback=function(keys, args) return redis.call('GET', keys[1]) end, flags={'no-writes'}, description='reads'}\n"
+                + "redis.register_function{function_name='w', callback=function(keys, args) return redis.call('SET', keys[1], 'v') end, flags={'no-writes'}}\n"
+                + "redis.register_function('boom', function(keys, args) return redis.call('nosuch') end)\n"
+                + "redis.register_function('incr', function(keys, args) return redis.call('INCRBY', keys[1], args[1]) end)";
+        cases.add(c("functions", r("FUNCTION", "FLUSH"), r("FUNCTION", "LOAD", lib), r("FCALL", "myfunc", "1", "k", "a"), r("SET", "k", "val"),
+                r("FCALL", "ro", "1", "k"), r("FCALL_RO", "ro", "1", "k"), r("FCALL_RO", "myfunc", "1", "k", "a"), r("FCALL", "w", "1", "k"),
+                r("FCALL", "boom", "0"), r("FCALL", "incr", "1", "n", "5"), r("FCALL", "incr", "1", "n", "5"), r("FCALL", "nosuch", "0"),
+                r("FCALL", "myfunc", "3", "k"), r("FUNCTION", "LOAD", lib), r("FUNCTION", "LIST"), r("FUNCTION", "LIST", "WITHCODE"),
+                r("FUNCTION", "LIST", "LIBRARYNAME", "my*"), r("FUNCTION", "LIST", "LIBRARYNAME", "zz*"), r("FUNCTION", "STATS"),
+                r("FUNCTION", "LOAD", "REPLACE", lib.replace("return {keys[1], args[1]}", "return 'replaced'")), r("FCALL", "myfunc", "0"),
+                r("FUNCTION", "DELETE", "nosuch"), r("FUNCTION", "DELETE", "mylib"), r("FCALL", "myfunc", "0"), r("FUNCTION", "KILL"),
+                r("FUNCTION", "FLUSH", "bogus"), r("FUNCTION", "FLUSH", "SYNC"), r("FUNCTION", "RESTORE", "garbage"), r("FUNCTION", "HELP")));
+        cases.add(c("function load errors", r("FUNCTION", "LOAD", "return 1"), r("FUNCTION", "LOAD", "#!lua\nreturn 1"),
+                r("FUNCTION", "LOAD", "#!lua name=e2\nreturn 1"), r("FUNCTION", "LOAD", "#!lua name=e3\nredis.call('set','a','b')"),
+                r("FUNCTION", "LOAD", "#!js name=e4\nx"), r("FUNCTION", "LOAD", "#!lua name=e5 foo=bar\nx"),
+                r("FUNCTION", "LOAD", "#!lua name=e6\nredis.register_function('a', function() end)\nredis.register_function('a', function() end)"),
+                r("FUNCTION", "LOAD", "#!lua name=e7\nredis.register_function('bad name', function() end)"),
+                r("FUNCTION", "LOAD", "#!lua name=e8\nredis.register_function{function_name='f', callback=function() end, flags={'bogus'}}"),
+                r("FUNCTION", "LOAD", "#!lua name=e9\nredis.register_function('f')"), r("FUNCTION", "LOAD", "#!lua name=e10\nx = 1"),
+                r("FUNCTION", "LOAD", "#!lua name=ok1\nredis.register_function('f1', function() return redis.REDIS_VERSION ~= nil end)"),
+                r("FUNCTION", "LOAD", "#!lua name=ok2\nredis.register_function('f1', function() return 2 end)"), r("FCALL", "f1", "0")));
         // transactions
         cases.add(c("multi exec", r("MULTI"), r("SET", "a", "1"), r("INCR", "a"), r("ZADD", "z", "1", "m"), r("EXEC"), r("GET", "a")));
         cases.add(c("runtime error does not roll back", r("SET", "s", "x"), r("MULTI"), r("INCR", "s"), r("SET", "t", "1"), r("EXEC"), r("GET", "t")));
@@ -226,6 +250,33 @@ eval("return redis.call('config', 'nosuch')"),
         cases.add(c("scripts inside multi", r("MULTI"), eval("return redis.call('INCR', KEYS[1])", "1", "cnt"), r("EVAL", "return 1", "x"),
                 r("EXEC"), r("MULTI"), eval("return redis.call('INCR', KEYS[1])", "1", "cnt"), r("BZPOPMIN", "q", "0"), r("EXEC"), r("GET", "cnt")));
         return cases.stream().map(Arguments::of);
+    }
+
+    /** FUNCTION DUMP payloads cross both ways: Redis's (LZF-compressed) into Ordo, Ordo's into Redis. */
+    @org.junit.jupiter.api.Test
+    void functionDump_movesBetweenRedisAndOrdo() throws Exception {
+        String code = "#!lua name=portable\nredis.register_function('hello', function(keys, args) return 'hello ' .. args[1] end)\n"
+                + "-- padding so that Redis compresses the code with LZF: " + "x".repeat(200);
+        try (EngineTarget ordo = new EngineTarget(); RespSocket real = new RespSocket(redis.port())) {
+            ordo.call(bytes("FUNCTION", "FLUSH"));
+            real.call(bytes("FUNCTION", "FLUSH"));
+            real.call(bytes("FUNCTION", "LOAD", code));
+            byte[] redisDump = real.call(bytes("FUNCTION", "DUMP")).text();
+            org.assertj.core.api.Assertions.assertThat(ordo.call(new byte[][] {bytes("FUNCTION")[0], bytes("RESTORE")[0], redisDump}).textString())
+                    .isEqualTo("OK");
+            org.assertj.core.api.Assertions.assertThat(ordo.call(bytes("FCALL", "hello", "0", "from redis")).textString()).isEqualTo("hello from redis");
+            byte[] ordoDump = ordo.call(bytes("FUNCTION", "DUMP")).text();
+            org.assertj.core.api.Assertions.assertThat(real.call(new byte[][] {bytes("FUNCTION")[0], bytes("RESTORE")[0], ordoDump, bytes("REPLACE")[0]})
+                    .textString()).isEqualTo("OK");
+            org.assertj.core.api.Assertions.assertThat(real.call(bytes("FCALL", "hello", "0", "from ordo")).textString()).isEqualTo("hello from ordo");
+            byte[] corrupt = ordoDump.clone();
+            corrupt[3] ^= 1;
+            org.assertj.core.api.Assertions.assertThat(ordo.call(new byte[][] {bytes("FUNCTION")[0], bytes("RESTORE")[0], corrupt}).textString())
+                    .isEqualTo("ERR DUMP payload version or checksum are wrong");
+            org.assertj.core.api.Assertions.assertThat(ordo.call(new byte[][] {bytes("FUNCTION")[0], bytes("RESTORE")[0], ordoDump}).textString())
+                    .isEqualTo("ERR Library 'portable' already exists");
+            real.call(bytes("FUNCTION", "FLUSH"));
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -250,7 +301,9 @@ eval("return redis.call('config', 'nosuch')"),
                 byte[][] args = bytes(c.commands().get(i));
                 Reply expected = real.call(args);
                 Reply actual = ordo.call(args);
-                String difference = ReplyComparison.difference(pairsSorted(actual), pairsSorted(expected), false);
+                boolean functionList = args.length > 1 && c.commands().get(i)[0].equalsIgnoreCase("FUNCTION")
+                        && c.commands().get(i)[1].equalsIgnoreCase("LIST");
+                String difference = ReplyComparison.difference(pairsSorted(actual, functionList), pairsSorted(expected, functionList), false);
                 if (difference != null) {
                     fail("%s, RESP%d, command %d %s%n  Redis: %s%n  Ordo:  %s%n  difference: %s", c.name(), protocol, i,
                             String.join(" | ", c.commands().get(i)), expected, actual, difference);
@@ -259,13 +312,24 @@ eval("return redis.call('config', 'nosuch')"),
         }
     }
 
-    /** The reply with every map's pairs in key order: Lua tables have no order, so neither do maps made from them. */
-    private static Reply pairsSorted(Reply r) {
+    /**
+     * The reply with every map's pairs in key order: Lua tables have no order, so neither do maps
+     * made from them. With {@code sortFunctions}, the array after a "functions" key is sorted too
+     * (Redis lists a library's functions in its hash table's order, which varies by process).
+     */
+    private static Reply pairsSorted(Reply r, boolean sortFunctions) {
         if (r.children() == null || r.children().isEmpty()) {
             return r;
         }
         List<Reply> children = new ArrayList<>();
-        r.children().forEach(child -> children.add(pairsSorted(child)));
+        r.children().forEach(child -> children.add(pairsSorted(child, sortFunctions)));
+        for (int i = 0; sortFunctions && i + 1 < children.size(); i++) {
+            if ("functions".equals(children.get(i).textString()) && children.get(i + 1).children() != null) {
+                List<Reply> fns = new ArrayList<>(children.get(i + 1).children());
+                fns.sort(java.util.Comparator.comparing(Reply::toString));
+                children.set(i + 1, Reply.aggregate(children.get(i + 1).kind(), fns));
+            }
+        }
         if (r.kind() == Reply.Kind.MAP) {
             List<List<Reply>> pairs = new ArrayList<>();
             for (int i = 0; i + 1 < children.size(); i += 2) {

@@ -1,0 +1,192 @@
+package dev.ordo.engine.script;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * FUNCTION DUMP's payload in Redis's format, so dumps move between Ordo and Redis 7: for each
+ * library the RDB function opcode {@code 0xF5} and the library code as an RDB string, then the
+ * RDB version (2 bytes, little-endian) and the CRC-64/Jones of everything before it (8 bytes,
+ * little-endian). Ordo writes plain strings; it reads plain, integer-free and LZF-compressed ones
+ * (Redis compresses code over 20 bytes).
+ */
+final class FunctionDump {
+    static final int OPCODE_FUNCTION2 = 0xF5;
+    /** The RDB version Redis 7.0 writes and accepts; 7.2 (11) accepts it too. */
+    static final int RDB_VERSION = 10;
+    private static final long[] CRC_TABLE = new long[256];
+
+    static {
+        long poly = 0x95AC9329AC4BC9B5L;
+        for (int i = 0; i < 256; i++) {
+            long crc = i;
+            for (int j = 0; j < 8; j++) {
+                crc = (crc & 1) != 0 ? (crc >>> 1) ^ poly : crc >>> 1;
+            }
+            CRC_TABLE[i] = crc;
+        }
+    }
+
+    private FunctionDump() {
+    }
+
+    static byte[] dump(List<byte[]> libraryCodes) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] code : libraryCodes) {
+            out.write(OPCODE_FUNCTION2);
+            writeLength(out, code.length);
+            out.writeBytes(code);
+        }
+        out.write(RDB_VERSION & 0xFF);
+        out.write(RDB_VERSION >>> 8);
+        byte[] body = out.toByteArray();
+        long crc = crc64(body, body.length);
+        for (int i = 0; i < 8; i++) {
+            out.write((int) (crc >>> (8 * i)) & 0xFF);
+        }
+        return out.toByteArray();
+    }
+
+    /** The library codes in a payload, or null when its version or checksum is wrong or it is malformed. */
+    static List<byte[]> restore(byte[] payload) {
+        if (payload.length < 10) {
+            return null;
+        }
+        int footer = payload.length - 10;
+        int version = (payload[footer] & 0xFF) | (payload[footer + 1] & 0xFF) << 8;
+        long crc = 0;
+        for (int i = 0; i < 8; i++) {
+            crc |= (payload[footer + 2 + i] & 0xFFL) << (8 * i);
+        }
+        if (version > RDB_VERSION + 1 || crc != crc64(payload, footer + 2)) {
+            return null;
+        }
+        List<byte[]> codes = new ArrayList<>();
+        int[] pos = {0};
+        while (pos[0] < footer) {
+            if ((payload[pos[0]++] & 0xFF) != OPCODE_FUNCTION2) {
+                return null;
+            }
+            byte[] code = readString(payload, pos, footer);
+            if (code == null) {
+                return null;
+            }
+            codes.add(code);
+        }
+        return codes;
+    }
+
+    static long crc64(byte[] data, int length) {
+        long crc = 0;
+        for (int i = 0; i < length; i++) {
+            crc = CRC_TABLE[(int) ((crc ^ data[i]) & 0xFF)] ^ (crc >>> 8);
+        }
+        return crc;
+    }
+
+    private static void writeLength(ByteArrayOutputStream out, long len) {
+        if (len < 64) {
+            out.write((int) len);
+        } else if (len < 16384) {
+            out.write(0x40 | (int) (len >>> 8));
+            out.write((int) len & 0xFF);
+        } else {
+            out.write(0x80);
+            for (int s = 24; s >= 0; s -= 8) {
+                out.write((int) (len >>> s) & 0xFF);
+            }
+        }
+    }
+
+    /** An RDB length, or -1; {@code encoded[0]} tells whether it was a special encoding (its type then). */
+    private static long readLength(byte[] b, int[] pos, int end, int[] encoded) {
+        if (pos[0] >= end) {
+            return -1;
+        }
+        int first = b[pos[0]++] & 0xFF;
+        encoded[0] = -1;
+        switch (first >>> 6) {
+            case 0:
+                return first & 0x3F;
+            case 1:
+                return pos[0] < end ? ((first & 0x3F) << 8) | (b[pos[0]++] & 0xFF) : -1;
+            case 2: {
+                int n = first == 0x80 ? 4 : first == 0x81 ? 8 : -1;
+                if (n < 0 || pos[0] + n > end) {
+                    return -1;
+                }
+                long v = 0;
+                for (int i = 0; i < n; i++) {
+                    v = (v << 8) | (b[pos[0]++] & 0xFF);
+                }
+                return v;
+            }
+            default:
+                encoded[0] = first & 0x3F;
+                return 0;
+        }
+    }
+
+    private static byte[] readString(byte[] b, int[] pos, int end) {
+        int[] encoded = new int[1];
+        long len = readLength(b, pos, end, encoded);
+        if (encoded[0] == 3) {
+            long compressed = readLength(b, pos, end, new int[1]);
+            long original = readLength(b, pos, end, new int[1]);
+            if (compressed < 0 || original < 0 || pos[0] + compressed > end || original > Integer.MAX_VALUE - 8) {
+                return null;
+            }
+            byte[] out = lzfDecompress(b, pos[0], (int) compressed, (int) original);
+            pos[0] += (int) compressed;
+            return out;
+        }
+        if (encoded[0] >= 0 || len < 0 || pos[0] + len > end) {
+            return null;
+        }
+        byte[] s = java.util.Arrays.copyOfRange(b, pos[0], pos[0] + (int) len);
+        pos[0] += (int) len;
+        return s;
+    }
+
+    /** LZF decompression (the format Redis uses for RDB strings); null when the input is inconsistent. */
+    static byte[] lzfDecompress(byte[] in, int off, int len, int originalLength) {
+        byte[] out = new byte[originalLength];
+        int ip = off;
+        int end = off + len;
+        int op = 0;
+        while (ip < end) {
+            int ctrl = in[ip++] & 0xFF;
+            if (ctrl < 32) {
+                int n = ctrl + 1;
+                if (op + n > out.length || ip + n > end) {
+                    return null;
+                }
+                System.arraycopy(in, ip, out, op, n);
+                ip += n;
+                op += n;
+            } else {
+                int n = ctrl >>> 5;
+                int ref = op - ((ctrl & 0x1F) << 8) - 1;
+                if (n == 7) {
+                    if (ip >= end) {
+                        return null;
+                    }
+                    n += in[ip++] & 0xFF;
+                }
+                if (ip >= end) {
+                    return null;
+                }
+                ref -= in[ip++] & 0xFF;
+                n += 2;
+                if (ref < 0 || op + n > out.length) {
+                    return null;
+                }
+                for (int i = 0; i < n; i++) {
+                    out[op++] = out[ref++];
+                }
+            }
+        }
+        return op == out.length ? out : null;
+    }
+}

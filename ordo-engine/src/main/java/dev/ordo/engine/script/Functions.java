@@ -1,0 +1,266 @@
+package dev.ordo.engine.script;
+
+import dev.ordo.engine.error.ErrorReply;
+import org.luaj.vm2.Globals;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.lib.TwoArgFunction;
+import org.luaj.vm2.lib.VarArgFunction;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Redis 7 function libraries: code that starts with {@code #!lua name=<library>} and registers
+ * functions with {@code redis.register_function}, run once at FUNCTION LOAD in an environment
+ * where {@code redis} offers only registration, logging and the version (no commands); the
+ * registered functions later run as FCALL scripts with (keys, args).
+ *
+ * <p>Each library gets its own read-only environment (a {@link Globals}, so the instruction hook
+ * runs in it) that reads the shared globals; its functions see the full {@code redis} library.
+ * Libraries are kept in load order; function names are unique across libraries.
+ */
+public final class Functions {
+    /** Flags a function may declare, as Redis names them. */
+    private static final Set<String> FLAGS = Set.of("no-writes", "allow-oom", "allow-stale", "no-cluster", "allow-cross-slot-keys");
+
+    private final LuaSandbox sandbox;
+    private final Map<String, Library> libraries = new LinkedHashMap<>();
+    private final Map<String, Function> functions = new LinkedHashMap<>();
+
+    /** A loaded library and its functions. */
+    public record Library(String name, String code, List<Function> functions) {
+    }
+
+    /** A registered function. */
+    public record Function(String name, String library, LuaValue callback, String description, Set<String> flags) {
+        public boolean noWrites() {
+            return flags.contains("no-writes");
+        }
+    }
+
+    Functions(LuaSandbox sandbox) {
+        this.sandbox = sandbox;
+    }
+
+    public Function function(String name) {
+        return functions.get(name);
+    }
+
+    public Collection<Library> libraries() {
+        return libraries.values();
+    }
+
+    public int functionCount() {
+        return functions.size();
+    }
+
+    /** FUNCTION LOAD [REPLACE]: compiles and runs the library code; returns the library name. */
+    public String load(byte[] code, boolean replace) {
+        String text = new String(code, StandardCharsets.UTF_8);
+        String name = libraryName(text);
+        Library existing = libraries.get(name);
+        if (existing != null && !replace) {
+            throw new ErrorReply("ERR Library '" + name + "' already exists");
+        }
+        Library library = evaluate(name, text, code);
+        for (Function f : library.functions()) {
+            Function other = functions.get(f.name());
+            if (other != null && !other.library().equals(name)) {
+                throw new ErrorReply("ERR Function " + f.name() + " already exists");
+            }
+        }
+        if (existing != null) {
+            delete(name);
+        }
+        libraries.put(name, library);
+        library.functions().forEach(f -> functions.put(f.name(), f));
+        return name;
+    }
+
+    /** FUNCTION DELETE: whether the library existed. */
+    public boolean delete(String name) {
+        Library l = libraries.remove(name);
+        if (l == null) {
+            return false;
+        }
+        l.functions().forEach(f -> functions.remove(f.name()));
+        return true;
+    }
+
+    public void flush() {
+        libraries.clear();
+        functions.clear();
+    }
+
+    /**
+     * FUNCTION RESTORE: loads every library of a dump; FLUSH empties first, APPEND refuses a
+     * library that exists, REPLACE replaces it. Nothing changes when any library fails.
+     */
+    public void restore(List<byte[]> codes, String policy) {
+        Map<String, Library> savedLibraries = new LinkedHashMap<>(libraries);
+        Map<String, Function> savedFunctions = new LinkedHashMap<>(functions);
+        try {
+            if (policy.equals("FLUSH")) {
+                flush();
+            }
+            for (byte[] code : codes) {
+                load(code, policy.equals("REPLACE"));
+            }
+        } catch (ErrorReply e) {
+            libraries.clear();
+            libraries.putAll(savedLibraries);
+            functions.clear();
+            functions.putAll(savedFunctions);
+            throw e;
+        }
+    }
+
+    /** The library name from the shebang line, with Redis's errors. */
+    private static String libraryName(String code) {
+        if (!code.startsWith("#!")) {
+            throw new ErrorReply("ERR Missing library metadata");
+        }
+        int nl = code.indexOf('\n');
+        String[] parts = (nl < 0 ? code.substring(2) : code.substring(2, nl)).trim().split("\\s+");
+        if (!parts[0].equals("lua")) {
+            throw new ErrorReply("ERR Engine '" + parts[0] + "' not found");
+        }
+        String name = null;
+        for (int i = 1; i < parts.length; i++) {
+            if (parts[i].startsWith("name=")) {
+                name = parts[i].substring(5);
+            } else {
+                throw new ErrorReply("ERR Invalid metadata value given: " + parts[i]);
+            }
+        }
+        if (name == null) {
+            throw new ErrorReply("ERR Library name was not given");
+        }
+        if (name.isEmpty() || !name.chars().allMatch(ch -> Character.isLetterOrDigit(ch) || ch == '_')) {
+            throw new ErrorReply("ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long");
+        }
+        return name;
+    }
+
+    /** Runs the library body with the registration-only {@code redis}; collects what it registered. */
+    private Library evaluate(String name, String text, byte[] code) {
+        List<Function> registered = new ArrayList<>();
+        boolean[] loading = {true};
+        LuaTable loadRedis = loadTimeRedis(name, registered, loading);
+        Globals env = sandbox.libraryEnvironment(loadRedis, loading);
+        byte[] body = code;
+        if (text.startsWith("#!")) {
+            int nl = text.indexOf('\n');
+            String rest = nl < 0 ? "" : "\n" + text.substring(nl + 1);
+            body = rest.getBytes(StandardCharsets.UTF_8);
+        }
+        try {
+            LuaValue chunk = sandbox.compile(body, "@user_function", env);
+            chunk.call();
+        } catch (ErrorReply e) {
+            throw e;
+        } catch (LuaError e) {
+            LuaValue obj = e instanceof Scripting.TableError t ? t.table().rawget(LuaReplies.ERR) : null;
+            String message = obj != null && obj.isstring() ? obj.tojstring()
+                    : "ERR " + LuaSandbox.as51Message(Scripting.compileMessage(e).replace("@user_function", "user_function")
+                            .replaceFirst("^(user_function:\\d+) ", "$1: ").strip());
+            throw new ErrorReply("ERR Error registering functions: " + message);
+        } finally {
+            loading[0] = false;
+        }
+        if (registered.isEmpty()) {
+            throw new ErrorReply("ERR No functions registered");
+        }
+        return new Library(name, text, List.copyOf(registered));
+    }
+
+    private LuaTable loadTimeRedis(String library, List<Function> registered, boolean[] loading) {
+        LuaTable redis = new LuaTable();
+        redis.rawset("register_function", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (!loading[0]) {
+                    throw new LuaError("redis.register_function can only be called on FUNCTION LOAD command");
+                }
+                String fname;
+                LuaValue callback;
+                String description = null;
+                Set<String> flags = new LinkedHashSet<>();
+                if (args.narg() == 1 && args.arg1().istable()) {
+                    LuaTable t = (LuaTable) args.arg1();
+                    for (Varargs kv = t.next(LuaValue.NIL); !kv.arg1().isnil(); kv = t.next(kv.arg1())) {
+                        String key = kv.arg1().tojstring();
+                        if (!key.equals("function_name") && !key.equals("callback") && !key.equals("flags") && !key.equals("description")) {
+                            throw registrationError("unknown argument given to redis.register_function");
+                        }
+                    }
+                    fname = t.rawget("function_name").isstring() ? t.rawget("function_name").tojstring() : null;
+                    callback = t.rawget("callback");
+                    LuaValue d = t.rawget("description");
+                    description = d.isstring() ? d.tojstring() : null;
+                    LuaValue f = t.rawget("flags");
+                    if (f.istable()) {
+                        for (int i = 1; !f.get(i).isnil(); i++) {
+                            String flag = f.get(i).tojstring();
+                            if (!FLAGS.contains(flag)) {
+                                throw registrationError("unknown flag given");
+                            }
+                            flags.add(flag);
+                        }
+                    }
+                } else if (args.narg() == 1) {
+                    throw registrationError("calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).");
+                } else if (args.narg() == 2) {
+                    fname = args.arg1().isstring() ? args.arg1().tojstring() : null;
+                    callback = args.arg(2);
+                } else {
+                    throw registrationError("wrong number of arguments to redis.register_function");
+                }
+                if (fname == null) {
+                    throw registrationError("redis.register_function must get a function name argument");
+                }
+                if (!(callback instanceof LuaFunction)) {
+                    throw registrationError("redis.register_function must get a callback argument");
+                }
+                if (fname.isEmpty() || !fname.chars().allMatch(ch -> Character.isLetterOrDigit(ch) || ch == '_')) {
+                    // Redis's own wording for a bad function name says "Library names".
+                    throw registrationError("Library names can only contain letters, numbers, or underscores(_) and must be at least one character long");
+                }
+                for (Function existing : registered) {
+                    if (existing.name().equals(fname)) {
+                        throw registrationError("Function already exists in the library");
+                    }
+                }
+                registered.add(new Function(fname, library, callback, description, Set.copyOf(flags)));
+                return LuaValue.NONE;
+            }
+        });
+        LuaValue full = sandbox.global("redis");
+        for (String name : new String[] {"log", "LOG_DEBUG", "LOG_VERBOSE", "LOG_NOTICE", "LOG_WARNING", "REDIS_VERSION", "REDIS_VERSION_NUM", "setresp"}) {
+            redis.rawset(name, full.get(name));
+        }
+        LuaTable meta = new LuaTable();
+        meta.rawset(LuaValue.INDEX, new TwoArgFunction() {
+            @Override
+            public LuaValue call(LuaValue table, LuaValue key) {
+                throw new LuaError("Script attempted to access nonexistent global variable '" + key.tojstring() + "'");
+            }
+        });
+        redis.setmetatable(meta);
+        return redis;
+    }
+
+    private static LuaError registrationError(String message) {
+        return new Scripting.TableError(LuaReplies.errorTable("ERR " + message));
+    }
+}
