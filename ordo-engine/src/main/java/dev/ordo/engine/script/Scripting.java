@@ -276,6 +276,8 @@ public final class Scripting {
             out.error("ERR Error running script (call to " + functionName(run) + "): stack overflow");
         } catch (OutOfMemoryError e) {
             out.error("ERR Error running script (call to " + functionName(run) + "): not enough memory");
+        } catch (RuntimeException e) {
+            out.error("ERR Error running script (call to " + functionName(run) + "): " + e);
         } finally {
             running = previous;
             session.selectDb(c.session().db());
@@ -365,6 +367,9 @@ public final class Scripting {
         }
         if (r != null && r.killed) {
             throw new LuaError(r.isFunction ? "Script killed by user with FUNCTION KILL..." : "Script killed by user with SCRIPT KILL...", 0);
+        }
+        if (r != null && (r.instructions & 0xFFFF) == 0 && HeapGuard.exhausted()) {
+            throw new TableError(LuaReplies.errorTable("ERR script stopped: the server's memory is nearly exhausted"));
         }
     }
 

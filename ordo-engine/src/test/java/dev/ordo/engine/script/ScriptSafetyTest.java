@@ -1,0 +1,179 @@
+package dev.ordo.engine.script;
+
+import dev.ordo.engine.EmbeddedClient;
+import dev.ordo.engine.EngineTestSupport;
+import dev.ordo.engine.error.ErrorReply;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * What a hostile or broken script cannot do: reach the operating system, Java or the globals,
+ * load bytecode, loop forever, recurse the stack away or take the heap; after each attempt the
+ * engine answers other clients as before.
+ */
+class ScriptSafetyTest {
+    private final EngineTestSupport support = new EngineTestSupport();
+    private final EmbeddedClient client = support.client();
+
+    @AfterEach
+    void close() {
+        support.close();
+    }
+
+    private Object eval(String script) {
+        return client.call("EVAL", script, "0");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "return os.execute('touch /tmp/ordo-escaped')",
+        "return io.open('/etc/passwd'):read('*a')",
+        "return luajava.bindClass('java.lang.System'):exit(1)",
+        "return java",
+        "return require('os')",
+        "return package.loadlib('libc.so.6', 'system')",
+        "return debug.getregistry()",
+        "return dofile('/etc/passwd')",
+        "return loadfile('/etc/passwd')",
+        "return setfenv(1, {})",
+        "return string.dump(function() end) and loadstring(string.dump(function() return os end))()",
+        "return load(string.dump(function() return 1 end))()",
+        "newglobal = 1",
+        "_G.newglobal = 1",
+        "rawset(_G, 'newglobal', 1)",
+        "setmetatable(_G, nil)",
+        "string.upper = function() return 'hijacked' end",
+        "getmetatable('').__index.upper = function() return 'hijacked' end",
+        "redis.call = nil",
+        "cjson.encode = nil",
+    })
+    void escapeAttempts_areRefused_andChangeNothing(String script) {
+        assertThatThrownBy(() -> eval(script)).isInstanceOf(ErrorReply.class);
+        assertThat(new File("/tmp/ordo-escaped")).doesNotExist();
+        assertThatThrownBy(() -> eval("return newglobal")).hasMessageContaining("nonexistent global variable 'newglobal'");
+        assertThat(new String((byte[]) eval("return string.upper('ok') .. type(redis.call) .. type(cjson.encode)"), StandardCharsets.UTF_8))
+                .isEqualTo("OKfunctionfunction");
+    }
+
+    @Test
+    void sandbox_stillWorksAfterEscapeAttempts() {
+        for (String s : new String[] {"string.upper = nil", "_G.x = 1", "getmetatable('').__index.upper = nil"}) {
+            assertThatThrownBy(() -> eval(s)).isInstanceOf(ErrorReply.class);
+        }
+        assertThat(new String((byte[]) eval("return string.upper('still here')"), StandardCharsets.UTF_8)).isEqualTo("STILL HERE");
+        assertThatThrownBy(() -> eval("return x")).hasMessageContaining("nonexistent global variable 'x'");
+    }
+
+    @Test
+    void endlessLoop_isBusyForOthers_untilScriptKill() throws Exception {
+        EmbeddedClient other = support.client();
+        other.call("CONFIG", "SET", "busy-reply-threshold", "50");
+        CompletableFuture<Throwable> looping = CompletableFuture.supplyAsync(() -> {
+            try {
+                eval("local i = 0 while true do i = i + 1 end");
+                return null;
+            } catch (ErrorReply e) {
+                return e;
+            }
+        });
+        assertThat(waitForBusy(other)).startsWith("BUSY Redis is busy running a script.");
+        assertThat(other.call("SCRIPT", "KILL")).isEqualTo("OK");
+        assertThat(looping.get(10, TimeUnit.SECONDS)).hasMessageStartingWith("ERR Script killed by user with SCRIPT KILL...");
+        assertThat(other.call("PING")).isEqualTo("PONG");
+        assertThat(eval("return 7")).isEqualTo(7L);
+    }
+
+    @Test
+    void scriptThatWrote_isUnkillable_andCompletes() throws Exception {
+        EmbeddedClient other = support.client();
+        other.call("CONFIG", "SET", "busy-reply-threshold", "50");
+        CompletableFuture<Object> writing = CompletableFuture.supplyAsync(() -> client.call("EVAL", """
+                redis.call('SET', KEYS[1], 'written')
+                local n = 0
+                for i = 1, 30000000 do n = n + 1 end
+                return 'done'
+                """, "1", "w"));
+        waitForBusy(other);
+        assertThatThrownBy(() -> other.call("SCRIPT", "KILL")).hasMessageStartingWith("UNKILLABLE");
+        assertThat(new String((byte[]) writing.get(60, TimeUnit.SECONDS), StandardCharsets.UTF_8)).isEqualTo("done");
+        assertThat(new String((byte[]) other.call("GET", "w"), StandardCharsets.UTF_8)).isEqualTo("written");
+    }
+
+    @Test
+    void unboundedRecursion_endsWithAnError() {
+        assertThatThrownBy(() -> eval("local function f(n) return f(n + 1) + 1 end return f(1)"))
+                .isInstanceOf(ErrorReply.class).hasMessageContaining("stack overflow");
+        assertThat(eval("return 1")).isEqualTo(1L);
+    }
+
+    @Test
+    void hugeStringRequests_endWithAnError() {
+        assertThatThrownBy(() -> eval("return string.rep('x', 2^31)")).isInstanceOf(ErrorReply.class);
+        assertThat(client.call("PING")).isEqualTo("PONG");
+    }
+
+    /**
+     * A script that keeps everything it allocates, in a JVM of 128 MB: it is stopped with an
+     * error before the heap runs out, and the same engine then answers normally.
+     */
+    @Test
+    void unboundedAllocation_isStopped_andTheServerServes() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-Xmx128m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                MemoryBomb.class.getName()).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(output).contains("script: ERR").contains("after: PONG 42");
+        assertThat(p.exitValue()).as(output).isZero();
+    }
+
+    /** Runs the allocating script in a small heap (see the test above); prints what happened. */
+    public static final class MemoryBomb {
+        public static void main(String[] args) throws Exception {
+            try (EngineTestSupport s = new EngineTestSupport()) {
+                EmbeddedClient c = s.client();
+                try {
+                    c.call("EVAL", "local t = {} while true do t[#t + 1] = string.rep('x', 65536) .. #t end", "0");
+                    System.out.println("script: returned");
+                } catch (ErrorReply e) {
+                    System.out.println("script: " + e.getMessage());
+                }
+                c.call("SET", "k", "42");
+                System.out.println("after: " + c.call("PING") + " " + new String((byte[]) c.call("GET", "k"), StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    private static String waitForBusy(EmbeddedClient other) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                other.call("GET", "probe");
+            } catch (ErrorReply e) {
+                return e.getMessage();
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("never saw BUSY");
+    }
+
+    static {
+        try {
+            Files.deleteIfExists(Path.of("/tmp/ordo-escaped"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
