@@ -1,28 +1,27 @@
 package dev.ordo.engine.script;
 
+import dev.ordo.engine.script.lib.LuaNumberFormat;
+
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
- * C's printf conversions for numbers, as Lua 5.1 (and so Redis's scripts) prints them: {@code
- * tostring} and number-to-string coercion use {@code %.14g}, {@code string.format} passes its
- * specs to these. Rounding is exact (the double's full binary value, ties to even), as glibc's.
+ * C's printf conversions {@code %e %f %g} for {@code string.format}, as glibc prints them:
+ * rounding is exact (the double's full binary value, ties to even). Plain {@code %g} is {@link
+ * LuaNumberFormat}'s, the one {@code tostring} uses too; this class adds {@code %e}, {@code %f}
+ * and the {@code #} flag's {@code %g}.
  */
 public final class CFormat {
     private CFormat() {
     }
 
-    /** Lua 5.1's number-to-string conversion: {@code "%.14g"}. */
-    public static String g14(double v) {
-        if (v == (long) v && Math.abs(v) < 1e14 && !(v == 0 && 1 / v < 0)) {
-            return Long.toString((long) v);
-        }
-        return spec(v, 'g', 14, false);
-    }
-
     /** The text of {@code v} under conversion {@code conv} (one of {@code eEfgG}), without width or sign flags. */
     public static String spec(double v, char conv, int precision, boolean alternate) {
+        if (!alternate && (conv == 'g' || conv == 'G')) {
+            String g = LuaNumberFormat.g(v, precision);
+            return conv == 'G' ? g.toUpperCase(java.util.Locale.ROOT) : g;
+        }
         boolean negative = v < 0 || (v == 0 && 1 / v < 0) || (Double.isNaN(v) && Double.doubleToRawLongBits(v) < 0);
         String body;
         if (Double.isNaN(v)) {

@@ -276,7 +276,7 @@ public final class LuaSandbox {
                     return h.call(v);
                 }
                 if (v.type() == LuaValue.TNUMBER) {
-                    return LuaValue.valueOf(CFormat.g14(v.todouble()));
+                    return LuaValue.valueOf(dev.ordo.engine.script.lib.LuaNumberFormat.g14(v.todouble()));
                 }
                 return v.isstring() ? v.checkstring() : LuaValue.valueOf(v.tojstring());
             }
