@@ -9,8 +9,13 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ZSetOperations;
+import org.springframework.data.redis.core.script.DefaultRedisScript;
+import org.springframework.data.redis.core.script.RedisScript;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,9 +25,10 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The seed article's Spring Data Redis code (its leaderboard and priority queue services, as
- * written there) running against an Ordo server through {@link StringRedisTemplate}, with the
- * output the article prints.
+ * The seed articles' Spring Data Redis code (the leaderboard and priority queue services, and the
+ * Lua-scripted delayed job queue and sliding-window limiter, as written there) running against
+ * an Ordo server through {@link StringRedisTemplate}, with the results the articles describe.
+ * Spring sends the scripts with EVALSHA and falls back to EVAL on NOSCRIPT, so both paths run.
  */
 class SpringDataRedisSeedTest {
     private static Ordo ordo;
@@ -138,5 +144,92 @@ class SpringDataRedisSeedTest {
         assertThat(queue.take(Duration.ofSeconds(1))).isEmpty();
         queue.enqueue("late", 1, t);
         assertThat(queue.take(Duration.ofSeconds(1))).contains("late");
+    }
+
+    /** Seed 000's DelayedJobQueue: the due job is popped by a Lua script, atomically. */
+    static final class DelayedJobQueue {
+        private static final String KEY = "jobs:delayed";
+        private static final RedisScript<String> POP_DUE = new DefaultRedisScript<>("""
+                local jobs = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 1)
+                if #jobs == 0 then return false end
+                redis.call('ZREM', KEYS[1], jobs[1])
+                return jobs[1]
+                """, String.class);
+
+        private final StringRedisTemplate redis;
+
+        DelayedJobQueue(StringRedisTemplate redis) {
+            this.redis = redis;
+        }
+
+        void schedule(String jobId, Instant runAt) {
+            redis.opsForZSet().add(KEY, jobId, runAt.toEpochMilli());
+        }
+
+        Optional<String> pollDue(Instant now) {
+            String job = redis.execute(POP_DUE, List.of(KEY), String.valueOf(now.toEpochMilli()));
+            return Optional.ofNullable(job);
+        }
+    }
+
+    /** Seed 000's SlidingWindowRateLimiter, its script unchanged. */
+    static final class SlidingWindowRateLimiter {
+        private static final RedisScript<Long> SCRIPT = new DefaultRedisScript<>("""
+                local key    = KEYS[1]
+                local now    = tonumber(ARGV[1])
+                local window = tonumber(ARGV[2])
+                local limit  = tonumber(ARGV[3])
+                redis.call('ZREMRANGEBYSCORE', key, 0, now - window)
+                if redis.call('ZCARD', key) < limit then
+                    redis.call('ZADD', key, now, ARGV[4])
+                    redis.call('PEXPIRE', key, window)
+                    return 1
+                end
+                return 0
+                """, Long.class);
+
+        private final StringRedisTemplate redis;
+        private final Clock clock;
+
+        SlidingWindowRateLimiter(StringRedisTemplate redis, Clock clock) {
+            this.redis = redis;
+            this.clock = clock;
+        }
+
+        boolean tryAcquire(String customerId, int limit, Duration window) {
+            Long allowed = redis.execute(SCRIPT, List.of("rate:" + customerId), String.valueOf(clock.millis()),
+                    String.valueOf(window.toMillis()), String.valueOf(limit), java.util.UUID.randomUUID().toString());
+            return Long.valueOf(1L).equals(allowed);
+        }
+    }
+
+    @Test
+    void delayedJobQueue_popsDueJobsOnceInOrder_andNothingEarly() {
+        DelayedJobQueue queue = new DelayedJobQueue(template);
+        Instant t = Instant.parse("2026-11-30T10:00:00Z");
+        queue.schedule("later", t.plusSeconds(60));
+        queue.schedule("first", t.minusSeconds(10));
+        queue.schedule("second", t.minusSeconds(5));
+        assertThat(queue.pollDue(t)).contains("first");
+        assertThat(queue.pollDue(t)).contains("second");
+        assertThat(queue.pollDue(t)).isEmpty();
+        assertThat(queue.pollDue(t.plusSeconds(60))).contains("later");
+        assertThat(template.opsForZSet().zCard("jobs:delayed")).isZero();
+    }
+
+    @Test
+    void slidingWindowLimiter_admitsLimitPerWindow_andFreesOldSlots() {
+        Instant t = Instant.parse("2026-11-30T10:00:00Z");
+        SlidingWindowRateLimiter first = new SlidingWindowRateLimiter(template, Clock.fixed(t, ZoneOffset.UTC));
+        List<Boolean> answers = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            answers.add(first.tryAcquire("c1", 3, Duration.ofSeconds(10)));
+        }
+        assertThat(answers).containsExactly(true, true, true, false, false);
+        template.getConnectionFactory().getConnection().scriptingCommands().scriptFlush();
+        SlidingWindowRateLimiter later = new SlidingWindowRateLimiter(template, Clock.fixed(t.plusSeconds(11), ZoneOffset.UTC));
+        assertThat(later.tryAcquire("c1", 3, Duration.ofSeconds(10))).isTrue();
+        assertThat(template.opsForZSet().zCard("rate:c1")).isEqualTo(1L);
+        assertThat(template.getExpire("rate:c1", TimeUnit.MILLISECONDS)).isBetween(1L, 10_000L);
     }
 }
