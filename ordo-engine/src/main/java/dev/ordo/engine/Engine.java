@@ -231,14 +231,17 @@ public final class Engine implements CallContext, KeyspaceListener {
     public void answerWhileBusy(Session session, byte[][] args, ReplyWriter out, Scripting.Run run) {
         Command c = commands.lookup(args[0]);
         if (c == null) {
+            session.failTransaction();
             out.error(Errors.unknownCommand(new String(args[0], java.nio.charset.StandardCharsets.UTF_8), List.of()));
             return;
         }
         if (!c.arityAccepts(args.length)) {
+            session.failTransaction();
             out.error(Errors.wrongArity(c.fullName()));
             return;
         }
         if (!session.authenticated() && !c.is(Command.Flag.NO_AUTH)) {
+            session.failTransaction();
             out.error(Errors.NOAUTH);
             return;
         }
@@ -259,6 +262,7 @@ public final class Engine implements CallContext, KeyspaceListener {
             server.shutdown();
             session.markClosing();
         } else {
+            session.failTransaction();
             out.error(busy);
         }
     }

@@ -84,6 +84,8 @@ final class ConnectionCommands {
         s.setName("");
         s.setReplyMode(Session.ReplyMode.ON);
         s.setAuthenticated(passwordNotRequired(c));
+        s.endMulti();
+        c.context().transactions().unwatchAll(s);
         c.reply().simpleString("RESET");
     }
 

@@ -82,17 +82,7 @@ public final class Dispatcher {
     }
 
     private static void flagTransaction(Session session) {
-        Transactions.Multi multi = session.multi();
-        if (multi != null) {
-            multi.flagged = true;
-        }
-    }
-
-    /** Runs one command of a transaction at EXEC: no blocking, statistics counted. */
-    void runQueued(Command command, Session session, byte[][] args, ReplyWriter out) {
-        Command outer = lastRun;
-        run(command, session, args, out, false);
-        lastRun = outer;
+        session.failTransaction();
     }
 
     /** Runs a blocked client's command again now that a key it waits for exists. */
@@ -102,13 +92,19 @@ public final class Dispatcher {
     }
 
     /**
-     * Runs a command a script called (the script layer made Redis's checks): counted in the
-     * statistics, never blocking, not touching the calling client's last command.
+     * Runs a command inside another one (a script's redis.call, a transaction's command at EXEC;
+     * the caller made Redis's checks): counted in the statistics, never blocking, leaving the
+     * outer command as the one that ran. A handler's unexpected failure becomes an error reply.
      */
-    public void runFromScript(Command command, Session session, byte[][] args, ReplyWriter out) {
+    public void runNested(Command command, Session session, byte[][] args, ReplyWriter out) {
         Command outer = lastRun;
-        run(command, session, args, out, false);
-        lastRun = outer;
+        try {
+            run(command, session, args, out, false);
+        } catch (RuntimeException e) {
+            out.error("ERR internal error while running '" + command.fullName() + "': " + e);
+        } finally {
+            lastRun = outer;
+        }
     }
 
     private Call.BlockRequest run(Command command, Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed) {

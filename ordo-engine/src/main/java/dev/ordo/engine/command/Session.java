@@ -135,6 +135,13 @@ public final class Session {
         return multi == null ? -1 : multi.queued.size();
     }
 
+    /** Marks the open transaction (if any) as failed: its EXEC will answer EXECABORT. */
+    public void failTransaction() {
+        if (multi != null) {
+            multi.flagged = true;
+        }
+    }
+
     void beginMulti(Transactions.Multi m) {
         multi = m;
     }

@@ -120,7 +120,7 @@ public final class Transactions {
         }
         c.reply().arrayHeader(multi.queued.size());
         for (Queued q : multi.queued) {
-            c.context().dispatcher().runQueued(q.command(), session, q.args(), c.reply());
+            c.context().dispatcher().runNested(q.command(), session, q.args(), c.reply());
         }
     }
 

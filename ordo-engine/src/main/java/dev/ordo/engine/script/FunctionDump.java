@@ -134,7 +134,8 @@ final class FunctionDump {
         if (encoded[0] == 3) {
             long compressed = readLength(b, pos, end, new int[1]);
             long original = readLength(b, pos, end, new int[1]);
-            if (compressed < 0 || original < 0 || pos[0] + compressed > end || original > Integer.MAX_VALUE - 8) {
+            // LZF expands at most about 88 times (a 3-byte back reference copies 264 bytes).
+            if (compressed < 0 || original < 0 || pos[0] + compressed > end || original > compressed * 100 + 64) {
                 return null;
             }
             byte[] out = lzfDecompress(b, pos[0], (int) compressed, (int) original);

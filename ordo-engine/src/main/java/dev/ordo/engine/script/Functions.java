@@ -34,6 +34,7 @@ public final class Functions {
     private static final Set<String> FLAGS = Set.of("no-writes", "allow-oom", "allow-stale", "no-cluster", "allow-cross-slot-keys");
 
     private final LuaSandbox sandbox;
+    private final Scripting scripting;
     private final Map<String, Library> libraries = new LinkedHashMap<>();
     private final Map<String, Function> functions = new LinkedHashMap<>();
 
@@ -48,8 +49,9 @@ public final class Functions {
         }
     }
 
-    Functions(LuaSandbox sandbox) {
+    Functions(LuaSandbox sandbox, Scripting scripting) {
         this.sandbox = sandbox;
+        this.scripting = scripting;
     }
 
     public Function function(String name) {
@@ -166,7 +168,10 @@ public final class Functions {
         }
         try {
             LuaValue chunk = sandbox.compile(body, "@user_function", env);
-            chunk.call();
+            String failure = scripting.runLibraryLoad(chunk);
+            if (failure != null) {
+                throw new ErrorReply(failure);
+            }
         } catch (ErrorReply e) {
             throw e;
         } catch (LuaError e) {

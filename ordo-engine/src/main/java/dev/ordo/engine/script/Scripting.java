@@ -95,7 +95,10 @@ public final class Scripting {
         int resp = 2;
         long instructions;
         long lastPollNanos;
-        boolean polled;
+        BusyHandler polledBy;
+        long deadlineNanos = Long.MAX_VALUE;
+        int coroutines;
+        final Thread thread = Thread.currentThread();
 
         byte[][] command = new byte[0][];
 
@@ -104,6 +107,29 @@ public final class Scripting {
             this.isFunction = isFunction;
             this.readOnly = readOnly;
             this.caller = caller;
+        }
+
+        /** The thread the script started on (its coroutines run on others). */
+        public Thread thread() {
+            return thread;
+        }
+
+        /** Records a write; false when a kill came first (the write must not happen). */
+        synchronized boolean markWrote() {
+            if (killed) {
+                return false;
+            }
+            wrote = true;
+            return true;
+        }
+
+        /** Requests a kill unless the script wrote: the UNKILLABLE text then, else null. */
+        synchronized String requestKill() {
+            if (wrote) {
+                return "UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.";
+            }
+            killed = true;
+            return null;
         }
 
         /** The client that runs the script. */
@@ -144,7 +170,8 @@ public final class Scripting {
         sandbox.define("bit", new BitLib().call(LuaValue.valueOf("bit"), new LuaTable()));
         sandbox.define("struct", new StructLib().call(LuaValue.valueOf("struct"), new LuaTable()));
         replaceRandom();
-        functions = new Functions(sandbox);
+        limitCoroutines();
+        functions = new Functions(sandbox, this);
         watchdog.install();
     }
 
@@ -181,11 +208,7 @@ public final class Scripting {
             return function ? "NOTBUSY No scripts in execution right now."
                     : "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
         }
-        if (r.wrote) {
-            return "UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.";
-        }
-        r.killed = true;
-        return null;
+        return r.requestKill();
     }
 
     /** Stops the running script whatever it did (shutdown): it ends at its next check. Any thread. */
@@ -272,6 +295,8 @@ public final class Scripting {
             LuaReplies.write(result, out, run.resp);
         } catch (LuaError e) {
             out.error(errorReply(e, run));
+        } catch (Abort e) {
+            out.error(e.getMessage());
         } catch (StackOverflowError e) {
             out.error("ERR Error running script (call to " + functionName(run) + "): stack overflow");
         } catch (OutOfMemoryError e) {
@@ -281,10 +306,40 @@ public final class Scripting {
         } finally {
             running = previous;
             session.selectDb(c.session().db());
-            BusyHandler h = busyHandler;
-            if (run.polled && h != null) {
-                h.ended(run);
+            if (!isFunction) {
+                sandbox.setGlobal("KEYS", LuaValue.NIL);
+                sandbox.setGlobal("ARGV", LuaValue.NIL);
             }
+            if (run.polledBy != null) {
+                run.polledBy.ended(run);
+            }
+        }
+    }
+
+    private String suffix(Run run) {
+        return " script: " + run.name + ", on @" + chunk(run) + ":" + watchdog.lastLine() + ".";
+    }
+
+    /**
+     * Runs a function library's body under the watchdog, as Redis does: at most 500 ms, then it is
+     * stopped. Returns the error text when it failed on a Java error (stack, memory), else null.
+     */
+    String runLibraryLoad(LuaValue chunk) {
+        Run run = new Run("library", true, true, null);
+        run.deadlineNanos = System.nanoTime() + 500_000_000L;
+        Run previous = running;
+        running = run;
+        try {
+            chunk.call();
+            return null;
+        } catch (Abort e) {
+            return e.getMessage();
+        } catch (StackOverflowError e) {
+            return "ERR Error registering functions: stack overflow";
+        } catch (OutOfMemoryError e) {
+            return "ERR Error registering functions: not enough memory";
+        } finally {
+            running = previous;
         }
     }
 
@@ -361,15 +416,23 @@ public final class Scripting {
             long now = System.nanoTime();
             if (now - r.lastPollNanos >= 1_000_000L && (now - r.startNanos) / 1_000_000L >= context.config().getLong("busy-reply-threshold")) {
                 r.lastPollNanos = now;
-                r.polled = true;
+                r.polledBy = h;
                 h.poll(r);
             }
         }
-        if (r != null && r.killed) {
-            throw new LuaError(r.isFunction ? "Script killed by user with FUNCTION KILL..." : "Script killed by user with SCRIPT KILL...", 0);
+        if (r == null) {
+            return;
         }
-        if (r != null && (r.instructions & 0xFFFF) == 0 && HeapGuard.exhausted()) {
-            throw new TableError(LuaReplies.errorTable("ERR script stopped: the server's memory is nearly exhausted"));
+        if (r.killed) {
+            throw new Abort((r.isFunction ? "ERR Script killed by user with FUNCTION KILL..." : KILLED) + suffix(r));
+        }
+        if (System.nanoTime() > r.deadlineNanos) {
+            r.killed = true;
+            throw new Abort("ERR Error registering functions: FUNCTION LOAD timeout");
+        }
+        if ((r.instructions & 0xFFFF) == 0 && HeapGuard.exhausted()) {
+            r.killed = true;
+            throw new Abort("ERR script stopped: the server's memory is nearly exhausted" + suffix(r));
         }
     }
 
@@ -564,17 +627,32 @@ public final class Scripting {
             if (run.readOnly) {
                 throw scriptError("ERR Write commands are not allowed from read-only scripts.");
             }
-            run.wrote = true;
+            if (!run.markWrote()) {
+                checkKilled();
+            }
         }
         Session session = scriptSession;
         session.setProtocol(run.resp);
         capture.reset(run.resp);
-        context.dispatcher().runFromScript(command, session, argv, capture);
+        context.dispatcher().runNested(command, session, argv, capture);
         return capture.result();
     }
 
     private static LuaError scriptError(String text) {
         return new TableError(LuaReplies.errorTable(text));
+    }
+
+    /**
+     * Ends a script for good (SCRIPT KILL, shutdown, heap exhaustion, a library load that runs too
+     * long): an {@link Error}, so neither Lua's pcall nor redis.pcall can catch it, raised again at
+     * every instruction once the cause is set. Carries the whole error reply.
+     */
+    static final class Abort extends Error {
+        private static final long serialVersionUID = 1L;
+
+        Abort(String reply) {
+            super(reply, null, false, false);
+        }
     }
 
     /**
@@ -621,6 +699,26 @@ public final class Scripting {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(body));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * LuaJ runs each coroutine on a thread of its own: a script may create at most 64, so that
+     * no script can pile up parked threads.
+     */
+    private void limitCoroutines() {
+        for (String name : new String[] {"create", "wrap"}) {
+            LuaValue original = sandbox.global("coroutine").get(name);
+            sandbox.defineIn("coroutine", name, new OneArgFunction() {
+                @Override
+                public LuaValue call(LuaValue f) {
+                    Run r = running;
+                    if (r != null && ++r.coroutines > 64) {
+                        throw new LuaError("too many coroutines in one script (at most 64)");
+                    }
+                    return original.call(f);
+                }
+            });
         }
     }
 
@@ -734,7 +832,7 @@ public final class Scripting {
             lastPc = pc;
             lastProto = depth > 0 ? protos[depth - 1] : null;
             Run r = running;
-            if (r != null && (++r.instructions & 1023) == 0) {
+            if (r != null && (r.killed || (++r.instructions & 1023) == 0)) {
                 checkKilled();
             }
         }

@@ -76,13 +76,20 @@ class ScriptSafetyTest {
         assertThatThrownBy(() -> eval("return x")).hasMessageContaining("nonexistent global variable 'x'");
     }
 
-    @Test
-    void endlessLoop_isBusyForOthers_untilScriptKill() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "local i = 0 while true do i = i + 1 end",
+        "while true do pcall(function() while true do end end) end",
+        "while true do redis.pcall('PING') pcall(error, 'x') end",
+        "coroutine.wrap(function() while true do end end)()",
+        "while true do coroutine.resume(coroutine.create(function() while true do end end)) end",
+    })
+    void endlessLoop_isBusyForOthers_untilScriptKill_evenUnderPcallOrCoroutines(String script) throws Exception {
         EmbeddedClient other = support.client();
         other.call("CONFIG", "SET", "busy-reply-threshold", "50");
         CompletableFuture<Throwable> looping = CompletableFuture.supplyAsync(() -> {
             try {
-                eval("local i = 0 while true do i = i + 1 end");
+                eval(script);
                 return null;
             } catch (ErrorReply e) {
                 return e;
@@ -109,6 +116,23 @@ class ScriptSafetyTest {
         assertThatThrownBy(() -> other.call("SCRIPT", "KILL")).hasMessageStartingWith("UNKILLABLE");
         assertThat(new String((byte[]) writing.get(60, TimeUnit.SECONDS), StandardCharsets.UTF_8)).isEqualTo("done");
         assertThat(new String((byte[]) other.call("GET", "w"), StandardCharsets.UTF_8)).isEqualTo("written");
+    }
+
+    @Test
+    void coroutinesPerScript_areLimited() {
+        assertThatThrownBy(() -> eval("for i = 1, 100 do coroutine.create(function() end) end"))
+                .hasMessageContaining("too many coroutines");
+        assertThat(eval("return coroutine.wrap(function() coroutine.yield(5) end)()")).isEqualTo(5L);
+    }
+
+    @Test
+    void endlessFunctionLibrary_isStoppedAtLoad() {
+        assertThatThrownBy(() -> client.call("FUNCTION", "LOAD", "#!lua name=spin\nwhile true do end"))
+                .hasMessage("ERR Error registering functions: FUNCTION LOAD timeout");
+        assertThatThrownBy(() -> client.call("FUNCTION", "LOAD", "#!lua name=deep\nlocal function f() return f() + 1 end f()"))
+                .hasMessageContaining("stack overflow");
+        assertThat(client.call("PING")).isEqualTo("PONG");
+        assertThat(client.call("FUNCTION", "LIST")).isEqualTo(java.util.List.of());
     }
 
     @Test

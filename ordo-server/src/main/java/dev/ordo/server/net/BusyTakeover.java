@@ -24,7 +24,8 @@ import java.util.List;
  *
  * <p>Scripts run on the event loop (no thread hop per script), so while one runs nothing else
  * reads the sockets. Once it is busy, the script's instruction hook calls {@link #poll} about
- * every millisecond, on the event loop thread. The first poll registers the sockets of the idle
+ * every millisecond (on the event loop thread, or on a coroutine's thread while the loop waits
+ * for it). The first poll registers the sockets of that loop's idle
  * connections (nothing half-parsed, nothing waiting to be written, not blocked, not
  * monitoring) with a selector of its own (a socket may be registered with several selectors);
  * each poll reads what arrived, answers every complete command with its reply written straight
@@ -33,6 +34,9 @@ import java.util.List;
  * as if Netty had read it.
  */
 final class BusyTakeover implements Scripting.BusyHandler {
+    /** Input kept per connection while busy; past it, reading from that client waits for the script to end. */
+    private static final int MAX_INPUT = 64 * 1024;
+
     private final RespServer server;
     private final Engine engine;
     private Selector selector;
@@ -58,7 +62,7 @@ final class BusyTakeover implements Scripting.BusyHandler {
 
     @Override
     public void poll(Scripting.Run run) {
-        if (!server.onEventLoop()) {
+        if (!server.isEventLoop(run.thread())) {
             return;
         }
         try {
@@ -81,7 +85,7 @@ final class BusyTakeover implements Scripting.BusyHandler {
         selector = Selector.open();
         for (Connection c : server.connectionList()) {
             Channel ch = c.channel();
-            if (c.session() == run.caller() || ch == null || !c.idleForTakeover()) {
+            if (c.session() == run.caller() || ch == null || !ch.eventLoop().inEventLoop(run.thread()) || !c.idleForTakeover()) {
                 continue;
             }
             SocketChannel socket = (SocketChannel) ((AbstractNioChannel.NioUnsafe) ch.unsafe()).ch();
@@ -98,8 +102,8 @@ final class BusyTakeover implements Scripting.BusyHandler {
         }
         try {
             ByteBuffer chunk = ByteBuffer.allocate(4096);
-            int n;
-            while ((n = t.socket.read(chunk)) > 0) {
+            int n = 0;
+            while (t.input.readableBytes() < MAX_INPUT && (n = t.socket.read(chunk)) > 0) {
                 chunk.flip();
                 t.input.writeBytes(chunk);
                 chunk.clear();
@@ -146,16 +150,20 @@ final class BusyTakeover implements Scripting.BusyHandler {
             server.log().warning("Closing the busy-script selector failed: " + e);
         }
         selector = null;
-        for (Taken t : taken) {
+        List<Taken> handBack = new ArrayList<>(taken);
+        taken.clear();
+        for (Taken t : handBack) {
             Channel ch = t.connection.channel();
             if (t.input.isReadable() && ch.isActive()) {
-                ch.pipeline().fireChannelRead(t.input);
-                ch.pipeline().fireChannelReadComplete();
+                // After the script's command has finished, not nested inside it.
+                ch.eventLoop().execute(() -> {
+                    ch.pipeline().fireChannelRead(t.input);
+                    ch.pipeline().fireChannelReadComplete();
+                });
             } else {
                 t.input.release();
             }
         }
-        taken.clear();
     }
 
     /**

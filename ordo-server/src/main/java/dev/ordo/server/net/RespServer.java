@@ -272,6 +272,16 @@ public final class RespServer implements ServerControl, AutoCloseable {
     }
 
     /** Whether the caller is one of the group's threads, which must not wait for the group. */
+    /** Whether {@code thread} is one of this server's event loop threads. */
+    boolean isEventLoop(Thread thread) {
+        for (EventExecutor e : group) {
+            if (e.inEventLoop(thread)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     boolean onEventLoop() {
         for (EventExecutor e : group) {
             if (e.inEventLoop()) {
