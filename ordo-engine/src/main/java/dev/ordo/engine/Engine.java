@@ -331,6 +331,11 @@ public final class Engine implements CallContext, KeyspaceListener {
     }
 
     @Override
+    public void databasesSwapped(int a, int b) {
+        transactions.swapped(a, b, keyspace);
+    }
+
+    @Override
     public void keyCreated(int db, Key key) {
         DbKey k = new DbKey(db, key);
         if (blockedByKey.containsKey(k)) {

@@ -23,7 +23,8 @@ import java.util.Set;
  *
  * <p>WATCH: the engine reports every change to a key (writes, deletion, expiry, FLUSHDB and
  * FLUSHALL of keys that existed) through {@link #touched}; a session that watches the key is
- * marked dirty and its next EXEC answers null. All of a session's watches end at EXEC, DISCARD,
+ * marked dirty and its next EXEC answers null; SWAPDB dirties keys watched in either database
+ * that exist in either. All of a session's watches end at EXEC, DISCARD,
  * UNWATCH and disconnection.
  */
 public final class Transactions {
@@ -148,6 +149,18 @@ public final class Transactions {
         }
         session.watching().clear();
         session.setWatchDirty(false);
+    }
+
+    /**
+     * SWAPDB a b: a key watched in either database changed if it exists in either one now (as
+     * Redis 7.2 decides it).
+     */
+    public void swapped(int a, int b, dev.ordo.engine.keyspace.Keyspace keyspace) {
+        watchers.forEach((k, sessions) -> {
+            if ((k.db() == a || k.db() == b) && (keyspace.db(a).exists(k.key()) || keyspace.db(b).exists(k.key()))) {
+                sessions.forEach(s -> s.setWatchDirty(true));
+            }
+        });
     }
 
     /** A key changed: every session watching it becomes dirty. */

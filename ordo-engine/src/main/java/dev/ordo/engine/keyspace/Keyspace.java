@@ -89,6 +89,9 @@ public final class Keyspace {
     public void swap(int a, int b) {
         if (a != b) {
             databases[a].swapContents(databases[b]);
+            for (KeyspaceListener l : listeners) {
+                l.databasesSwapped(a, b);
+            }
         }
     }
 

@@ -8,4 +8,8 @@ public interface KeyspaceListener {
     /** A key's value, type, expiry or existence changed (or it was read-modified), for WATCH. */
     default void keyModified(int db, Key key) {
     }
+
+    /** Two databases exchanged their contents (SWAPDB). */
+    default void databasesSwapped(int a, int b) {
+    }
 }

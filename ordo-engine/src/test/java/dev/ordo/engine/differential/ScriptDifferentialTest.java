@@ -247,6 +247,10 @@ eval("return redis.call('config', 'nosuch')"),
                 r("WATCH", "w", "nokey"), r("DEL", "nokey"), r("MULTI"), r("PING"), r("EXEC"), r("WATCH"), r("UNWATCH", "x")));
         cases.add(c("watch sees flushall and expiry", r("SET", "w", "1"), r("WATCH", "w"), r("FLUSHALL"), r("MULTI"), r("PING"), r("EXEC"),
                 r("WATCH", "nokey"), r("FLUSHALL"), r("MULTI"), r("PING"), r("EXEC")));
+        cases.add(c("watch sees swapdb", r("SET", "w", "1"), r("WATCH", "w"), r("SWAPDB", "0", "1"), r("MULTI"), r("PING"), r("EXEC"),
+                r("WATCH", "absent"), r("SWAPDB", "0", "1"), r("MULTI"), r("PING"), r("EXEC"), r("SELECT", "1"), r("FLUSHDB"), r("SELECT", "0")));
+        cases.add(c("reset ends multi and watch", r("SET", "w", "1"), r("WATCH", "w"), r("MULTI"), r("SET", "x", "1"), r("RESET"),
+                r("SET", "w", "2"), r("EXEC"), r("GET", "x")));
         cases.add(c("scripts inside multi", r("MULTI"), eval("return redis.call('INCR', KEYS[1])", "1", "cnt"), r("EVAL", "return 1", "x"),
                 r("EXEC"), r("MULTI"), eval("return redis.call('INCR', KEYS[1])", "1", "cnt"), r("BZPOPMIN", "q", "0"), r("EXEC"), r("GET", "cnt")));
         return cases.stream().map(Arguments::of);
