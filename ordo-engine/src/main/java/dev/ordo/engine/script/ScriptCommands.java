@@ -258,9 +258,12 @@ public final class ScriptCommands {
         } else {
             script = scripting.load(c.arg(1));
         }
+        if (readOnly && script.shebang() && !script.noWrites()) {
+            throw new ErrorReply("ERR Can not execute a script with write flag using *_ro command.");
+        }
         byte[][] keys = Arrays.copyOfRange(c.args(), 3, 3 + numKeys);
         byte[][] args = Arrays.copyOfRange(c.args(), 3 + numKeys, c.argc());
-        scripting.run(c, script.sha(), script.function(), keys, args, readOnly, false);
+        scripting.run(c, script.sha(), script.function(), keys, args, readOnly || script.noWrites(), false);
     }
 
     /** The numkeys argument at {@code i}, checked against the arguments that follow it. */

@@ -80,7 +80,7 @@ public final class Scripting {
     }
 
     /** A cached script. */
-    public record Script(String sha, byte[] body, LuaValue function) {
+    public record Script(String sha, byte[] body, LuaValue function, boolean shebang, boolean noWrites) {
     }
 
     /** The script being run: read by other threads for BUSY, SCRIPT KILL and FUNCTION KILL. */
@@ -228,15 +228,49 @@ public final class Scripting {
         if (s != null) {
             return s;
         }
+        boolean shebang = body.length > 1 && body[0] == '#' && body[1] == '!';
+        boolean noWrites = shebang && shebangFlags(body).contains("no-writes");
+        byte[] source = body;
+        if (shebang) {
+            source = body.clone();
+            for (int i = 0; i < source.length && source[i] != '\n'; i++) {
+                source[i] = ' ';
+            }
+        }
         LuaValue fn;
         try {
-            fn = sandbox.compile(body, "@user_script");
+            fn = sandbox.compile(source, "@user_script");
         } catch (LuaError e) {
             throw new ErrorReply("ERR Error compiling script (new function): " + compileMessage(e));
         }
-        s = new Script(sha, body.clone(), fn);
+        s = new Script(sha, body.clone(), fn, shebang, noWrites);
         cache.put(sha, s);
         return s;
+    }
+
+    /** The flags of an EVAL script's {@code #!lua flags=...} line, with Redis's errors for anything else on it. */
+    private static java.util.Set<String> shebangFlags(byte[] body) {
+        int nl = 0;
+        while (nl < body.length && body[nl] != '\n') {
+            nl++;
+        }
+        String[] parts = new String(body, 0, nl, StandardCharsets.UTF_8).trim().split("\\s+");
+        if (!parts[0].equals("#!lua")) {
+            throw new ErrorReply("ERR Unexpected engine in script shebang: " + parts[0]);
+        }
+        java.util.Set<String> flags = new java.util.HashSet<>();
+        for (int i = 1; i < parts.length; i++) {
+            if (!parts[i].startsWith("flags=")) {
+                throw new ErrorReply("ERR Unknown lua shebang option: " + parts[i]);
+            }
+            for (String flag : parts[i].substring(6).split(",")) {
+                if (!flag.isEmpty() && !java.util.Set.of("no-writes", "allow-oom", "allow-stale", "no-cluster", "allow-cross-slot-keys").contains(flag)) {
+                    throw new ErrorReply("ERR Unexpected flag in script shebang: " + flag);
+                }
+                flags.add(flag);
+            }
+        }
+        return flags;
     }
 
     /** The cached script with this SHA1 (any case), or null. */

@@ -161,6 +161,10 @@ eval("return redis.call('config', 'nosuch')"),
         cases.add(c("read-only scripts", r("EVAL_RO", "return redis.call('SET', 'a', 'b')", "0"), r("EVAL_RO", "return redis.call('GET', 'a')", "0"),
                 r("EVAL_RO", "return redis.pcall('DEL', 'a')", "0"), r("SCRIPT", "LOAD", "return redis.call('INCR', KEYS[1])"),
                 r("EVALSHA_RO", "e8f6b5b4ad2faca4bd2bcdd0e6bd0c61aac5aadd", "1", "c")));
+        cases.add(c("shebang flags", eval("#!lua flags=no-writes\nreturn redis.call('set','a','b')"), eval("#!lua flags=no-writes\nreturn redis.call('get','a')"),
+                eval("#!lua\nreturn 1"), eval("#!lua flags=bogus\nreturn 1"), eval("#!js\nreturn 1"), eval("#!lua name=x\nreturn 1"),
+                r("EVAL_RO", "#!lua\nreturn 1", "0"), r("EVAL_RO", "#!lua flags=no-writes\nreturn 2", "0"),
+                eval("#!lua flags=no-writes,allow-oom\nreturn 3"), eval("#!lua\n\nerror('line three')"), r("SCRIPT", "LOAD", "#!lua flags=nope\nreturn 1")));
         cases.add(c("script cache", r("SCRIPT", "LOAD", "return 'cached'"), r("EVALSHA", "ad9a2d2a2a1b0b1fd5a2cd2c4a9b70c0ff2cc1bb", "0"),
                 r("SCRIPT", "EXISTS", "ad9a2d2a2a1b0b1fd5a2cd2c4a9b70c0ff2cc1bb", "0000000000000000000000000000000000000000"),
                 r("SCRIPT", "FLUSH"), r("SCRIPT", "FLUSH", "ASYNC"), r("SCRIPT", "FLUSH", "SYNC"), r("SCRIPT", "FLUSH", "bogus"),

@@ -28,10 +28,11 @@ import java.util.List;
  * for it). The first poll registers the sockets of that loop's idle
  * connections (nothing half-parsed, nothing waiting to be written, not blocked, not
  * monitoring) with a selector of its own (a socket may be registered with several selectors);
- * each poll reads what arrived, answers every complete command with its reply written straight
- * to the socket, and keeps any incomplete tail. When the script ends ({@link #ended}), the
- * selector is closed and each tail is handed to its connection's pipeline, where decoding goes on
- * as if Netty had read it.
+ * each poll reads what arrived (up to 64 KiB kept per client), answers every complete command
+ * with its reply written straight to the socket (what the socket does not take waits, in order),
+ * and keeps any incomplete tail. When the script ends ({@link #ended}), the
+ * selector is closed, unsent replies go out through Netty, and each tail is handed to its
+ * connection's pipeline, where decoding goes on as if Netty had read it.
  */
 final class BusyTakeover implements Scripting.BusyHandler {
     /** Input kept per connection while busy; past it, reading from that client waits for the script to end. */
@@ -47,6 +48,8 @@ final class BusyTakeover implements Scripting.BusyHandler {
         final Connection connection;
         final SocketChannel socket;
         final ByteBuf input = Unpooled.buffer(256);
+        /** Replies the socket did not take yet: sent at the next poll, or through Netty at the end. */
+        final ByteBuf unsent = Unpooled.buffer(0);
         boolean failed;
 
         Taken(Connection connection, SocketChannel socket) {
@@ -101,6 +104,10 @@ final class BusyTakeover implements Scripting.BusyHandler {
             return;
         }
         try {
+            if (t.unsent.readableBytes() > MAX_INPUT) {
+                sendUnsent(t);
+                return;
+            }
             ByteBuffer chunk = ByteBuffer.allocate(4096);
             int n = 0;
             while (t.input.readableBytes() < MAX_INPUT && (n = t.socket.read(chunk)) > 0) {
@@ -122,20 +129,29 @@ final class BusyTakeover implements Scripting.BusyHandler {
             }
             ByteBuf reply = out.take();
             if (reply != null) {
-                try {
-                    ByteBuffer bytes = reply.nioBuffer();
-                    while (bytes.hasRemaining() && t.socket.write(bytes) > 0) {
-                        // a busy client's replies are small; a full socket drops the rest of them
-                    }
-                } finally {
-                    reply.release();
-                }
+                t.unsent.writeBytes(reply);
+                reply.release();
             }
+            sendUnsent(t);
             if (n < 0) {
                 t.failed = true;
             }
         } catch (IOException e) {
             t.failed = true;
+        }
+    }
+
+    /** Writes what the socket takes now; the rest waits (in order) for the next poll or the end. */
+    private static void sendUnsent(Taken t) throws IOException {
+        if (t.unsent.isReadable()) {
+            ByteBuffer bytes = t.unsent.nioBuffer();
+            int written = 0;
+            int n;
+            while (bytes.hasRemaining() && (n = t.socket.write(bytes)) > 0) {
+                written += n;
+            }
+            t.unsent.skipBytes(written);
+            t.unsent.discardReadBytes();
         }
     }
 
@@ -154,6 +170,11 @@ final class BusyTakeover implements Scripting.BusyHandler {
         taken.clear();
         for (Taken t : handBack) {
             Channel ch = t.connection.channel();
+            if (t.unsent.isReadable() && ch.isActive()) {
+                ch.writeAndFlush(t.unsent);
+            } else {
+                t.unsent.release();
+            }
             if (t.input.isReadable() && ch.isActive()) {
                 // After the script's command has finished, not nested inside it.
                 ch.eventLoop().execute(() -> {

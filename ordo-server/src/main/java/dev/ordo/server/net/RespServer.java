@@ -255,6 +255,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        engine.scripting().abort();
         if (idleCheck != null) {
             idleCheck.cancel(false);
         }

@@ -64,6 +64,37 @@ class ScriptingOverWireTest {
         assertThat(unkillable(ordoPort)).isEqualTo(unkillable(redis.port()));
     }
 
+    /** A client pipelining during a busy script gets every reply, in order: BUSY ones first, then real ones. */
+    @Test
+    void pipelineDuringBusyScript_everyReplyArrivesInOrder() throws Exception {
+        try (RespSocket a = new RespSocket(ordoPort); RespSocket b = new RespSocket(ordoPort); RespSocket killer = new RespSocket(ordoPort)) {
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "100"));
+            killer.call(b("PING"));
+            a.send(b("EVAL", ENDLESS, "0"));
+            waitForBusy(b);
+            int n = 3000;
+            for (int i = 0; i < n; i++) {
+                b.send(b("GET", "probe"));
+            }
+            Thread.sleep(200);
+            assertThat(killer.call(b("SCRIPT", "KILL")).textString()).isEqualTo("OK");
+            assertThat(a.read().kind()).isEqualTo(Reply.Kind.ERROR);
+            boolean served = false;
+            for (int i = 0; i < n; i++) {
+                Reply r = b.read();
+                if (r.kind() == Reply.Kind.ERROR) {
+                    assertThat(served).as("a BUSY reply after a served one at %d", i).isFalse();
+                    assertThat(r.textString()).startsWith("BUSY");
+                } else {
+                    served = true;
+                    assertThat(r.kind()).isEqualTo(Reply.Kind.NULL_BULK);
+                }
+            }
+            assertThat(b.call(b("PING")).textString()).isEqualTo("PONG");
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "5000"));
+        }
+    }
+
     @Test
     void pipelinedScripts_keepTheirOrder() throws Exception {
         try (RespSocket c = new RespSocket(ordoPort)) {
