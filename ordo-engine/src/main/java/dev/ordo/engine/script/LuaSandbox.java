@@ -46,7 +46,6 @@ import java.io.IOException;
  */
 public final class LuaSandbox {
     static final String READONLY = "Attempt to modify a readonly table";
-    private static final LuaString PAIRS = LuaValue.valueOf("__pairs");
 
     private final Globals real = new Globals();
     private final Globals env = new Globals();
@@ -95,21 +94,12 @@ public final class LuaSandbox {
     Globals libraryEnvironment(LuaTable loadRedis, boolean[] loading) {
         Globals lib = new Globals();
         lib.debuglib = env.debuglib;
-        LuaTable meta = new LuaTable();
-        meta.rawset(LuaValue.INDEX, new TwoArgFunction() {
+        lib.setmetatable(readOnlyMeta(new TwoArgFunction() {
             @Override
             public LuaValue call(LuaValue table, LuaValue key) {
                 return loading[0] && "redis".equals(key.tojstring()) ? loadRedis : real.get(key);
             }
-        });
-        meta.rawset(LuaValue.NEWINDEX, new VarArgFunction() {
-            @Override
-            public Varargs invoke(Varargs args) {
-                throw new LuaError(READONLY);
-            }
-        });
-        meta.rawset(LuaValue.METATABLE, LuaValue.FALSE);
-        lib.setmetatable(meta);
+        }));
         return lib;
     }
 
@@ -156,7 +146,7 @@ public final class LuaSandbox {
         }
     }
 
-    /** A read-only view of {@code table}: reads and iteration pass through, writes fail. */
+    /** A read-only view of {@code table}: reads pass through, writes fail. */
     static LuaTable proxy(LuaTable table) {
         return proxy(table, new LuaTable());
     }
@@ -167,31 +157,32 @@ public final class LuaSandbox {
      * functions whose environment is one.
      */
     static LuaTable proxy(LuaTable table, LuaTable proxy) {
-        LuaTable meta = new LuaTable();
-        meta.rawset(LuaValue.INDEX, table);
-        meta.rawset(LuaValue.NEWINDEX, new VarArgFunction() {
-            @Override
-            public Varargs invoke(Varargs args) {
-                throw new LuaError(READONLY);
-            }
-        });
-        meta.rawset(LuaValue.METATABLE, LuaValue.FALSE);
-        meta.rawset(PAIRS, new VarArgFunction() {
-            @Override
-            public Varargs invoke(Varargs args) {
-                return LuaValue.varargsOf(NEXT, table, LuaValue.NIL);
-            }
-        });
-        proxy.setmetatable(meta);
+        proxy.setmetatable(readOnlyMeta(table));
         return proxy;
     }
 
-    private static final LuaValue NEXT = new VarArgFunction() {
+    /** A locked metatable that sends reads to {@code index} and fails every write with Redis's error. */
+    private static LuaTable readOnlyMeta(LuaValue index) {
+        LuaTable meta = new LuaTable();
+        meta.rawset(LuaValue.INDEX, index);
+        meta.rawset(LuaValue.NEWINDEX, REFUSE_WRITE);
+        meta.rawset(LuaValue.METATABLE, LuaValue.FALSE);
+        return meta;
+    }
+
+    private static final LuaValue REFUSE_WRITE = new VarArgFunction() {
         @Override
         public Varargs invoke(Varargs args) {
-            return args.checktable(1).next(args.arg(2));
+            throw new LuaError(READONLY);
         }
     };
+
+    /** A Lua string's bytes, copied. */
+    static byte[] bytes(LuaString s) {
+        byte[] b = new byte[s.length()];
+        s.copyInto(0, b, 0, b.length);
+        return b;
+    }
 
     /** Renames and adds what Lua 5.1 scripts expect; replaces LuaJ functions whose output differs. */
     private void adaptTo51() {
@@ -314,10 +305,8 @@ public final class LuaSandbox {
             public Varargs invoke(Varargs args) {
                 LuaString source = args.checkstring(1);
                 String name = args.optjstring(2, source.tojstring());
-                byte[] bytes = new byte[source.length()];
-                source.copyInto(0, bytes, 0, bytes.length);
                 try {
-                    return compile(bytes, name.startsWith("=") || name.startsWith("@") ? name : "=[string \"" + firstLine(name) + "\"]");
+                    return compile(bytes(source), name.startsWith("=") || name.startsWith("@") ? name : "=[string \"" + firstLine(name) + "\"]");
                 } catch (LuaError e) {
                     return LuaValue.varargsOf(LuaValue.NIL, LuaValue.valueOf(e.getMessage()));
                 }

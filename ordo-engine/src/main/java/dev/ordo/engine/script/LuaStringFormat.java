@@ -111,7 +111,7 @@ final class LuaStringFormat extends VarArgFunction {
                     if (!s.isstring()) {
                         throw new LuaError("'tostring' must return a string to 'format'");
                     }
-                    byte[] bytes = bytes(s.checkstring());
+                    byte[] bytes = LuaSandbox.bytes(s.checkstring());
                     if (precision >= 0 && precision < bytes.length) {
                         bytes = java.util.Arrays.copyOf(bytes, precision);
                     }
@@ -202,12 +202,6 @@ final class LuaStringFormat extends VarArgFunction {
     private static void write(ByteArrayOutputStream out, String s, boolean latin1) {
         byte[] b = s.getBytes(latin1 ? StandardCharsets.ISO_8859_1 : StandardCharsets.US_ASCII);
         out.write(b, 0, b.length);
-    }
-
-    private static byte[] bytes(LuaString s) {
-        byte[] b = new byte[s.length()];
-        s.copyInto(0, b, 0, b.length);
-        return b;
     }
 
     /** {@code %q}: the string in double quotes, with {@code " \ newline \r \0} escaped as Lua 5.1 does. */

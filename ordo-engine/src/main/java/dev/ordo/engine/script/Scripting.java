@@ -27,10 +27,8 @@ import org.luaj.vm2.lib.ZeroArgFunction;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -283,19 +281,6 @@ public final class Scripting {
         cache.clear();
     }
 
-    public int cachedCount() {
-        return cache.size();
-    }
-
-    /** Bytes the cached scripts' bodies hold (INFO used_memory_scripts_eval). */
-    public long cachedBytes() {
-        long n = 0;
-        for (Script s : cache.values()) {
-            n += s.body.length;
-        }
-        return n;
-    }
-
     static String compileMessage(LuaError e) {
         String m = e.getMessage();
         return m == null ? "" : m.replace("@user_script", "user_script");
@@ -519,7 +504,7 @@ public final class Scripting {
                 if (args.narg() != 1) {
                     throw scriptError("ERR wrong number of arguments");
                 }
-                return LuaValue.valueOf(sha1hex(bytes(args.checkstring(1))));
+                return LuaValue.valueOf(sha1hex(LuaSandbox.bytes(args.checkstring(1))));
             }
         });
         redis.rawset("log", new VarArgFunction() {
@@ -591,7 +576,7 @@ public final class Scripting {
                 if (args.narg() == 0) {
                     throw new LuaError("Please specify at least one argument for this redis lib call");
                 }
-                if (context.commands().lookup(bytes(args.checkstring(1))) == null) {
+                if (context.commands().lookup(LuaSandbox.bytes(args.checkstring(1))) == null) {
                     throw new LuaError("Invalid command passed to redis.acl_check_cmd()");
                 }
                 return LuaValue.TRUE;
@@ -635,7 +620,7 @@ public final class Scripting {
         for (int i = 0; i < n; i++) {
             LuaValue a = args.arg(i + 1);
             if (a.type() == LuaValue.TSTRING) {
-                argv[i] = bytes(a.checkstring());
+                argv[i] = LuaSandbox.bytes(a.checkstring());
             } else if (a.type() == LuaValue.TNUMBER) {
                 double d = a.todouble();
                 argv[i] = (d == (long) d && Math.abs(d) < 1e17 ? Long.toString((long) d) : CFormat.spec(d, 'g', 17, false))
@@ -720,12 +705,6 @@ public final class Scripting {
             int colon = f == null ? -1 : f.lastIndexOf(':');
             return colon < 0 ? "?" : f.substring(colon + 1);
         }
-    }
-
-    static byte[] bytes(LuaString s) {
-        byte[] b = new byte[s.length()];
-        s.copyInto(0, b, 0, b.length);
-        return b;
     }
 
     public static String sha1hex(byte[] body) {
@@ -872,8 +851,4 @@ public final class Scripting {
         }
     }
 
-    /** Names of cached scripts, for tests and SCRIPT commands. */
-    List<String> cachedShas() {
-        return new ArrayList<>(cache.keySet());
-    }
 }
