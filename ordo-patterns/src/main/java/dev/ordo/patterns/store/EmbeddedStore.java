@@ -1,0 +1,95 @@
+package dev.ordo.patterns.store;
+
+import dev.ordo.engine.EmbeddedClient;
+import dev.ordo.engine.error.ErrorReply;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@link Store} on an Ordo engine in the same process: no sockets, no serialization, the
+ * engine's own scripting. The client stays its caller's to close.
+ */
+public final class EmbeddedStore implements Store {
+    private static final byte[] EVALSHA = "EVALSHA".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EVAL = "EVAL".getBytes(StandardCharsets.US_ASCII);
+
+    private final EmbeddedClient client;
+
+    public EmbeddedStore(EmbeddedClient client) {
+        this.client = client;
+    }
+
+    @Override
+    public Object call(Command command) {
+        List<String> args = command.args();
+        byte[][] raw = new byte[args.size() + 1][];
+        raw[0] = command.name().getBytes(StandardCharsets.US_ASCII);
+        for (int i = 0; i < args.size(); i++) {
+            raw[i + 1] = utf8(args.get(i));
+        }
+        return run(raw);
+    }
+
+    @Override
+    public Object eval(Script script, List<String> keys, List<String> args) {
+        byte[][] raw = new byte[3 + keys.size() + args.size()][];
+        raw[1] = script.sha1().getBytes(StandardCharsets.US_ASCII);
+        raw[2] = Integer.toString(keys.size()).getBytes(StandardCharsets.US_ASCII);
+        int i = 3;
+        for (String k : keys) {
+            raw[i++] = utf8(k);
+        }
+        for (String a : args) {
+            raw[i++] = utf8(a);
+        }
+        raw[0] = EVALSHA;
+        try {
+            return run(raw);
+        } catch (StoreException e) {
+            if (!e.noScript()) {
+                throw e;
+            }
+            raw[0] = EVAL;
+            raw[1] = utf8(script.source());
+            return run(raw);
+        }
+    }
+
+    @Override
+    public boolean clustered() {
+        return false;
+    }
+
+    @Override
+    public void close() {
+    }
+
+    private Object run(byte[][] raw) {
+        try {
+            return strings(client.call(raw));
+        } catch (ErrorReply e) {
+            throw new StoreException(e.getMessage(), e);
+        }
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Bulk replies become strings, as the Lettuce adapter's UTF-8 codec gives them. */
+    private static Object strings(Object reply) {
+        if (reply instanceof byte[] bytes) {
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+        if (reply instanceof List<?> list) {
+            List<Object> out = new ArrayList<>(list.size());
+            for (Object o : list) {
+                out.add(strings(o));
+            }
+            return out;
+        }
+        return reply;
+    }
+}

@@ -1,0 +1,134 @@
+package dev.ordo.patterns.store;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.sync.BaseRedisCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.ObjectOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import io.lettuce.core.protocol.ProtocolVersion;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * A {@link Store} over Lettuce: one server (Ordo or Redis) or a Redis Cluster. Commands go
+ * through one shared, thread-safe connection that speaks RESP2 (so replies have the same shapes
+ * as embedded ones); on a cluster Lettuce routes each command by its first key.
+ */
+public final class LettuceStore implements Store {
+    private static final ConcurrentHashMap<String, ProtocolKeyword> KEYWORDS = new ConcurrentHashMap<>();
+    private static final ProtocolKeyword EVALSHA = keyword("EVALSHA");
+    private static final ProtocolKeyword EVAL = keyword("EVAL");
+
+    private final AbstractRedisClient client;
+    private final StatefulConnection<String, String> connection;
+    private final BaseRedisCommands<String, String> commands;
+    private final boolean clustered;
+
+    private LettuceStore(AbstractRedisClient client, StatefulConnection<String, String> connection,
+                         BaseRedisCommands<String, String> commands, boolean clustered) {
+        this.client = client;
+        this.connection = connection;
+        this.commands = commands;
+        this.clustered = clustered;
+    }
+
+    /** Connects to one server, e.g. {@code redis://127.0.0.1:6379}. */
+    public static LettuceStore connect(String uri) {
+        RedisClient client = RedisClient.create(RedisURI.create(uri));
+        client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
+        var connection = client.connect(StringCodec.UTF8);
+        return new LettuceStore(client, connection, connection.sync(), false);
+    }
+
+    /** Connects to a Redis Cluster through any of its nodes. */
+    public static LettuceStore connectCluster(String... seedUris) {
+        RedisClusterClient client = RedisClusterClient.create(Stream.of(seedUris).map(RedisURI::create).toList());
+        client.setOptions(ClusterClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
+        var connection = client.connect(StringCodec.UTF8);
+        return new LettuceStore(client, connection, connection.sync(), true);
+    }
+
+    @Override
+    public Object call(Command command) {
+        CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
+        List<String> list = command.args();
+        for (int i = 0; i < list.size(); i++) {
+            if (command.isKey(i)) {
+                args.addKey(list.get(i));
+            } else {
+                args.add(list.get(i));
+            }
+        }
+        return dispatch(keyword(command.name()), args);
+    }
+
+    @Override
+    public Object eval(Script script, List<String> keys, List<String> args) {
+        try {
+            return dispatch(EVALSHA, scriptArgs(script.sha1(), keys, args));
+        } catch (StoreException e) {
+            if (!e.noScript()) {
+                throw e;
+            }
+            return dispatch(EVAL, scriptArgs(script.source(), keys, args));
+        }
+    }
+
+    @Override
+    public boolean clustered() {
+        return clustered;
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+        client.shutdown();
+    }
+
+    private static CommandArgs<String, String> scriptArgs(String head, List<String> keys, List<String> args) {
+        CommandArgs<String, String> out = new CommandArgs<>(StringCodec.UTF8).add(head).add(keys.size());
+        for (String k : keys) {
+            out.addKey(k);
+        }
+        for (String a : args) {
+            out.add(a);
+        }
+        return out;
+    }
+
+    private Object dispatch(ProtocolKeyword type, CommandArgs<String, String> args) {
+        try {
+            return commands.dispatch(type, new ObjectOutput<>(StringCodec.UTF8), args);
+        } catch (RedisException e) {
+            throw new StoreException(e.getMessage(), e);
+        }
+    }
+
+    private static ProtocolKeyword keyword(String name) {
+        return KEYWORDS.computeIfAbsent(name, n -> {
+            byte[] bytes = n.getBytes(StandardCharsets.US_ASCII);
+            return new ProtocolKeyword() {
+                @Override
+                public byte[] getBytes() {
+                    return bytes;
+                }
+
+                @Override
+                public String toString() {
+                    return n;
+                }
+            };
+        });
+    }
+}

@@ -1,0 +1,31 @@
+package dev.ordo.patterns.store;
+
+import java.util.List;
+
+/**
+ * The port every pattern talks to its database through: one command, or one Lua script, each
+ * atomic on the server. Three adapters implement it: {@link EmbeddedStore} (Ordo in the same
+ * process), and {@link LettuceStore} against one server (Ordo or Redis) or a Redis Cluster.
+ *
+ * <p>Replies arrive as plain Java objects, the same from every adapter: integers as {@link Long},
+ * bulk and status strings as {@link String} (UTF-8), nil as {@code null}, arrays as {@link List}.
+ * An error reply is thrown as {@link StoreException} carrying Redis's text. Keys and arguments are
+ * strings, sent as UTF-8.
+ *
+ * <p>Implementations are thread-safe. A pattern keeps all keys of one command or script under one
+ * hash tag ({@code {board}:...}), so on a cluster they share a slot and a node.
+ */
+public interface Store extends AutoCloseable {
+    /** Runs one command; returns its reply or throws {@link StoreException}. */
+    Object call(Command command);
+
+    /** Runs a script atomically: EVALSHA, then EVAL when the server answers NOSCRIPT. */
+    Object eval(Script script, List<String> keys, List<String> args);
+
+    /** True when keys under different hash tags may live on different nodes (Redis Cluster). */
+    boolean clustered();
+
+    /** Releases connections this store opened itself. */
+    @Override
+    void close();
+}
