@@ -10,7 +10,6 @@ import io.lettuce.core.api.sync.BaseRedisCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.output.ObjectOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.ProtocolVersion;
@@ -109,7 +108,7 @@ public final class LettuceStore implements Store {
 
     private Object dispatch(ProtocolKeyword type, CommandArgs<String, String> args) {
         try {
-            return commands.dispatch(type, new ObjectOutput<>(StringCodec.UTF8), args);
+            return commands.dispatch(type, new ReplyOutput(), args);
         } catch (RedisException e) {
             throw new StoreException(e.getMessage(), e);
         }

@@ -1,0 +1,228 @@
+package dev.ordo.patterns.leaderboard;
+
+import dev.ordo.patterns.store.Script;
+
+/**
+ * The Lua scripts behind every multi-step leaderboard operation. Each runs atomically on the
+ * server and touches only keys under the board's hash tag.
+ *
+ * <p>Calling convention, shared by all scripts: {@code KEYS[1]} is the metadata hash, then one
+ * group of four keys per board (the sorted set, the id-to-name hash of first-reached boards, and
+ * the distinct-score set and counts of dense boards). {@code ARGV[1]} is {@code desc} or
+ * {@code asc}, {@code ARGV[2]} the tie rule ({@code member}, {@code first}, {@code competition},
+ * {@code dense}); the rest is per script.
+ *
+ * <p>Storage per tie rule: a first-reached board stores each member as {@code <13-digit time>:<id>}
+ * (time inverted on descending boards), so that among equal scores Redis's member order is the
+ * order of arrival, exactly, whatever the score; the hash maps id to that name. A dense board
+ * keeps a sorted set of its distinct scores (member = the server's own text of the score) and a
+ * hash counting members per score, so a dense rank is one ZRANK away.
+ */
+final class BoardScripts {
+    private BoardScripts() {
+    }
+
+    private static final String PRELUDE = """
+            local desc = ARGV[1] == 'desc'
+            local tie = ARGV[2]
+            local timed = tie == 'first'
+            local meta = KEYS[1]
+            local groups = (#KEYS - 1) / 4
+            local function board(g)
+              local i = 2 + (g - 1) * 4
+              return {z = KEYS[i], names = KEYS[i + 1], ds = KEYS[i + 2], dc = KEYS[i + 3]}
+            end
+            local function nameOf(b, id)
+              if timed then return redis.call('HGET', b.names, id) end
+              return id
+            end
+            local function idOf(name)
+              if timed then return string.sub(name, 15) end
+              return name
+            end
+            local function position(b, name)
+              if desc then return redis.call('ZREVRANK', b.z, name) end
+              return redis.call('ZRANK', b.z, name)
+            end
+            local function rankOf(b, name, s)
+              if tie == 'competition' then
+                if desc then return redis.call('ZCOUNT', b.z, '(' .. s, '+inf') + 1 end
+                return redis.call('ZCOUNT', b.z, '-inf', '(' .. s) + 1
+              elseif tie == 'dense' then
+                if desc then return redis.call('ZREVRANK', b.ds, s) + 1 end
+                return redis.call('ZRANK', b.ds, s) + 1
+              end
+              return position(b, name) + 1
+            end
+            local function entries(b, start, stop, withMeta)
+              local r
+              if desc then r = redis.call('ZREVRANGE', b.z, start, stop, 'WITHSCORES')
+              else r = redis.call('ZRANGE', b.z, start, stop, 'WITHSCORES') end
+              local out, rank, prev = {}, 0, nil
+              for i = 1, #r, 2 do
+                local name, s = r[i], r[i + 1]
+                if tie == 'competition' then
+                  if s ~= prev then
+                    if i == 1 then rank = rankOf(b, name, s) else rank = start + (i + 1) / 2 end
+                  end
+                elseif tie == 'dense' then
+                  if s ~= prev then
+                    if i == 1 then rank = rankOf(b, name, s) else rank = rank + 1 end
+                  end
+                else
+                  rank = start + (i + 1) / 2
+                end
+                prev = s
+                local id = idOf(name)
+                out[#out + 1] = id
+                out[#out + 1] = s
+                out[#out + 1] = rank
+                if withMeta then out[#out + 1] = redis.call('HGET', meta, id) end
+              end
+              return out
+            end
+            local function dense(b, old, new)
+              if tie ~= 'dense' or old == new then return end
+              if old and redis.call('HINCRBY', b.dc, old, -1) <= 0 then
+                redis.call('HDEL', b.dc, old)
+                redis.call('ZREM', b.ds, old)
+              end
+              if new and redis.call('HINCRBY', b.dc, new, 1) == 1 then
+                redis.call('ZADD', b.ds, new, new)
+              end
+            end
+            """;
+
+    /**
+     * Adds points, sets a score, or keeps the better of the old and new score, on every board
+     * given. ARGV: mode ({@code add}, {@code set}, {@code best}), id, value, arrival time in ms
+     * (empty: the server's clock), then one PEXPIREAT time per board ({@code 0}: none).
+     * Returns score and rank per board.
+     */
+    static final Script WRITE = new Script(PRELUDE + """
+            local mode, id, value = ARGV[3], ARGV[4], ARGV[5]
+            local stamp
+            local function arrival()
+              if not stamp then
+                local ms = tonumber(ARGV[6])
+                if not ms then
+                  local t = redis.call('TIME')
+                  ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+                end
+                if desc then ms = 9999999999999 - ms end
+                stamp = string.format('%013d', ms) .. ':'
+              end
+              return stamp
+            end
+            local function improves(new, old)
+              if desc then return new > old end
+              return new < old
+            end
+            local out = {}
+            for g = 1, groups do
+              local b = board(g)
+              local name = nameOf(b, id)
+              local old = name and redis.call('ZSCORE', b.z, name)
+              if not timed then
+                if mode == 'add' then redis.call('ZINCRBY', b.z, value, id)
+                elseif mode == 'set' then redis.call('ZADD', b.z, value, id)
+                else redis.call('ZADD', b.z, desc and 'GT' or 'LT', value, id) end
+              elseif mode == 'add' then
+                if not name then
+                  name = arrival() .. id
+                  redis.call('HSET', b.names, id, name)
+                end
+                local new = redis.call('ZINCRBY', b.z, value, name)
+                if old and new ~= old then
+                  redis.call('ZREM', b.z, name)
+                  name = arrival() .. id
+                  redis.call('ZADD', b.z, new, name)
+                  redis.call('HSET', b.names, id, name)
+                end
+              elseif not old or (mode == 'set' and tonumber(value) ~= tonumber(old))
+                  or (mode == 'best' and improves(tonumber(value), tonumber(old))) then
+                if name then redis.call('ZREM', b.z, name) end
+                name = arrival() .. id
+                redis.call('ZADD', b.z, value, name)
+                redis.call('HSET', b.names, id, name)
+              end
+              local new = redis.call('ZSCORE', b.z, name)
+              dense(b, old, new)
+              local at = ARGV[6 + g]
+              if at ~= '0' then
+                redis.call('PEXPIREAT', b.z, at)
+                if timed then redis.call('PEXPIREAT', b.names, at) end
+                if tie == 'dense' then
+                  redis.call('PEXPIREAT', b.ds, at)
+                  redis.call('PEXPIREAT', b.dc, at)
+                end
+              end
+              out[#out + 1] = new
+              out[#out + 1] = rankOf(b, name, new)
+            end
+            return out
+            """);
+
+    /** Removes a member from every board given. ARGV: id, drop metadata (1/0). Returns 1 if it was on any. */
+    static final Script REMOVE = new Script(PRELUDE + """
+            local id = ARGV[3]
+            local removed = 0
+            for g = 1, groups do
+              local b = board(g)
+              local name = nameOf(b, id)
+              local old = name and redis.call('ZSCORE', b.z, name)
+              if old then
+                redis.call('ZREM', b.z, name)
+                if timed then redis.call('HDEL', b.names, id) end
+                dense(b, old, nil)
+                removed = 1
+              end
+            end
+            if ARGV[4] == '1' then redis.call('HDEL', meta, id) end
+            return removed
+            """);
+
+    /** Score, rank and board size of a member; nil when absent. ARGV: id. */
+    static final Script PLACEMENT = new Script(PRELUDE + """
+            local b = board(1)
+            local name = nameOf(b, ARGV[3])
+            local s = name and redis.call('ZSCORE', b.z, name)
+            if not s then return false end
+            return {s, rankOf(b, name, s), redis.call('ZCARD', b.z)}
+            """);
+
+    /** Members strictly behind, members level with, and board size; nil when absent. ARGV: id. */
+    static final Script STANDING = new Script(PRELUDE + """
+            local b = board(1)
+            local name = nameOf(b, ARGV[3])
+            local s = name and redis.call('ZSCORE', b.z, name)
+            if not s then return false end
+            local behind
+            if desc then behind = redis.call('ZCOUNT', b.z, '-inf', '(' .. s)
+            else behind = redis.call('ZCOUNT', b.z, '(' .. s, '+inf') end
+            return {behind, redis.call('ZCOUNT', b.z, s, s), redis.call('ZCARD', b.z)}
+            """);
+
+    /** Entries at positions start..stop (0-based, inclusive). ARGV: start, stop, with metadata (1/0). */
+    static final Script RANGE = new Script(PRELUDE + """
+            return entries(board(1), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5] == '1')
+            """);
+
+    /**
+     * A window of entries holding a member, the member as central as the edges allow and the
+     * window full whenever the board has enough entries. ARGV: id, window size, with metadata.
+     * Returns nil when the member is absent.
+     */
+    static final Script AROUND = new Script(PRELUDE + """
+            local b = board(1)
+            local name = nameOf(b, ARGV[3])
+            local pos = name and position(b, name)
+            if not pos then return false end
+            local size = tonumber(ARGV[4])
+            local start = pos - math.floor((size - 1) / 2)
+            local card = redis.call('ZCARD', b.z)
+            if start + size > card then start = card - size end
+            if start < 0 then start = 0 end
+            return entries(b, start, start + size - 1, ARGV[5] == '1')
+            """);
+}

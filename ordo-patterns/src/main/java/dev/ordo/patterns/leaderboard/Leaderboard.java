@@ -1,0 +1,246 @@
+package dev.ordo.patterns.leaderboard;
+
+import dev.ordo.patterns.store.Command;
+import dev.ordo.patterns.store.Scores;
+import dev.ordo.patterns.store.Script;
+import dev.ordo.patterns.store.Store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * A leaderboard on one sorted set: writes that answer with the member's new score and rank in
+ * the same round trip, and reads of rank, top, pages and the window around a member, ranked by
+ * the board's {@link TieRule}. Works unchanged on every {@link Store}.
+ *
+ * <p>Every operation is one command or one script, so it is atomic: concurrent writers never
+ * lose an increment and a read never sees half a write. All keys share the board's hash tag
+ * ({@code {name}} unless the name holds one), so the board lives in one cluster slot. Reads
+ * that Redis answers with one command (score, member-order rank, top and pages without
+ * metadata, count) are sent as that command; the rest run as scripts (see {@link BoardScripts}).
+ *
+ * <p>Thread-safe: the state lives on the server.
+ */
+public final class Leaderboard {
+    /** The most entries one read may return. */
+    public static final int MAX_WINDOW = 10_000;
+
+    private final Store store;
+    private final BoardKeys keys;
+    private final String metaKey;
+    private final BoardOptions options;
+    private final List<String> scriptKeys;
+
+    Leaderboard(Store store, BoardKeys keys, String metaKey, BoardOptions options) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.keys = keys;
+        this.metaKey = metaKey;
+        this.options = Objects.requireNonNull(options, "options");
+        List<String> k = new ArrayList<>(5);
+        k.add(metaKey);
+        k.addAll(keys.all());
+        this.scriptKeys = List.copyOf(k);
+    }
+
+    /** The board called {@code name} (its sorted set is {@code {name}}, or {@code name} if it has a hash tag). */
+    public static Leaderboard create(Store store, String name, BoardOptions options) {
+        String key = BoardKeys.tagged(name);
+        return new Leaderboard(store, BoardKeys.of(key), key + ":meta", options);
+    }
+
+    /** The sorted set holding this board. */
+    public String key() {
+        return keys.scores();
+    }
+
+    public BoardOptions options() {
+        return options;
+    }
+
+    /** Adds {@code points} (may be negative) to the member's score, creating it at {@code points}. */
+    public Placement addPoints(String member, double points) {
+        return write(store, metaKey, List.of(keys), List.of(0L), options, "add", member, points).get(0);
+    }
+
+    /** Sets the member's score. */
+    public Placement setScore(String member, double score) {
+        return write(store, metaKey, List.of(keys), List.of(0L), options, "set", member, score).get(0);
+    }
+
+    /** Keeps the better of the member's score and {@code score}: higher on descending boards, lower on ascending. */
+    public Placement keepBest(String member, double score) {
+        return write(store, metaKey, List.of(keys), List.of(0L), options, "best", member, score).get(0);
+    }
+
+    /** Removes the member and its metadata; true if it was on the board. */
+    public boolean remove(String member) {
+        return remove(store, metaKey, List.of(keys), options, member, true);
+    }
+
+    /** The member's score, empty when it is not on the board. */
+    public OptionalDouble score(String member) {
+        if (options.tieRule() == TieRule.FIRST_REACHED) {
+            return placement(member).map(p -> OptionalDouble.of(p.score())).orElse(OptionalDouble.empty());
+        }
+        Object reply = store.call(Command.of("ZSCORE").key(keys.scores()).arg(member(member)));
+        return reply == null ? OptionalDouble.empty() : OptionalDouble.of(Scores.parse(reply));
+    }
+
+    /** The member's 1-based rank under the tie rule, empty when it is not on the board. */
+    public OptionalLong rank(String member) {
+        if (options.tieRule() == TieRule.MEMBER_ORDER) {
+            Object reply = store.call(Command.of(options.descending() ? "ZREVRANK" : "ZRANK").key(keys.scores()).arg(member(member)));
+            return reply == null ? OptionalLong.empty() : OptionalLong.of((Long) reply + 1);
+        }
+        return placement(member).map(p -> OptionalLong.of(p.rank())).orElse(OptionalLong.empty());
+    }
+
+    /** The member's score and rank, read together; empty when it is not on the board. */
+    public Optional<Placement> placement(String member) {
+        List<?> r = (List<?>) eval(BoardScripts.PLACEMENT, member(member));
+        return r == null ? Optional.empty() : Optional.of(new Placement(member, Scores.parse(r.get(0)), (Long) r.get(1)));
+    }
+
+    /** The first {@code n} entries. */
+    public List<Entry> top(int n) {
+        checkWindow("n", n);
+        return range(0, n);
+    }
+
+    /** Page {@code page} (1-based) of {@code size} entries. */
+    public List<Entry> page(int page, int size) {
+        if (page < 1) {
+            throw new IllegalArgumentException("page must be 1 or more, got " + page);
+        }
+        checkWindow("size", size);
+        long start = (long) (page - 1) * size;
+        return range(start, size);
+    }
+
+    /**
+     * A window of {@code size} entries holding the member, which sits as central as the board's
+     * edges allow: near the top the window extends further down, so it is full whenever the board
+     * has {@code size} entries. Empty when the member is not on the board.
+     */
+    public List<Entry> around(String member, int size) {
+        checkWindow("size", size);
+        if (size == 0) {
+            return List.of();
+        }
+        List<?> r = (List<?>) eval(BoardScripts.AROUND, member(member), Integer.toString(size), options.metadata() ? "1" : "0");
+        return r == null ? List.of() : entries(r, options.metadata());
+    }
+
+    /** How many members the board holds. */
+    public long count() {
+        return (Long) store.call(Command.of("ZCARD").key(keys.scores()));
+    }
+
+    /**
+     * The member's percentile rank: the share of the board it beats, counting members level with
+     * it as half, as {@code 100 * (behind + level / 2) / count}. Empty when it is not on the board.
+     */
+    public OptionalDouble percentile(String member) {
+        List<?> r = (List<?>) eval(BoardScripts.STANDING, member(member));
+        if (r == null) {
+            return OptionalDouble.empty();
+        }
+        return OptionalDouble.of(100.0 * ((Long) r.get(0) + (Long) r.get(1) / 2.0) / (Long) r.get(2));
+    }
+
+    /** Stores the member's metadata (display name, avatar URL, any small map), replacing what was there. */
+    public void setMetadata(String member, Map<String, String> metadata) {
+        store.call(Command.of("HSET").key(metaKey).arg(member(member)).arg(Metadata.encode(metadata)));
+    }
+
+    /** The member's metadata, empty when none is stored. */
+    public Map<String, String> metadata(String member) {
+        return Metadata.decode(store.call(Command.of("HGET").key(metaKey).arg(member(member))));
+    }
+
+    private List<Entry> range(long start, int count) {
+        if (count == 0) {
+            return List.of();
+        }
+        long stop = start + count - 1;
+        if (options.tieRule() == TieRule.MEMBER_ORDER && !options.metadata()) {
+            List<?> r = (List<?>) store.call(Command.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(keys.scores())
+                    .arg(start).arg(stop).arg("WITHSCORES"));
+            List<Entry> out = new ArrayList<>(r.size() / 2);
+            for (int i = 0; i < r.size(); i += 2) {
+                out.add(new Entry((String) r.get(i), Scores.parse(r.get(i + 1)), start + i / 2 + 1, Map.of()));
+            }
+            return out;
+        }
+        return entries((List<?>) eval(BoardScripts.RANGE, Long.toString(start), Long.toString(stop), options.metadata() ? "1" : "0"),
+                options.metadata());
+    }
+
+    private Object eval(Script script, String... args) {
+        List<String> argv = new ArrayList<>(2 + args.length);
+        argv.add(options.order());
+        argv.add(options.tieRule().wire);
+        argv.addAll(List.of(args));
+        return store.eval(script, scriptKeys, argv);
+    }
+
+    private static List<Entry> entries(List<?> r, boolean withMeta) {
+        int width = withMeta ? 4 : 3;
+        List<Entry> out = new ArrayList<>(r.size() / width);
+        for (int i = 0; i < r.size(); i += width) {
+            Map<String, String> meta = withMeta ? Metadata.decode(r.get(i + 3)) : Map.of();
+            out.add(new Entry((String) r.get(i), Scores.parse(r.get(i + 1)), (Long) r.get(i + 2), meta));
+        }
+        return out;
+    }
+
+    /** One write applied to several boards in one script; returns the placement on each. */
+    static List<Placement> write(Store store, String metaKey, List<BoardKeys> boards, List<Long> expireAtMillis,
+                                 BoardOptions options, String mode, String member, double value) {
+        member(member);
+        if (Double.isNaN(value)) {
+            throw new IllegalArgumentException("a score must be a number, got NaN");
+        }
+        List<String> keys = new ArrayList<>(1 + 4 * boards.size());
+        keys.add(metaKey);
+        boards.forEach(b -> keys.addAll(b.all()));
+        List<String> argv = new ArrayList<>(6 + boards.size());
+        argv.add(options.order());
+        argv.add(options.tieRule().wire);
+        argv.add(mode);
+        argv.add(member);
+        argv.add(Scores.format(value));
+        argv.add(options.arrivalClock() == null ? "" : Long.toString(options.arrivalClock().millis()));
+        expireAtMillis.forEach(at -> argv.add(Long.toString(at)));
+        List<?> r = (List<?>) store.eval(BoardScripts.WRITE, keys, argv);
+        List<Placement> out = new ArrayList<>(boards.size());
+        for (int i = 0; i < r.size(); i += 2) {
+            out.add(new Placement(member, Scores.parse(r.get(i)), (Long) r.get(i + 1)));
+        }
+        return out;
+    }
+
+    /** Removes a member from several boards in one script. */
+    static boolean remove(Store store, String metaKey, List<BoardKeys> boards, BoardOptions options, String member, boolean dropMetadata) {
+        List<String> keys = new ArrayList<>(1 + 4 * boards.size());
+        keys.add(metaKey);
+        boards.forEach(b -> keys.addAll(b.all()));
+        List<String> argv = List.of(options.order(), options.tieRule().wire, member(member), dropMetadata ? "1" : "0");
+        return (Long) store.eval(BoardScripts.REMOVE, keys, argv) == 1L;
+    }
+
+    private static String member(String member) {
+        return Objects.requireNonNull(member, "member");
+    }
+
+    private static void checkWindow(String what, int n) {
+        if (n < 0 || n > MAX_WINDOW) {
+            throw new IllegalArgumentException(what + " must be between 0 and " + MAX_WINDOW + ", got " + n);
+        }
+    }
+}
