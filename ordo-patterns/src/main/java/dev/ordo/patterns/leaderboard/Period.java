@@ -1,0 +1,84 @@
+package dev.ordo.patterns.leaderboard;
+
+import java.time.DayOfWeek;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.temporal.IsoFields;
+import java.time.temporal.TemporalAdjusters;
+import java.util.Objects;
+
+/**
+ * A board's period: a calendar day, an ISO week (Monday to Sunday, weeks numbered as ISO 8601
+ * does), a calendar month, each in a time zone, or a custom fixed length counted from an anchor.
+ * Names the period holding an instant ({@code day:2026-11-30}, {@code week:2026-W49},
+ * {@code month:2026-11}, {@code every3600s:493021}) and tells when it ends.
+ */
+public final class Period {
+    private enum Kind { DAY, WEEK, MONTH, FIXED }
+
+    private final Kind kind;
+    private final Duration length;
+    private final Instant anchor;
+
+    private Period(Kind kind, Duration length, Instant anchor) {
+        this.kind = kind;
+        this.length = length;
+        this.anchor = anchor;
+    }
+
+    /** Calendar days. */
+    public static Period daily() {
+        return new Period(Kind.DAY, null, null);
+    }
+
+    /** ISO weeks, starting on Monday. */
+    public static Period weekly() {
+        return new Period(Kind.WEEK, null, null);
+    }
+
+    /** Calendar months. */
+    public static Period monthly() {
+        return new Period(Kind.MONTH, null, null);
+    }
+
+    /** Periods of {@code length} (at least one second), the first starting at {@code anchor}; time zones do not apply. */
+    public static Period every(Duration length, Instant anchor) {
+        if (length.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("a period lasts at least one second, got " + length);
+        }
+        return new Period(Kind.FIXED, length, Objects.requireNonNull(anchor, "anchor"));
+    }
+
+    /** The name of the period holding {@code at}. */
+    public String id(Instant at, ZoneId zone) {
+        LocalDate day = at.atZone(zone).toLocalDate();
+        return switch (kind) {
+            case DAY -> "day:" + day;
+            case WEEK -> String.format("week:%d-W%02d", day.get(IsoFields.WEEK_BASED_YEAR), day.get(IsoFields.WEEK_OF_WEEK_BASED_YEAR));
+            case MONTH -> String.format("month:%d-%02d", day.getYear(), day.getMonthValue());
+            case FIXED -> "every" + length.toSeconds() + "s:" + index(at);
+        };
+    }
+
+    /** The first instant after the period holding {@code at}. */
+    public Instant end(Instant at, ZoneId zone) {
+        LocalDate day = at.atZone(zone).toLocalDate();
+        return switch (kind) {
+            case DAY -> day.plusDays(1).atStartOfDay(zone).toInstant();
+            case WEEK -> day.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY)).plusWeeks(1).atStartOfDay(zone).toInstant();
+            case MONTH -> day.withDayOfMonth(1).plusMonths(1).atStartOfDay(zone).toInstant();
+            case FIXED -> anchor.plus(length.multipliedBy(index(at) + 1));
+        };
+    }
+
+    private long index(Instant at) {
+        return Math.floorDiv(Duration.between(anchor, at).toMillis(), length.toMillis());
+    }
+
+    @Override
+    public String toString() {
+        return kind == Kind.FIXED ? "every " + length + " from " + anchor : kind.name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,164 @@
+package dev.ordo.patterns.leaderboard;
+
+import dev.ordo.patterns.store.Store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A family of boards for one game: one per current period (daily, weekly, monthly or custom) and
+ * optionally an all-time board, all written by the same atomic script, so they never disagree.
+ * A period's keys expire {@code retention} after the period ends; past periods stay readable
+ * until then.
+ *
+ * <p>All keys share the family's hash tag ({@code {name}:day:2026-11-30}, {@code {name}:all},
+ * {@code {name}:meta}), so on a cluster the family lives in one slot. The period an instant
+ * belongs to is decided by this client's clock (injectable); clocks that disagree only matter
+ * in the moments around a boundary.
+ */
+public final class PeriodicLeaderboard {
+    private final Store store;
+    private final String tag;
+    private final List<Period> periods;
+    private final boolean allTime;
+    private final ZoneId zone;
+    private final Duration retention;
+    private final BoardOptions options;
+    private final InstantSource clock;
+
+    private PeriodicLeaderboard(Builder b) {
+        this.store = b.store;
+        this.tag = BoardKeys.tagged(b.name);
+        this.periods = List.copyOf(b.periods);
+        this.allTime = b.allTime;
+        this.zone = b.zone;
+        this.retention = b.retention;
+        this.options = b.options;
+        this.clock = b.clock;
+        if (periods.isEmpty() && !allTime) {
+            throw new IllegalArgumentException("a periodic board needs at least one period or the all-time board");
+        }
+    }
+
+    /** Starts a family called {@code name} on {@code store}. */
+    public static Builder builder(Store store, String name) {
+        return new Builder(store, name);
+    }
+
+    /** Adds points on every current board; returns the placements, periods in declaration order, then all-time. */
+    public List<Placement> addPoints(String member, double points) {
+        return write("add", member, points);
+    }
+
+    /** Sets the score on every current board. */
+    public List<Placement> setScore(String member, double score) {
+        return write("set", member, score);
+    }
+
+    /** Keeps the better score on every current board. */
+    public List<Placement> keepBest(String member, double score) {
+        return write("best", member, score);
+    }
+
+    /** The board of the current {@code period}. */
+    public Leaderboard current(Period period) {
+        return at(period, clock.instant());
+    }
+
+    /** The board of the {@code period} that held {@code at} (empty once its retention has passed). */
+    public Leaderboard at(Period period, Instant at) {
+        return board(tag + ":" + period.id(at, zone));
+    }
+
+    /** The all-time board. */
+    public Leaderboard allTime() {
+        if (!allTime) {
+            throw new IllegalStateException("this family keeps no all-time board");
+        }
+        return board(tag + ":all");
+    }
+
+    private Leaderboard board(String key) {
+        return new Leaderboard(store, BoardKeys.of(key), tag + ":meta", options);
+    }
+
+    private List<Placement> write(String mode, String member, double value) {
+        Instant now = clock.instant();
+        List<BoardKeys> boards = new ArrayList<>(periods.size() + 1);
+        List<Long> expireAt = new ArrayList<>(periods.size() + 1);
+        for (Period p : periods) {
+            boards.add(BoardKeys.of(tag + ":" + p.id(now, zone)));
+            expireAt.add(p.end(now, zone).plus(retention).toEpochMilli());
+        }
+        if (allTime) {
+            boards.add(BoardKeys.of(tag + ":all"));
+            expireAt.add(0L);
+        }
+        return Leaderboard.write(store, tag + ":meta", boards, expireAt, options, mode, member, value);
+    }
+
+    /** Configures a {@link PeriodicLeaderboard}. */
+    public static final class Builder {
+        private final Store store;
+        private final String name;
+        private final List<Period> periods = new ArrayList<>();
+        private boolean allTime;
+        private ZoneId zone = ZoneId.of("UTC");
+        private Duration retention = Duration.ofDays(7);
+        private BoardOptions options = BoardOptions.highestFirst();
+        private InstantSource clock = InstantSource.system();
+
+        private Builder(Store store, String name) {
+            this.store = Objects.requireNonNull(store, "store");
+            this.name = Objects.requireNonNull(name, "name");
+        }
+
+        /** Keeps a board per {@code period}. */
+        public Builder period(Period period) {
+            periods.add(Objects.requireNonNull(period, "period"));
+            return this;
+        }
+
+        /** Also keeps an all-time board, updated with the period boards. */
+        public Builder allTime() {
+            allTime = true;
+            return this;
+        }
+
+        /** The zone calendar periods follow (UTC by default). */
+        public Builder zone(ZoneId zone) {
+            this.zone = Objects.requireNonNull(zone, "zone");
+            return this;
+        }
+
+        /** How long a period's board stays readable after the period ends (7 days by default). */
+        public Builder retention(Duration retention) {
+            if (retention.isNegative()) {
+                throw new IllegalArgumentException("retention cannot be negative");
+            }
+            this.retention = retention;
+            return this;
+        }
+
+        /** Sort order, tie rule and metadata for every board of the family. */
+        public Builder options(BoardOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /** The clock that decides the current period (the system clock by default). */
+        public Builder clock(InstantSource clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        public PeriodicLeaderboard build() {
+            return new PeriodicLeaderboard(this);
+        }
+    }
+}
