@@ -1,0 +1,319 @@
+package dev.ordo.patterns.leaderboard;
+
+import dev.ordo.patterns.store.Command;
+import dev.ordo.patterns.store.Scores;
+import dev.ordo.patterns.store.Script;
+import dev.ordo.patterns.store.Store;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32;
+
+/**
+ * One board split over N shard boards ({@code {name#0}} .. {@code {name#N-1}}), each under its own
+ * hash tag so a cluster spreads them over its nodes. A member lives on one shard, picked by a
+ * CRC-32 of its name, so a write touches one shard and one node.
+ *
+ * <p>Reads stay exact. The global order is the single-board order (score, then member bytes),
+ * so: top N merges the shards' top N; a member's global rank is one plus, summed over shards, the
+ * entries ranked before it (strictly better scores, plus level scores with members ordered
+ * before it under {@link TieRule#MEMBER_ORDER}); the window around a member merges each shard's
+ * entries within a window's reach of the member's position there. A read across shards is not
+ * one atomic snapshot: writes landing during it may or may not be seen, as with any multi-key
+ * read on a cluster.
+ *
+ * <p>Tie rules: {@link TieRule#MEMBER_ORDER} and {@link TieRule#COMPETITION}. (First-reached and
+ * dense ranks need state shared by all members, which a sharded board exists to avoid.)
+ */
+public final class ShardedLeaderboard {
+    /** The most shards one board may have. */
+    public static final int MAX_SHARDS = 1024;
+
+    /**
+     * In one shard, where (score, member) stands: {position, strictly better, size, then the
+     * entries (member, score) at positions position - reach .. position + reach}. The position
+     * counts the entries ordered before (score, member), found among level scores by a binary
+     * search that compares member bytes as Redis does. ARGV: order, score, member, reach.
+     */
+    private static final Script VIEW = new Script("""
+            local z, desc, s, m, reach = KEYS[1], ARGV[1] == 'desc', ARGV[2], ARGV[3], tonumber(ARGV[4])
+            local function at(i)
+              if desc then return redis.call('ZREVRANGE', z, i, i)[1] end
+              return redis.call('ZRANGE', z, i, i)[1]
+            end
+            local function before(a)
+              local n = math.min(#a, #m)
+              for i = 1, n do
+                local x, y = string.byte(a, i), string.byte(m, i)
+                if x ~= y then
+                  if desc then return x > y end
+                  return x < y
+                end
+              end
+              if desc then return #a > #m end
+              return #a < #m
+            end
+            local better
+            if desc then better = redis.call('ZCOUNT', z, '(' .. s, '+inf')
+            else better = redis.call('ZCOUNT', z, '-inf', '(' .. s) end
+            local lo, hi = 0, redis.call('ZCOUNT', z, s, s)
+            while lo < hi do
+              local mid = math.floor((lo + hi) / 2)
+              if before(at(better + mid)) then lo = mid + 1 else hi = mid end
+            end
+            local pos = better + lo
+            local out = {pos, better, redis.call('ZCARD', z)}
+            if reach > 0 then
+              local from = pos - reach
+              if from < 0 then from = 0 end
+              local r
+              if desc then r = redis.call('ZREVRANGE', z, from, pos + reach, 'WITHSCORES')
+              else r = redis.call('ZRANGE', z, from, pos + reach, 'WITHSCORES') end
+              for i = 1, #r do out[#out + 1] = r[i] end
+            end
+            return out
+            """);
+
+    private final Store store;
+    private final String name;
+    private final BoardOptions options;
+    private final List<Leaderboard> shards;
+    private final Comparator<Entry> order;
+
+    private ShardedLeaderboard(Store store, String name, int shardCount, BoardOptions options) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.name = name;
+        this.options = options;
+        List<Leaderboard> list = new ArrayList<>(shardCount);
+        for (int i = 0; i < shardCount; i++) {
+            String key = "{" + name + "#" + i + "}";
+            list.add(new Leaderboard(store, BoardKeys.of(key), key + ":meta", options));
+        }
+        this.shards = List.copyOf(list);
+        Comparator<Entry> ascending = Comparator.comparingDouble(Entry::score)
+                .thenComparing((a, b) -> Arrays.compareUnsigned(utf8(a.member()), utf8(b.member())));
+        this.order = options.descending() ? ascending.reversed() : ascending;
+    }
+
+    /** A board called {@code name} (no braces: the shards add their own hash tags) over {@code shards} shards. */
+    public static ShardedLeaderboard create(Store store, String name, int shards, BoardOptions options) {
+        if (name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("a sharded board's name cannot hold braces: each shard takes its own hash tag");
+        }
+        if (shards < 1 || shards > MAX_SHARDS) {
+            throw new IllegalArgumentException("shards must be between 1 and " + MAX_SHARDS + ", got " + shards);
+        }
+        if (options.tieRule() != TieRule.MEMBER_ORDER && options.tieRule() != TieRule.COMPETITION) {
+            throw new IllegalArgumentException("a sharded board ranks ties by MEMBER_ORDER or COMPETITION, not " + options.tieRule());
+        }
+        return new ShardedLeaderboard(store, name, shards, options);
+    }
+
+    /** The shard board holding {@code member}. */
+    public Leaderboard shardOf(String member) {
+        CRC32 crc = new CRC32();
+        crc.update(utf8(member));
+        return shards.get((int) (crc.getValue() % shards.size()));
+    }
+
+    /** The shard boards, in shard order. */
+    public List<Leaderboard> shards() {
+        return shards;
+    }
+
+    /** Adds points on the member's shard; returns the new score. */
+    public double addPoints(String member, double points) {
+        return shardOf(member).addPoints(member, points).score();
+    }
+
+    /** Sets the member's score; returns it. */
+    public double setScore(String member, double score) {
+        return shardOf(member).setScore(member, score).score();
+    }
+
+    /** Keeps the better of the member's score and {@code score}; returns the score kept. */
+    public double keepBest(String member, double score) {
+        return shardOf(member).keepBest(member, score).score();
+    }
+
+    /** Removes the member; true if it was on the board. */
+    public boolean remove(String member) {
+        return shardOf(member).remove(member);
+    }
+
+    /** The member's score, empty when it is not on the board. */
+    public OptionalDouble score(String member) {
+        return shardOf(member).score(member);
+    }
+
+    /** How many members all shards hold. */
+    public long count() {
+        long n = 0;
+        for (Leaderboard s : shards) {
+            n += s.count();
+        }
+        return n;
+    }
+
+    /** The member's global 1-based rank under the tie rule, empty when it is not on the board. */
+    public OptionalLong rank(String member) {
+        OptionalDouble score = score(member);
+        if (score.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        long before = 0;
+        for (Leaderboard s : shards) {
+            List<?> v = view(s, score.getAsDouble(), member, 0);
+            before += (Long) v.get(options.tieRule() == TieRule.COMPETITION ? 1 : 0);
+        }
+        return OptionalLong.of(before + 1);
+    }
+
+    /** The first {@code n} entries of the whole board. */
+    public List<Entry> top(int n) {
+        List<Entry> all = new ArrayList<>();
+        for (Leaderboard s : shards) {
+            all.addAll(s.top(n));
+        }
+        all.sort(order);
+        return ranked(all.subList(0, Math.min(n, all.size())), 0, 1);
+    }
+
+    /**
+     * A window of {@code size} entries holding the member, as central as the board's edges allow
+     * and full whenever the board has {@code size} entries; empty when the member is absent.
+     */
+    public List<Entry> around(String member, int size) {
+        if (size < 0 || size > Leaderboard.MAX_WINDOW) {
+            throw new IllegalArgumentException("size must be between 0 and " + Leaderboard.MAX_WINDOW + ", got " + size);
+        }
+        OptionalDouble found = score(member);
+        if (found.isEmpty() || size == 0) {
+            return List.of();
+        }
+        double score = found.getAsDouble();
+        long before = 0;
+        long total = 0;
+        List<Entry> near = new ArrayList<>();
+        for (Leaderboard s : shards) {
+            List<?> v = view(s, score, member, size - 1);
+            before += (Long) v.get(0);
+            total += (Long) v.get(2);
+            for (int i = 3; i < v.size(); i += 2) {
+                near.add(new Entry((String) v.get(i), Scores.parse(v.get(i + 1)), 0, Map.of()));
+            }
+        }
+        near.sort(order);
+        int self = 0;
+        while (!near.get(self).member().equals(member)) {
+            self++;
+        }
+        long start = Math.max(0, Math.min(before - (size - 1) / 2, total - size));
+        int from = (int) (self - (before - start));
+        List<Entry> window = near.subList(from, Math.min(near.size(), from + size));
+        long firstRank = start + 1;
+        if (options.tieRule() == TieRule.COMPETITION) {
+            firstRank = 1 + strictlyBetter(window.get(0).score());
+        }
+        return ranked(window, start, firstRank);
+    }
+
+    /**
+     * Merges every shard into one sorted set, {@code {name}:snapshot}, for consumers that want a
+     * single key: ZUNIONSTORE on one server; on a cluster (where the shards live on other nodes)
+     * a copy in pages to a temporary key, renamed over the snapshot at the end. Returns its size.
+     */
+    public long mergeSnapshot() {
+        String snapshot = snapshotKey();
+        if (!store.clustered()) {
+            Command union = Command.of("ZUNIONSTORE").key(snapshot).arg(shards.size());
+            shards.forEach(s -> union.key(s.key()));
+            return (Long) store.call(union);
+        }
+        String building = snapshot + ":building";
+        store.call(Command.of("DEL").key(building));
+        long copied = 0;
+        for (Leaderboard s : shards) {
+            for (long from = 0; ; from += 1000) {
+                List<?> r = (List<?>) store.call(Command.of("ZRANGE").key(s.key()).arg(from).arg(from + 999).arg("WITHSCORES"));
+                if (r.isEmpty()) {
+                    break;
+                }
+                Command add = Command.of("ZADD").key(building);
+                for (int i = 0; i < r.size(); i += 2) {
+                    add.arg((String) r.get(i + 1)).arg((String) r.get(i));
+                }
+                store.call(add);
+                copied += r.size() / 2;
+            }
+        }
+        if (copied == 0) {
+            store.call(Command.of("DEL").key(snapshot));
+        } else {
+            store.call(Command.of("RENAME").key(building).key(snapshot));
+        }
+        return copied;
+    }
+
+    /** Runs {@link #mergeSnapshot()} every {@code interval} on {@code executor}. */
+    public ScheduledFuture<?> scheduleSnapshots(ScheduledExecutorService executor, Duration interval) {
+        long ms = interval.toMillis();
+        return executor.scheduleAtFixedRate(this::mergeSnapshot, ms, ms, TimeUnit.MILLISECONDS);
+    }
+
+    /** The key {@link #mergeSnapshot()} writes. */
+    public String snapshotKey() {
+        return "{" + name + "}:snapshot";
+    }
+
+    /** A local cache of the top {@code n}, never older than {@code maxAge}. */
+    public CachedTop cachedTop(int n, Duration maxAge) {
+        return CachedTop.of(() -> top(n), maxAge);
+    }
+
+    private long strictlyBetter(double score) {
+        String bound = "(" + Scores.format(score);
+        long n = 0;
+        for (Leaderboard s : shards) {
+            Command c = options.descending()
+                    ? Command.of("ZCOUNT").key(s.key()).arg(bound).arg("+inf")
+                    : Command.of("ZCOUNT").key(s.key()).arg("-inf").arg(bound);
+            n += (Long) store.call(c);
+        }
+        return n;
+    }
+
+    private List<?> view(Leaderboard shard, double score, String member, int reach) {
+        return (List<?>) store.eval(VIEW, List.of(shard.key()),
+                List.of(options.order(), Scores.format(score), member, Integer.toString(reach)));
+    }
+
+    /** Entries in global order starting at 0-based position {@code start}, ranked by the tie rule. */
+    private List<Entry> ranked(List<Entry> entries, long start, long firstRank) {
+        List<Entry> out = new ArrayList<>(entries.size());
+        long rank = firstRank;
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            if (i > 0 && (options.tieRule() == TieRule.MEMBER_ORDER || e.score() != entries.get(i - 1).score())) {
+                rank = start + i + 1;
+            }
+            out.add(new Entry(e.member(), e.score(), rank, e.metadata()));
+        }
+        return out;
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
