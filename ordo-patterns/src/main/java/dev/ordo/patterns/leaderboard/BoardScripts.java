@@ -95,7 +95,11 @@ final class BoardScripts {
 
     /**
      * Adds points, sets a score, or keeps the better of the old and new score, on every board
-     * given. ARGV: mode ({@code add}, {@code set}, {@code best}), id, value, arrival time in ms
+     * given; or replaces ({@code dim}) or adds to ({@code dimadd}) one packed dimension of the
+     * score, value {@code "<2^shift> <2^bits> <stored value or delta>"}, keeping the others
+     * (double arithmetic, exact below 2^53; a result outside the dimension's range is an error
+     * before any write). ARGV: mode ({@code add}, {@code set}, {@code best}, {@code dim},
+     * {@code dimadd}), id, value, arrival time in ms
      * (empty: the server's clock), then one PEXPIREAT time per board ({@code 0}: none).
      * Returns score and rank per board.
      */
@@ -123,6 +127,19 @@ final class BoardScripts {
               local b = board(g)
               local name = nameOf(b, id)
               local old = name and redis.call('ZSCORE', b.z, name)
+              local mode, value = mode, value
+              if mode == 'dim' or mode == 'dimadd' then
+                local mult, mod, v = string.match(value, '^(%S+) (%S+) (%S+)$')
+                mult, mod, v = tonumber(mult), tonumber(mod), tonumber(v)
+                local s = tonumber(old or '0')
+                local q = math.floor(s / mult)
+                local cur = q - math.floor(q / mod) * mod
+                if mode == 'dimadd' then v = cur + v end
+                if v < 0 or v >= mod then
+                  return redis.error_reply('ERR dimension value ' .. v .. ' is out of range [0, ' .. mod .. ')')
+                end
+                mode, value = 'set', s - cur * mult + v * mult
+              end
               if not timed then
                 if mode == 'add' then redis.call('ZINCRBY', b.z, value, id)
                 elseif mode == 'set' then redis.call('ZADD', b.z, value, id)

@@ -163,6 +163,15 @@ public final class Leaderboard {
         return Metadata.decode(store.call(Command.of("HGET").key(metaKey).arg(member(member))));
     }
 
+    /**
+     * Replaces ({@code add} false) or adds to ({@code add} true) one dimension of a packed score,
+     * keeping the others, in one server-side step. A member not yet on the board starts from 0.
+     */
+    Placement writeDimension(String member, ScoreCodec.Dimension dimension, long storedValueOrDelta, boolean add) {
+        String value = Scores.format(dimension.multiplier()) + " " + Scores.format(dimension.modulus()) + " " + storedValueOrDelta;
+        return write(store, metaKey, List.of(keys), List.of(0L), options, add ? "dimadd" : "dim", member, value).get(0);
+    }
+
     private List<Entry> range(long start, int count) {
         if (count == 0) {
             return List.of();
@@ -202,10 +211,16 @@ public final class Leaderboard {
     /** One write applied to several boards in one script; returns the placement on each. */
     static List<Placement> write(Store store, String metaKey, List<BoardKeys> boards, List<Long> expireAtMillis,
                                  BoardOptions options, String mode, String member, double value) {
-        member(member);
         if (Double.isNaN(value)) {
             throw new IllegalArgumentException("a score must be a number, got NaN");
         }
+        return write(store, metaKey, boards, expireAtMillis, options, mode, member, Scores.format(value));
+    }
+
+    /** As above, with the value as the script takes it. */
+    static List<Placement> write(Store store, String metaKey, List<BoardKeys> boards, List<Long> expireAtMillis,
+                                 BoardOptions options, String mode, String member, String value) {
+        member(member);
         List<String> keys = new ArrayList<>(1 + 4 * boards.size());
         keys.add(metaKey);
         boards.forEach(b -> keys.addAll(b.all()));
@@ -214,7 +229,7 @@ public final class Leaderboard {
         argv.add(options.tieRule().wire);
         argv.add(mode);
         argv.add(member);
-        argv.add(Scores.format(value));
+        argv.add(value);
         argv.add(options.arrivalClock() == null ? "" : Long.toString(options.arrivalClock().millis()));
         expireAtMillis.forEach(at -> argv.add(Long.toString(at)));
         List<?> r = (List<?>) store.eval(BoardScripts.WRITE, keys, argv);
