@@ -58,28 +58,26 @@ final class BoardScripts {
               local r
               if desc then r = redis.call('ZREVRANGE', b.z, start, stop, 'WITHSCORES')
               else r = redis.call('ZRANGE', b.z, start, stop, 'WITHSCORES') end
-              local out, rank, prev = {}, 0, nil
-              for i = 1, #r, 2 do
-                local name, s = r[i], r[i + 1]
-                if tie == 'competition' then
-                  if s ~= prev then
-                    if i == 1 then rank = rankOf(b, name, s) else rank = start + (i + 1) / 2 end
+              local ranks, metas = {}, {}
+              if (tie == 'competition' or tie == 'dense') and #r > 0 then
+                local rank = rankOf(b, r[1], r[2])
+                ranks[1] = rank
+                for i = 3, #r, 2 do
+                  if r[i + 1] ~= r[i - 1] then
+                    if tie == 'dense' then rank = rank + 1 else rank = start + (i + 1) / 2 end
                   end
-                elseif tie == 'dense' then
-                  if s ~= prev then
-                    if i == 1 then rank = rankOf(b, name, s) else rank = rank + 1 end
-                  end
-                else
-                  rank = start + (i + 1) / 2
+                  ranks[#ranks + 1] = rank
                 end
-                prev = s
-                local id = idOf(name)
-                out[#out + 1] = id
-                out[#out + 1] = s
-                out[#out + 1] = rank
-                if withMeta then out[#out + 1] = redis.call('HGET', meta, id) end
               end
-              return out
+              if withMeta and #r > 0 then
+                local ids = {}
+                for i = 1, #r, 2 do ids[#ids + 1] = idOf(r[i]) end
+                for c = 1, #ids, 1000 do
+                  local part = redis.call('HMGET', meta, unpack(ids, c, math.min(c + 999, #ids)))
+                  for j = 1, #part do metas[#metas + 1] = part[j] end
+                end
+              end
+              return {start, r, ranks, metas}
             end
             local function dense(b, old, new)
               if tie ~= 'dense' or old == new then return end
@@ -126,7 +124,7 @@ final class BoardScripts {
             for g = 1, groups do
               local b = board(g)
               local name = nameOf(b, id)
-              local old = name and redis.call('ZSCORE', b.z, name)
+              local old = (timed or tie == 'dense' or mode == 'dim' or mode == 'dimadd') and name and redis.call('ZSCORE', b.z, name)
               local mode, value = mode, value
               if mode == 'dim' or mode == 'dimadd' then
                 local mult, mod, v = string.match(value, '^(%S+) (%S+) (%S+)$')
@@ -140,8 +138,9 @@ final class BoardScripts {
                 end
                 mode, value = 'set', s - cur * mult + v * mult
               end
+              local new
               if not timed then
-                if mode == 'add' then redis.call('ZINCRBY', b.z, value, id)
+                if mode == 'add' then new = redis.call('ZINCRBY', b.z, value, id)
                 elseif mode == 'set' then redis.call('ZADD', b.z, value, id)
                 else redis.call('ZADD', b.z, desc and 'GT' or 'LT', value, id) end
               elseif mode == 'add' then
@@ -149,7 +148,7 @@ final class BoardScripts {
                   name = arrival() .. id
                   redis.call('HSET', b.names, id, name)
                 end
-                local new = redis.call('ZINCRBY', b.z, value, name)
+                new = redis.call('ZINCRBY', b.z, value, name)
                 if old and new ~= old then
                   redis.call('ZREM', b.z, name)
                   name = arrival() .. id
@@ -163,7 +162,7 @@ final class BoardScripts {
                 redis.call('ZADD', b.z, value, name)
                 redis.call('HSET', b.names, id, name)
               end
-              local new = redis.call('ZSCORE', b.z, name)
+              new = new or redis.call('ZSCORE', b.z, name)
               dense(b, old, new)
               local at = ARGV[6 + g]
               if at ~= '0' then
@@ -220,7 +219,11 @@ final class BoardScripts {
             return {behind, redis.call('ZCOUNT', b.z, s, s), redis.call('ZCARD', b.z)}
             """);
 
-    /** Entries at positions start..stop (0-based, inclusive). ARGV: start, stop, with metadata (1/0). */
+    /**
+     * Entries at positions start..stop (0-based, inclusive). ARGV: start, stop, with metadata
+     * (1/0). Returns {start, the range WITHSCORES as stored, ranks (competition and dense
+     * boards only; empty otherwise: position + 1), metadata values (when asked)}.
+     */
     static final Script RANGE = new Script(PRELUDE + """
             return entries(board(1), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5] == '1')
             """);
@@ -228,7 +231,7 @@ final class BoardScripts {
     /**
      * A window of entries holding a member, the member as central as the edges allow and the
      * window full whenever the board has enough entries. ARGV: id, window size, with metadata.
-     * Returns nil when the member is absent.
+     * Returns what RANGE returns, or nil when the member is absent.
      */
     static final Script AROUND = new Script(PRELUDE + """
             local b = board(1)

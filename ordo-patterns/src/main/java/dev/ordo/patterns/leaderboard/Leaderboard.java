@@ -30,6 +30,9 @@ public final class Leaderboard {
     /** The most entries one read may return. */
     public static final int MAX_WINDOW = 10_000;
 
+    /** Length of the {@code <13-digit time>:} prefix of member names on first-reached boards. */
+    private static final int ARRIVAL_PREFIX = 14;
+
     private final Store store;
     private final BoardKeys keys;
     private final String metaKey;
@@ -133,7 +136,7 @@ public final class Leaderboard {
             return List.of();
         }
         List<?> r = (List<?>) eval(BoardScripts.AROUND, member(member), Integer.toString(size), options.metadata() ? "1" : "0");
-        return r == null ? List.of() : entries(r, options.metadata());
+        return r == null ? List.of() : entries(r);
     }
 
     /** How many members the board holds. */
@@ -186,8 +189,7 @@ public final class Leaderboard {
             }
             return out;
         }
-        return entries((List<?>) eval(BoardScripts.RANGE, Long.toString(start), Long.toString(stop), options.metadata() ? "1" : "0"),
-                options.metadata());
+        return entries((List<?>) eval(BoardScripts.RANGE, Long.toString(start), Long.toString(stop), options.metadata() ? "1" : "0"));
     }
 
     private Object eval(Script script, String... args) {
@@ -198,12 +200,19 @@ public final class Leaderboard {
         return store.eval(script, scriptKeys, argv);
     }
 
-    private static List<Entry> entries(List<?> r, boolean withMeta) {
-        int width = withMeta ? 4 : 3;
-        List<Entry> out = new ArrayList<>(r.size() / width);
-        for (int i = 0; i < r.size(); i += width) {
-            Map<String, String> meta = withMeta ? Metadata.decode(r.get(i + 3)) : Map.of();
-            out.add(new Entry((String) r.get(i), Scores.parse(r.get(i + 1)), (Long) r.get(i + 2), meta));
+    /** Decodes the reply of {@link BoardScripts#RANGE} and {@link BoardScripts#AROUND}. */
+    private List<Entry> entries(List<?> reply) {
+        long start = (Long) reply.get(0);
+        List<?> range = (List<?>) reply.get(1);
+        List<?> ranks = (List<?>) reply.get(2);
+        List<?> metas = (List<?>) reply.get(3);
+        boolean timed = options.tieRule() == TieRule.FIRST_REACHED;
+        List<Entry> out = new ArrayList<>(range.size() / 2);
+        for (int i = 0; i < range.size(); i += 2) {
+            String name = (String) range.get(i);
+            int k = i / 2;
+            out.add(new Entry(timed ? name.substring(ARRIVAL_PREFIX) : name, Scores.parse(range.get(i + 1)),
+                    ranks.isEmpty() ? start + k + 1 : (Long) ranks.get(k), metas.isEmpty() ? Map.of() : Metadata.decode(metas.get(k))));
         }
         return out;
     }

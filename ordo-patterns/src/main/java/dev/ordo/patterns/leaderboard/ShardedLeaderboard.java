@@ -42,7 +42,7 @@ public final class ShardedLeaderboard {
 
     /**
      * In one shard, where (score, member) stands: {position, strictly better, size, then the
-     * entries (member, score) at positions position - reach .. position + reach}. The position
+     * entries (member, score) at positions position - reach .. position + reach, none when reach is negative}. The position
      * counts the entries ordered before (score, member), found among level scores by a binary
      * search that compares member bytes as Redis does. ARGV: order, score, member, reach.
      */
@@ -74,7 +74,7 @@ public final class ShardedLeaderboard {
             end
             local pos = better + lo
             local out = {pos, better, redis.call('ZCARD', z)}
-            if reach > 0 then
+            if reach >= 0 then
               local from = pos - reach
               if from < 0 then from = 0 end
               local r
@@ -174,7 +174,7 @@ public final class ShardedLeaderboard {
         }
         long before = 0;
         for (Leaderboard s : shards) {
-            List<?> v = view(s, score.getAsDouble(), member, 0);
+            List<?> v = view(s, score.getAsDouble(), member, -1);
             before += (Long) v.get(options.tieRule() == TieRule.COMPETITION ? 1 : 0);
         }
         return OptionalLong.of(before + 1);

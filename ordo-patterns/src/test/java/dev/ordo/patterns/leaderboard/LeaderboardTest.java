@@ -2,6 +2,7 @@ package dev.ordo.patterns.leaderboard;
 
 import dev.ordo.patterns.Backend;
 import dev.ordo.patterns.OnEveryBackend;
+import dev.ordo.patterns.store.Command;
 
 import java.time.Instant;
 import java.time.InstantSource;
@@ -171,6 +172,24 @@ class LeaderboardTest {
         assertThat(b.metadata("p1")).containsEntry("avatar", "https://x/a.png?s=2");
         b.remove("p1");
         assertThat(b.metadata("p1")).isEmpty();
+    }
+
+    @OnEveryBackend
+    void top_largestWindowWithMetadata_returnsEveryEntryAndItsMetadata(Backend backend) {
+        Leaderboard b = board(backend, BoardOptions.highestFirst().tieRule(TieRule.COMPETITION).withMetadata(true));
+        Command add = Command.of("ZADD").key(b.key());
+        for (int i = 0; i < Leaderboard.MAX_WINDOW + 3; i++) {
+            add.arg(i / 3).arg("m" + i);
+        }
+        backend.store().call(add);
+        b.setMetadata("m0", Map.of("name", "last"));
+        List<Entry> top = b.top(Leaderboard.MAX_WINDOW);
+        assertThat(top).hasSize(Leaderboard.MAX_WINDOW);
+        assertThat(top.get(0).rank()).isEqualTo(1);
+        assertThat(top.get(3)).isEqualTo(new Entry("m10000", 3333, 2, Map.of()));
+        assertThat(top.get(4)).isEqualTo(new Entry("m9998", 3332, 5, Map.of()));
+        assertThat(b.page(2, Leaderboard.MAX_WINDOW)).extracting(Entry::member).containsExactly("m2", "m1", "m0");
+        assertThat(b.page(2, Leaderboard.MAX_WINDOW).get(2).metadata()).containsEntry("name", "last");
     }
 
     @OnEveryBackend

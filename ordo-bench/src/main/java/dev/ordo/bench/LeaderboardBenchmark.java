@@ -1,0 +1,201 @@
+package dev.ordo.bench;
+
+import dev.ordo.patterns.Backend;
+import dev.ordo.patterns.leaderboard.BoardOptions;
+import dev.ordo.patterns.leaderboard.Leaderboard;
+import dev.ordo.patterns.leaderboard.ShardedLeaderboard;
+import dev.ordo.patterns.store.Command;
+import dev.ordo.patterns.store.LettuceStore;
+import dev.ordo.patterns.store.Store;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.function.IntConsumer;
+
+/**
+ * Leaderboard operations per second on a board of 1,000,000 members, each pattern operation
+ * beside the raw command it is built on, on three back ends measured in the same run: embedded
+ * Ordo (in this JVM), an Ordo server (its own JVM, over Lettuce) and {@code redis-server} (over
+ * Lettuce). Then a 16-shard board against one key on a three-master Redis Cluster, for top 100
+ * and global rank.
+ *
+ * <p>One caller thread, synchronous calls, a random member per call: the figures are what one
+ * request thread of an application sees. Wire figures are round-trip bound on loopback.
+ *
+ * <p>Run: {@code ordo-bench/leaderboard-benchmark.sh} (builds first), or {@code java -cp
+ * ordo-bench/target/benchmarks.jar dev.ordo.bench.LeaderboardBenchmark ordo-server/target/ordo-server.jar
+ * [JVM flags for the Ordo server...]}. {@code -Dmembers=N} and {@code -Dseconds=S} (per figure) adjust the run.
+ */
+public final class LeaderboardBenchmark {
+    private static final int MEMBERS = Integer.getInteger("members", 1_000_000);
+    private static final double SECONDS = Double.parseDouble(System.getProperty("seconds", "4"));
+    private static final String[] NAMES = new String[MEMBERS];
+
+    static {
+        for (int i = 0; i < MEMBERS; i++) {
+            NAMES[i] = "player:" + i;
+        }
+    }
+
+    private LeaderboardBenchmark() {
+    }
+
+    private record Op(String name, IntConsumer pattern, IntConsumer raw) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1) {
+            System.err.println("usage: LeaderboardBenchmark <ordo-server.jar> [JVM flags for the Ordo server...]");
+            System.exit(2);
+        }
+        Process ordoProcess = startOrdo(args);
+        try (LettuceStore ordo = LettuceStore.connect("redis://127.0.0.1:" + ordoPort)) {
+            String[] labels = {"embedded", "Ordo (wire)", "Redis (wire)"};
+            Store[] stores = {Backend.EMBEDDED.store(), ordo, Backend.REDIS.store()};
+            double[][] pattern = new double[4][3];
+            double[][] raw = new double[4][3];
+            List<String> opNames = new ArrayList<>();
+            for (int s = 0; s < stores.length; s++) {
+                Leaderboard board = Leaderboard.create(stores[s], "bench", BoardOptions.highestFirst());
+                System.out.printf(Locale.ROOT, "loading %,d members on %s ...%n", MEMBERS, labels[s]);
+                load(stores[s], board.key());
+                List<Op> ops = ops(stores[s], board);
+                for (int o = 0; o < ops.size(); o++) {
+                    Op op = ops.get(o);
+                    if (s == 0) {
+                        opNames.add(op.name());
+                    }
+                    pattern[o][s] = measure(op.pattern());
+                    raw[o][s] = measure(op.raw());
+                }
+            }
+            System.out.printf(Locale.ROOT, "%n%-14s %13s %13s %13s %10s   %s%n", "operation", labels[0], labels[1], labels[2],
+                    "emb/Redis", "pattern/raw: embedded, Ordo, Redis (raw ops/s)");
+            for (int o = 0; o < opNames.size(); o++) {
+                System.out.printf(Locale.ROOT, "%-14s %13.0f %13.0f %13.0f %9.1fx   %.2f, %.2f, %.2f (%.0f, %.0f, %.0f)%n", opNames.get(o),
+                        pattern[o][0], pattern[o][1], pattern[o][2], pattern[o][0] / pattern[o][2],
+                        pattern[o][0] / raw[o][0], pattern[o][1] / raw[o][1], pattern[o][2] / raw[o][2], raw[o][0], raw[o][1], raw[o][2]);
+            }
+        } finally {
+            ordoProcess.destroy();
+            ordoProcess.waitFor();
+        }
+        cluster();
+    }
+
+    /** The four measured operations and the raw command each is built on. */
+    private static List<Op> ops(Store store, Leaderboard board) {
+        String key = board.key();
+        return List.of(
+                new Op("add-points", i -> board.addPoints(NAMES[i], 1),
+                        i -> store.call(Command.of("ZINCRBY").key(key).arg(1).arg(NAMES[i]))),
+                new Op("rank", i -> board.rank(NAMES[i]),
+                        i -> store.call(Command.of("ZREVRANK").key(key).arg(NAMES[i]))),
+                new Op("top 10", i -> board.top(10),
+                        i -> store.call(Command.of("ZREVRANGE").key(key).arg(0).arg(9).arg("WITHSCORES"))),
+                new Op("around 10", i -> board.around(NAMES[i], 10),
+                        i -> store.call(Command.of("ZREVRANGE").key(key).arg(i).arg(i + 9).arg("WITHSCORES"))));
+    }
+
+    private static void cluster() {
+        Store cluster = Backend.REDIS_CLUSTER.store();
+        ShardedLeaderboard sharded = ShardedLeaderboard.create(cluster, "sbench", 16, BoardOptions.highestFirst());
+        Leaderboard single = Leaderboard.create(cluster, "cbench", BoardOptions.highestFirst());
+        System.out.printf(Locale.ROOT, "%nloading %,d members into 16 shards and into one key on a three-master Redis Cluster ...%n", MEMBERS);
+        load(cluster, single.key());
+        for (int from = 0; from < MEMBERS; from += 1000) {
+            List<List<String>> perShard = new ArrayList<>();
+            for (int s = 0; s < 16; s++) {
+                perShard.add(new ArrayList<>());
+            }
+            for (int i = from; i < Math.min(MEMBERS, from + 1000); i++) {
+                perShard.get(sharded.shards().indexOf(sharded.shardOf(NAMES[i]))).add(NAMES[i]);
+            }
+            for (int s = 0; s < 16; s++) {
+                if (!perShard.get(s).isEmpty()) {
+                    Command add = Command.of("ZADD").key(sharded.shards().get(s).key());
+                    perShard.get(s).forEach(m -> add.arg(score(m)).arg(m));
+                    cluster.call(add);
+                }
+            }
+        }
+        double shardTop = measure(i -> sharded.top(100));
+        double singleTop = measure(i -> single.top(100));
+        double shardRank = measure(i -> sharded.rank(NAMES[i]));
+        double singleRank = measure(i -> single.rank(NAMES[i]));
+        System.out.printf(Locale.ROOT, "%-14s %13s %13s %8s%n", "Redis Cluster", "16 shards", "one key", "ratio");
+        System.out.printf(Locale.ROOT, "%-14s %13.0f %13.0f %8.2f%n", "top 100", shardTop, singleTop, shardTop / singleTop);
+        System.out.printf(Locale.ROOT, "%-14s %13.0f %13.0f %8.2f%n", "global rank", shardRank, singleRank, shardRank / singleRank);
+    }
+
+    /** Scores with many ties: 0 to 99,999 points, a function of the member so every back end holds the same board. */
+    private static long score(String member) {
+        return (member.hashCode() & 0x7fffffff) % 100_000;
+    }
+
+    private static void load(Store store, String key) {
+        store.call(Command.of("DEL").key(key));
+        for (int from = 0; from < MEMBERS; from += 1000) {
+            Command add = Command.of("ZADD").key(key);
+            for (int i = from; i < Math.min(MEMBERS, from + 1000); i++) {
+                add.arg(score(NAMES[i])).arg(NAMES[i]);
+            }
+            store.call(add);
+        }
+    }
+
+    /** Calls per second of {@code op} on random members, after a warm-up of a quarter of the run. */
+    private static double measure(IntConsumer op) {
+        SplittableRandom random = new SplittableRandom(42);
+        long warm = System.nanoTime() + (long) (SECONDS * 0.25e9);
+        while (System.nanoTime() < warm) {
+            op.accept(random.nextInt(MEMBERS - 10));
+        }
+        long start = System.nanoTime();
+        long end = start + (long) (SECONDS * 1e9);
+        long n = 0;
+        long now;
+        do {
+            for (int k = 0; k < 64; k++) {
+                op.accept(random.nextInt(MEMBERS - 10));
+            }
+            n += 64;
+            now = System.nanoTime();
+        } while (now < end);
+        return n / ((now - start) / 1e9);
+    }
+
+    private static int ordoPort;
+
+    private static Process startOrdo(String[] args) throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            ordoPort = s.getLocalPort();
+        }
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(List.of(args).subList(1, args.length));
+        cmd.addAll(List.of("-jar", args[0], "--port", String.valueOf(ordoPort), "--save", ""));
+        Path log = Files.createTempFile("ordo-leaderboard-bench", ".log");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            try {
+                new Socket("127.0.0.1", ordoPort).close();
+                return p;
+            } catch (IOException notYet) {
+                if (!p.isAlive()) {
+                    break;
+                }
+                Thread.sleep(50);
+            }
+        }
+        p.destroyForcibly();
+        throw new IOException("the Ordo server did not start: " + Files.readString(log));
+    }
+}
