@@ -7,6 +7,7 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.temporal.IsoFields;
 import java.time.temporal.TemporalAdjusters;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -56,8 +57,8 @@ public final class Period {
         LocalDate day = at.atZone(zone).toLocalDate();
         return switch (kind) {
             case DAY -> "day:" + day;
-            case WEEK -> String.format("week:%d-W%02d", day.get(IsoFields.WEEK_BASED_YEAR), day.get(IsoFields.WEEK_OF_WEEK_BASED_YEAR));
-            case MONTH -> String.format("month:%d-%02d", day.getYear(), day.getMonthValue());
+            case WEEK -> String.format(Locale.ROOT, "week:%d-W%02d", day.get(IsoFields.WEEK_BASED_YEAR), day.get(IsoFields.WEEK_OF_WEEK_BASED_YEAR));
+            case MONTH -> String.format(Locale.ROOT, "month:%d-%02d", day.getYear(), day.getMonthValue());
             case FIXED -> "every" + length.toSeconds() + "s:" + index(at);
         };
     }
