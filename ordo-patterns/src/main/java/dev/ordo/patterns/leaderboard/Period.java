@@ -14,7 +14,8 @@ import java.util.Objects;
  * A board's period: a calendar day, an ISO week (Monday to Sunday, weeks numbered as ISO 8601
  * does), a calendar month, each in a time zone, or a custom fixed length counted from an anchor.
  * Names the period holding an instant ({@code day:2026-11-30}, {@code week:2026-W49},
- * {@code month:2026-11}, {@code every3600s:493021}) and tells when it ends.
+ * {@code month:2026-11}, {@code every:PT6H:2026-11-30T18:00:00Z}: length and start, so periods of
+ * one length on different grids never share a name) and tells when it ends.
  */
 public final class Period {
     private enum Kind { DAY, WEEK, MONTH, FIXED }
@@ -59,7 +60,7 @@ public final class Period {
             case DAY -> "day:" + day;
             case WEEK -> String.format(Locale.ROOT, "week:%d-W%02d", day.get(IsoFields.WEEK_BASED_YEAR), day.get(IsoFields.WEEK_OF_WEEK_BASED_YEAR));
             case MONTH -> String.format(Locale.ROOT, "month:%d-%02d", day.getYear(), day.getMonthValue());
-            case FIXED -> "every" + length.toSeconds() + "s:" + index(at);
+            case FIXED -> "every:" + length + ":" + anchor.plus(length.multipliedBy(index(at)));
         };
     }
 
@@ -76,6 +77,20 @@ public final class Period {
 
     private long index(Instant at) {
         return Math.floorDiv(Duration.between(anchor, at).toMillis(), length.toMillis());
+    }
+
+    /** Equal when the periods cut time into the same windows. */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof Period p) || p.kind != kind) {
+            return false;
+        }
+        return kind != Kind.FIXED || (p.length.equals(length) && p.id(anchor, java.time.ZoneOffset.UTC).equals(id(anchor, java.time.ZoneOffset.UTC)));
+    }
+
+    @Override
+    public int hashCode() {
+        return kind == Kind.FIXED ? Objects.hash(kind, length) : kind.hashCode();
     }
 
     @Override

@@ -118,9 +118,12 @@ public final class PeriodicLeaderboard {
             this.name = Objects.requireNonNull(name, "name");
         }
 
-        /** Keeps a board per {@code period}. */
+        /** Keeps a board per {@code period}; a period already declared is refused (it would be written twice). */
         public Builder period(Period period) {
-            periods.add(Objects.requireNonNull(period, "period"));
+            if (periods.contains(Objects.requireNonNull(period, "period"))) {
+                throw new IllegalArgumentException("period " + period + " is already part of this family");
+            }
+            periods.add(period);
             return this;
         }
 

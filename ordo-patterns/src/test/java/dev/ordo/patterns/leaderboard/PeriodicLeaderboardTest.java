@@ -163,7 +163,7 @@ class PeriodicLeaderboardTest {
                 f.current(Period.every(Duration.ofHours(6), Instant.parse("2031-01-01T00:00:00Z"))).key(),
                 f.allTime().key());
         assertThat(keys).allSatisfy(k -> assertThat(k).startsWith("{" + name + "}:"));
-        assertThat(keys.get(3)).isEqualTo("{" + name + "}:every21600s:" + ((31 + 28 + 31 + 30 + 31 + 14) * 4 + 2));
+        assertThat(keys.get(3)).isEqualTo("{" + name + "}:every:PT6H:" + Instant.parse("2031-01-01T00:00:00Z").plus(Duration.ofHours(6).multipliedBy((31 + 28 + 31 + 30 + 31 + 14) * 4 + 2)));
         Set<Long> slots = new HashSet<>();
         if (backend == Backend.REDIS_CLUSTER) {
             for (String k : keys) {
@@ -255,7 +255,7 @@ class PeriodicLeaderboardTest {
             assertThat(Period.weekly().id(at, ZoneOffset.UTC)).isEqualTo("week:2027-W01");
             assertThat(Period.monthly().id(at, ZoneOffset.UTC)).isEqualTo("month:2027-01");
             assertThat(Period.daily().id(at, ZoneOffset.UTC)).isEqualTo("day:2027-01-04");
-            assertThat(Period.every(Duration.ofDays(1), Instant.EPOCH).id(at, ZoneOffset.UTC)).isEqualTo("every86400s:20822");
+            assertThat(Period.every(Duration.ofDays(1), Instant.EPOCH).id(at, ZoneOffset.UTC)).isEqualTo("every:PT24H:2027-01-04T00:00:00Z");
         } finally {
             Locale.setDefault(Locale.Category.FORMAT, saved);
         }
@@ -265,22 +265,39 @@ class PeriodicLeaderboardTest {
     void every_idsAndEnds_countWholeLengthsFromTheAnchorInAnyZone() {
         Instant anchor = Instant.parse("2031-01-01T03:00:00Z");
         Period sixHours = Period.every(Duration.ofHours(6), anchor);
-        assertThat(sixHours.id(anchor, BERLIN)).isEqualTo("every21600s:0");
+        assertThat(sixHours.id(anchor, BERLIN)).isEqualTo("every:PT6H:2031-01-01T03:00:00Z");
         assertThat(sixHours.end(anchor, BERLIN)).isEqualTo(Instant.parse("2031-01-01T09:00:00Z"));
         Instant lastMilli = Instant.parse("2031-01-01T08:59:59.999Z");
-        assertThat(sixHours.id(lastMilli, BERLIN)).isEqualTo("every21600s:0");
+        assertThat(sixHours.id(lastMilli, BERLIN)).isEqualTo("every:PT6H:2031-01-01T03:00:00Z");
         assertThat(sixHours.end(lastMilli, BERLIN)).isEqualTo(Instant.parse("2031-01-01T09:00:00Z"));
-        assertThat(sixHours.id(Instant.parse("2031-01-01T09:00:00Z"), BERLIN)).isEqualTo("every21600s:1");
+        assertThat(sixHours.id(Instant.parse("2031-01-01T09:00:00Z"), BERLIN)).isEqualTo("every:PT6H:2031-01-01T09:00:00Z");
         assertThat(sixHours.end(Instant.parse("2031-01-01T09:00:00Z"), BERLIN)).isEqualTo(Instant.parse("2031-01-01T15:00:00Z"));
-        assertThat(sixHours.id(Instant.parse("2031-01-03T02:59:59Z"), BERLIN)).isEqualTo("every21600s:7");
+        assertThat(sixHours.id(Instant.parse("2031-01-03T02:59:59Z"), BERLIN)).isEqualTo("every:PT6H:2031-01-02T21:00:00Z");
         // Zones do not apply.
-        assertThat(sixHours.id(Instant.parse("2031-01-03T02:59:59Z"), ZoneId.of("Pacific/Kiritimati"))).isEqualTo("every21600s:7");
+        assertThat(sixHours.id(Instant.parse("2031-01-03T02:59:59Z"), ZoneId.of("Pacific/Kiritimati"))).isEqualTo("every:PT6H:2031-01-02T21:00:00Z");
         // Before the anchor the index is negative and the period still ends on the grid.
         Instant before = Instant.parse("2031-01-01T02:59:59.999Z");
-        assertThat(sixHours.id(before, BERLIN)).isEqualTo("every21600s:-1");
+        assertThat(sixHours.id(before, BERLIN)).isEqualTo("every:PT6H:2030-12-31T21:00:00Z");
         assertThat(sixHours.end(before, BERLIN)).isEqualTo(anchor);
-        assertThat(sixHours.id(Instant.parse("2030-12-31T21:00:00Z"), BERLIN)).isEqualTo("every21600s:-1");
-        assertThat(sixHours.id(Instant.parse("2030-12-31T20:59:59Z"), BERLIN)).isEqualTo("every21600s:-2");
+        assertThat(sixHours.id(Instant.parse("2030-12-31T21:00:00Z"), BERLIN)).isEqualTo("every:PT6H:2030-12-31T21:00:00Z");
+        assertThat(sixHours.id(Instant.parse("2030-12-31T20:59:59Z"), BERLIN)).isEqualTo("every:PT6H:2030-12-31T15:00:00Z");
+    }
+
+    @Test
+    void every_sameLengthOtherGrid_getsOtherNamesAndTheSameGridTwiceIsRefused() {
+        Instant at = Instant.parse("2031-01-01T01:10:00Z");
+        Period onTheHour = Period.every(Duration.ofHours(1), Instant.parse("2031-01-01T00:00:00Z"));
+        Period onTheHalfHour = Period.every(Duration.ofHours(1), Instant.parse("2031-01-01T00:30:00Z"));
+        assertThat(onTheHour.id(at, BERLIN)).isNotEqualTo(onTheHalfHour.id(at, BERLIN));
+        assertThat(Period.every(Duration.ofMillis(1500), Instant.EPOCH).id(at, BERLIN))
+                .isNotEqualTo(Period.every(Duration.ofSeconds(1), Instant.EPOCH).id(at, BERLIN));
+        Period sameGrid = Period.every(Duration.ofHours(1), Instant.parse("2030-06-01T07:00:00Z"));
+        assertThat(sameGrid).isEqualTo(onTheHour);
+        assertThatThrownBy(() -> PeriodicLeaderboard.builder(Backend.EMBEDDED.store(), "dup").period(onTheHour).period(sameGrid))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already part of this family");
+        assertThatThrownBy(() -> PeriodicLeaderboard.builder(Backend.EMBEDDED.store(), "dup").period(Period.daily()).period(Period.daily()))
+                .isInstanceOf(IllegalArgumentException.class);
+        PeriodicLeaderboard.builder(Backend.EMBEDDED.store(), "two-grids").period(onTheHour).period(onTheHalfHour).build();
     }
 
     @Test
@@ -288,7 +305,7 @@ class PeriodicLeaderboardTest {
         assertThatThrownBy(() -> Period.every(Duration.ofMillis(999), Instant.EPOCH))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one second");
         assertThat(Period.every(Duration.ofSeconds(1), Instant.EPOCH).id(Instant.ofEpochSecond(5), ZoneOffset.UTC))
-                .isEqualTo("every1s:5");
+                .isEqualTo("every:PT1S:1970-01-01T00:00:05Z");
         assertThatThrownBy(() -> Period.every(Duration.ofSeconds(1), null)).isInstanceOf(NullPointerException.class);
     }
 
