@@ -72,8 +72,9 @@ public final class LeaderboardBenchmark {
                     if (s == 0) {
                         opNames.add(op.name());
                     }
-                    pattern[o][s] = measure(op.pattern());
-                    raw[o][s] = measure(op.raw());
+                    double[] pair = measurePair(op.pattern(), op.raw());
+                    pattern[o][s] = pair[0];
+                    raw[o][s] = pair[1];
                 }
             }
             System.out.printf(Locale.ROOT, "%n%-14s %13s %13s %13s %10s   %s%n", "operation", labels[0], labels[1], labels[2],
@@ -154,19 +155,38 @@ public final class LeaderboardBenchmark {
     /** Calls per second of {@code op} on random members, after a warm-up of a quarter of the run. */
     private static double measure(IntConsumer op) {
         SplittableRandom random = new SplittableRandom(42);
-        long warm = System.nanoTime() + (long) (SECONDS * 0.25e9);
-        while (System.nanoTime() < warm) {
-            op.accept(random.nextInt(MEMBERS - 10));
+        run(op, random, SECONDS * 0.25);
+        return run(op, random, SECONDS);
+    }
+
+    /**
+     * Calls per second of a pattern operation and of its raw command, measured in ten alternating
+     * slices each (after a warm-up of both), so drift in the machine's speed hits both alike.
+     */
+    private static double[] measurePair(IntConsumer pattern, IntConsumer raw) {
+        SplittableRandom random = new SplittableRandom(42);
+        run(pattern, random, SECONDS * 0.25);
+        run(raw, random, SECONDS * 0.25);
+        double patternCalls = 0;
+        double rawCalls = 0;
+        for (int slice = 0; slice < 10; slice++) {
+            patternCalls += run(pattern, random, SECONDS / 10);
+            rawCalls += run(raw, random, SECONDS / 10);
         }
+        return new double[] {patternCalls / 10, rawCalls / 10};
+    }
+
+    /** Runs {@code op} for {@code seconds}; returns calls per second. */
+    private static double run(IntConsumer op, SplittableRandom random, double seconds) {
         long start = System.nanoTime();
-        long end = start + (long) (SECONDS * 1e9);
+        long end = start + (long) (seconds * 1e9);
         long n = 0;
         long now;
         do {
-            for (int k = 0; k < 64; k++) {
+            for (int k = 0; k < 16; k++) {
                 op.accept(random.nextInt(MEMBERS - 10));
             }
-            n += 64;
+            n += 16;
             now = System.nanoTime();
         } while (now < end);
         return n / ((now - start) / 1e9);

@@ -54,10 +54,11 @@ final class BoardScripts {
               end
               return position(b, name) + 1
             end
-            local function entries(b, start, stop, withMeta)
-              local r
-              if desc then r = redis.call('ZREVRANGE', b.z, start, stop, 'WITHSCORES')
-              else r = redis.call('ZRANGE', b.z, start, stop, 'WITHSCORES') end
+            local function range(b, start, stop)
+              if desc then return redis.call('ZREVRANGE', b.z, start, stop, 'WITHSCORES') end
+              return redis.call('ZRANGE', b.z, start, stop, 'WITHSCORES')
+            end
+            local function entries(b, start, r, withMeta)
               local ranks, metas = {}, {}
               if (tie == 'competition' or tie == 'dense') and #r > 0 then
                 local rank = rankOf(b, r[1], r[2])
@@ -225,7 +226,8 @@ final class BoardScripts {
      * boards only; empty otherwise: position + 1), metadata values (when asked)}.
      */
     static final Script RANGE = new Script(PRELUDE + """
-            return entries(board(1), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5] == '1')
+            local b, start = board(1), tonumber(ARGV[3])
+            return entries(b, start, range(b, start, tonumber(ARGV[4])), ARGV[5] == '1')
             """);
 
     /**
@@ -240,9 +242,17 @@ final class BoardScripts {
             if not pos then return false end
             local size = tonumber(ARGV[4])
             local start = pos - math.floor((size - 1) / 2)
-            local card = redis.call('ZCARD', b.z)
-            if start + size > card then start = card - size end
             if start < 0 then start = 0 end
-            return entries(b, start, start + size - 1, ARGV[5] == '1')
+            local r = range(b, start, start + size - 1)
+            if #r < 2 * size and start > 0 then
+              local card = redis.call('ZCARD', b.z)
+              local shifted = card - size
+              if shifted < 0 then shifted = 0 end
+              if shifted ~= start then
+                start = shifted
+                r = range(b, start, start + size - 1)
+              end
+            end
+            return entries(b, start, r, ARGV[5] == '1')
             """);
 }
