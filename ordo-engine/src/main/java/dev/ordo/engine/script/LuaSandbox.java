@@ -273,6 +273,22 @@ public final class LuaSandbox {
             }
         };
         real.rawset("tostring", tostring);
+        LuaValue tonumber = real.rawget("tonumber");
+        real.rawset("tonumber", new VarArgFunction() {
+            /** Base 10 reads strings as Lua 5.1 does, with C's strtod ("inf", "0x1A", spaces around); LuaJ's reader differs. */
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaValue base = args.arg(2);
+                if (!base.isnil() && !(base.type() == LuaValue.TNUMBER && base.todouble() == 10)) {
+                    return tonumber.invoke(args);
+                }
+                if (args.narg() < 1) {
+                    throw new LuaError("bad argument #1 to 'tonumber' (value expected)");
+                }
+                Double n = dev.ordo.engine.script.lib.LuaArgs.toNumber(args.arg1());
+                return n == null ? LuaValue.NIL : LuaValue.valueOf(n);
+            }
+        });
         LuaValue rawset = real.rawget("rawset");
         real.rawset("rawset", new VarArgFunction() {
             @Override

@@ -119,6 +119,10 @@ class ScriptDifferentialTest {
         // Lua to reply conversions
         cases.add(c("runtime errors", eval("return 1 + {}"), eval("return {} < 1"), eval("return 'a' < 1"), eval("return 1 < 'a'"),
                 eval("local x = 'a' return x > 2")));
+        cases.add(c("tonumber reads numbers as C strtod does",
+                eval("local out = {} for _, v in ipairs({'inf', '-inf', 'infinity', 'INF', ' 12 ', '0x1A', ' 0x10 ', '1e400', '1.5e3', '', 'abc', '0x', '1e', '5 x', '-'}) do out[#out + 1] = tostring(tonumber(v)) end return out"),
+                eval("return {tostring(tonumber('10', 16)), tostring(tonumber('z', 36)), tostring(tonumber(' 11 ', 2)), tostring(tonumber(7)), tostring(tonumber('8', 10))}"),
+                eval("return tostring(tonumber(nil))"), eval("return tostring(tonumber())"), eval("return tostring(tonumber({}))")));
         cases.add(c("integers truncate", eval("return 3.99"), eval("return -3.99"), eval("return 2^53"), eval("return 0/0 == 0/0")));
         cases.add(c("strings and booleans", eval("return 'hello'"), eval("return true"), eval("return false"), eval("return nil"), eval("return ''")));
         cases.add(c("arrays stop at nil", eval("return {1, 2, 3.5, 'x', nil, 5}"), eval("return {}"), eval("return {{1, {2, {'deep'}}}, {}}")));

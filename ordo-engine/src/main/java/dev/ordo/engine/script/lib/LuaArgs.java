@@ -17,7 +17,7 @@ import org.luaj.vm2.Varargs;
  * ({@code ?} when a function is called through {@code pcall}). Messages are Java strings, which LuaJ turns into UTF-8,
  * so a byte of 0x80 or more that a message quotes outside valid UTF-8 comes out re-encoded.
  */
-final class LuaArgs {
+public final class LuaArgs {
 
     /**
      * Lua 5.1's {@code LUAI_MAXCSTACK}: the most stack slots one C function may use. The libraries count the slots
@@ -68,7 +68,7 @@ final class LuaArgs {
      * completely (as {@code strtod} reads it, white space around it allowed, up to its first NUL byte); otherwise
      * null. LuaJ's own coercion differs, e.g. it reads {@code "-"} as 0.
      */
-    static Double toNumber(LuaValue v) {
+    public static Double toNumber(LuaValue v) {
         if (v.type() == LuaValue.TNUMBER) {
             return v.todouble();
         }
