@@ -37,6 +37,44 @@ class BackendsTest {
 
     @ParameterizedTest
     @EnumSource(Backend.class)
+    void callAll_keysUnderManyTags_repliesInOrderAndFirstErrorAfterAll(Backend backend) {
+        Store store = backend.store();
+        List<Command> adds = new java.util.ArrayList<>();
+        List<Command> scores = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String key = "{" + Backend.uniqueName("many") + "}";
+            adds.add(Command.of("ZADD").key(key).arg(i).arg("m"));
+            scores.add(Command.of("ZSCORE").key(key).arg("m"));
+        }
+        assertThat(store.callAll(adds)).containsOnly(1L).hasSize(20);
+        assertThat(store.callAll(scores)).containsExactlyElementsOf(java.util.stream.IntStream.range(0, 20).mapToObj(String::valueOf).toList());
+        String good = "{" + Backend.uniqueName("good") + "}";
+        assertThatThrownBy(() -> store.callAll(List.of(Command.of("ZADD").key(Backend.uniqueName("bad")).arg("x").arg("m"),
+                Command.of("ZADD").key(good).arg(1).arg("m"))))
+                .isInstanceOf(StoreException.class).hasMessage("ERR value is not a valid float");
+        assertThat(store.call(Command.of("ZSCORE").key(good).arg("m"))).as("the other command still ran").isEqualTo("1");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void evalAll_unknownScriptOnEveryNode_fallsBackPerCallAndKeepsOrder(Backend backend) {
+        Store store = backend.store();
+        Script script = new Script("-- " + ThreadLocalRandom.current().nextLong() + "\n"
+                + "return redis.call('ZADD', KEYS[1], ARGV[1], 'm') + tonumber(ARGV[1])");
+        List<List<String>> keys = new java.util.ArrayList<>();
+        List<List<String>> args = new java.util.ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            keys.add(List.of("{" + Backend.uniqueName("e") + "}"));
+            args.add(List.of(String.valueOf(i)));
+        }
+        List<Object> expected = java.util.stream.LongStream.range(0, 12).mapToObj(i -> (Object) (i + 1)).toList();
+        assertThat(store.evalAll(script, keys, args)).isEqualTo(expected);
+        assertThat(store.evalAll(script, keys, args)).as("second run: members exist").isEqualTo(
+                java.util.stream.LongStream.range(0, 12).mapToObj(i -> (Object) i).toList());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
     void eval_twoKeysUnderOneHashTag_firstUseFallsBackToEvalSecondRunsBySha(Backend backend) {
         Store store = backend.store();
         String tag = "{" + Backend.uniqueName("tag") + "}";

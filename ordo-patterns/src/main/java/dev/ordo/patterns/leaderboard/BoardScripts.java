@@ -7,16 +7,17 @@ import dev.ordo.patterns.store.Script;
  * server and touches only keys under the board's hash tag.
  *
  * <p>Calling convention, shared by all scripts: {@code KEYS[1]} is the metadata hash, then one
- * group of four keys per board (the sorted set, the id-to-name hash of first-reached boards, and
- * the distinct-score set and counts of dense boards). {@code ARGV[1]} is {@code desc} or
+ * group of three keys per board (the sorted set, the id-to-name hash of first-reached boards, and
+ * the distinct-score set of dense boards). {@code ARGV[1]} is {@code desc} or
  * {@code asc}, {@code ARGV[2]} the tie rule ({@code member}, {@code first}, {@code competition},
  * {@code dense}); the rest is per script.
  *
  * <p>Storage per tie rule: a first-reached board stores each member as {@code <13-digit time>:<id>}
  * (time inverted on descending boards), so that among equal scores Redis's member order is the
  * order of arrival, exactly, whatever the score; the hash maps id to that name. A dense board
- * keeps a sorted set of its distinct scores (member = the server's own text of the score) and a
- * hash counting members per score, so a dense rank is one ZRANK away.
+ * keeps a sorted set holding each distinct score once (kept by score, never by its text, which
+ * differs between Redis versions), so a dense rank is one ZCOUNT away: 1 + the distinct scores
+ * strictly better.
  */
 final class BoardScripts {
     private BoardScripts() {
@@ -27,10 +28,10 @@ final class BoardScripts {
             local tie = ARGV[2]
             local timed = tie == 'first'
             local meta = KEYS[1]
-            local groups = (#KEYS - 1) / 4
+            local groups = (#KEYS - 1) / 3
             local function board(g)
-              local i = 2 + (g - 1) * 4
-              return {z = KEYS[i], names = KEYS[i + 1], ds = KEYS[i + 2], dc = KEYS[i + 3]}
+              local i = 2 + (g - 1) * 3
+              return {z = KEYS[i], names = KEYS[i + 1], ds = KEYS[i + 2]}
             end
             local function nameOf(b, id)
               if timed then return redis.call('HGET', b.names, id) end
@@ -49,8 +50,8 @@ final class BoardScripts {
                 if desc then return redis.call('ZCOUNT', b.z, '(' .. s, '+inf') + 1 end
                 return redis.call('ZCOUNT', b.z, '-inf', '(' .. s) + 1
               elseif tie == 'dense' then
-                if desc then return redis.call('ZREVRANK', b.ds, s) + 1 end
-                return redis.call('ZRANK', b.ds, s) + 1
+                if desc then return redis.call('ZCOUNT', b.ds, '(' .. s, '+inf') + 1 end
+                return redis.call('ZCOUNT', b.ds, '-inf', '(' .. s) + 1
               end
               return position(b, name) + 1
             end
@@ -82,11 +83,10 @@ final class BoardScripts {
             end
             local function dense(b, old, new)
               if tie ~= 'dense' or old == new then return end
-              if old and redis.call('HINCRBY', b.dc, old, -1) <= 0 then
-                redis.call('HDEL', b.dc, old)
-                redis.call('ZREM', b.ds, old)
+              if old and redis.call('ZCOUNT', b.z, old, old) == 0 then
+                redis.call('ZREMRANGEBYSCORE', b.ds, old, old)
               end
-              if new and redis.call('HINCRBY', b.dc, new, 1) == 1 then
+              if new and redis.call('ZCOUNT', b.z, new, new) == 1 then
                 redis.call('ZADD', b.ds, new, new)
               end
             end
@@ -131,6 +131,9 @@ final class BoardScripts {
                 local mult, mod, v = string.match(value, '^(%S+) (%S+) (%S+)$')
                 mult, mod, v = tonumber(mult), tonumber(mod), tonumber(v)
                 local s = tonumber(old or '0')
+                if s ~= math.floor(s) or s < 0 or s >= 9007199254740992 then
+                  return redis.error_reply('ERR score ' .. old .. ' is not a packed score')
+                end
                 local q = math.floor(s / mult)
                 local cur = q - math.floor(q / mod) * mod
                 if mode == 'dimadd' then v = cur + v end
@@ -165,17 +168,14 @@ final class BoardScripts {
               end
               new = new or redis.call('ZSCORE', b.z, name)
               dense(b, old, new)
+              out[#out + 1] = new
+              out[#out + 1] = rankOf(b, name, new)
               local at = ARGV[6 + g]
               if at ~= '0' then
                 redis.call('PEXPIREAT', b.z, at)
                 if timed then redis.call('PEXPIREAT', b.names, at) end
-                if tie == 'dense' then
-                  redis.call('PEXPIREAT', b.ds, at)
-                  redis.call('PEXPIREAT', b.dc, at)
-                end
+                if tie == 'dense' then redis.call('PEXPIREAT', b.ds, at) end
               end
-              out[#out + 1] = new
-              out[#out + 1] = rankOf(b, name, new)
             end
             return out
             """);

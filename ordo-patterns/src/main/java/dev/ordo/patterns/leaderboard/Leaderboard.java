@@ -21,8 +21,9 @@ import java.util.OptionalLong;
  * <p>Every operation is one command or one script, so it is atomic: concurrent writers never
  * lose an increment and a read never sees half a write. All keys share the board's hash tag
  * ({@code {name}} unless the name holds one), so the board lives in one cluster slot. Reads
- * that Redis answers with one command (score, member-order rank, top and pages without
- * metadata, count) are sent as that command; the rest run as scripts (see {@link BoardScripts}).
+ * that Redis answers with one command are sent as that command: count, and on
+ * {@link TieRule#MEMBER_ORDER} boards score, rank, and top and pages without metadata (score also
+ * on competition and dense boards); the rest run as scripts (see {@link BoardScripts}).
  *
  * <p>Thread-safe: the state lives on the server.
  */
@@ -38,12 +39,20 @@ public final class Leaderboard {
     private final String metaKey;
     private final BoardOptions options;
     private final List<String> scriptKeys;
+    private final boolean ownsMetadata;
+    private final long expireAtMillis;
 
-    Leaderboard(Store store, BoardKeys keys, String metaKey, BoardOptions options) {
+    /**
+     * A board on {@code keys}; {@code ownsMetadata} false when the metadata hash is shared with
+     * other boards (a periodic family), {@code expireAtMillis} the PEXPIREAT every write sets (0: none).
+     */
+    Leaderboard(Store store, BoardKeys keys, String metaKey, BoardOptions options, boolean ownsMetadata, long expireAtMillis) {
         this.store = Objects.requireNonNull(store, "store");
         this.keys = keys;
         this.metaKey = metaKey;
         this.options = Objects.requireNonNull(options, "options");
+        this.ownsMetadata = ownsMetadata;
+        this.expireAtMillis = expireAtMillis;
         List<String> k = new ArrayList<>(5);
         k.add(metaKey);
         k.addAll(keys.all());
@@ -53,7 +62,7 @@ public final class Leaderboard {
     /** The board called {@code name} (its sorted set is {@code {name}}, or {@code name} if it has a hash tag). */
     public static Leaderboard create(Store store, String name, BoardOptions options) {
         String key = BoardKeys.tagged(name);
-        return new Leaderboard(store, BoardKeys.of(key), key + ":meta", options);
+        return new Leaderboard(store, BoardKeys.of(key), key + ":meta", options, true, 0);
     }
 
     /** The sorted set holding this board. */
@@ -65,24 +74,27 @@ public final class Leaderboard {
         return options;
     }
 
-    /** Adds {@code points} (may be negative) to the member's score, creating it at {@code points}. */
+    /** Adds {@code points} (finite, may be negative) to the member's score, creating it at {@code points}. */
     public Placement addPoints(String member, double points) {
-        return write(store, metaKey, List.of(keys), List.of(0L), options, "add", member, points).get(0);
+        return write(store, metaKey, List.of(keys), List.of(expireAtMillis), options, "add", member, points).get(0);
     }
 
     /** Sets the member's score. */
     public Placement setScore(String member, double score) {
-        return write(store, metaKey, List.of(keys), List.of(0L), options, "set", member, score).get(0);
+        return write(store, metaKey, List.of(keys), List.of(expireAtMillis), options, "set", member, score).get(0);
     }
 
     /** Keeps the better of the member's score and {@code score}: higher on descending boards, lower on ascending. */
     public Placement keepBest(String member, double score) {
-        return write(store, metaKey, List.of(keys), List.of(0L), options, "best", member, score).get(0);
+        return write(store, metaKey, List.of(keys), List.of(expireAtMillis), options, "best", member, score).get(0);
     }
 
-    /** Removes the member and its metadata; true if it was on the board. */
+    /**
+     * Removes the member, and its metadata unless the board shares it with a family (see
+     * {@link PeriodicLeaderboard#remove}); true if it was on the board.
+     */
     public boolean remove(String member) {
-        return remove(store, metaKey, List.of(keys), options, member, true);
+        return remove(store, metaKey, List.of(keys), options, member, ownsMetadata);
     }
 
     /** The member's score, empty when it is not on the board. */
@@ -172,7 +184,7 @@ public final class Leaderboard {
      */
     Placement writeDimension(String member, ScoreCodec.Dimension dimension, long storedValueOrDelta, boolean add) {
         String value = Scores.format(dimension.multiplier()) + " " + Scores.format(dimension.modulus()) + " " + storedValueOrDelta;
-        return write(store, metaKey, List.of(keys), List.of(0L), options, add ? "dimadd" : "dim", member, value).get(0);
+        return write(store, metaKey, List.of(keys), List.of(expireAtMillis), options, add ? "dimadd" : "dim", member, value).get(0);
     }
 
     private List<Entry> range(long start, int count) {
@@ -189,19 +201,34 @@ public final class Leaderboard {
             }
             return out;
         }
-        return entries((List<?>) eval(BoardScripts.RANGE, Long.toString(start), Long.toString(stop), options.metadata() ? "1" : "0"));
+        return entries((List<?>) store.eval(BoardScripts.RANGE, scriptKeys, rangeArgs(start, stop)));
     }
 
     private Object eval(Script script, String... args) {
+        return store.eval(script, scriptKeys, scriptArgs(args));
+    }
+
+    /** The keys every board script of this board takes. */
+    List<String> scriptKeys() {
+        return scriptKeys;
+    }
+
+    /** The arguments a board script of this board takes: order, tie rule, then {@code args}. */
+    List<String> scriptArgs(String... args) {
         List<String> argv = new ArrayList<>(2 + args.length);
         argv.add(options.order());
         argv.add(options.tieRule().wire);
         argv.addAll(List.of(args));
-        return store.eval(script, scriptKeys, argv);
+        return argv;
+    }
+
+    /** The script arguments that read entries at 0-based positions start..stop (see {@link BoardScripts#RANGE}). */
+    List<String> rangeArgs(long start, long stop) {
+        return scriptArgs(Long.toString(start), Long.toString(stop), options.metadata() ? "1" : "0");
     }
 
     /** Decodes the reply of {@link BoardScripts#RANGE} and {@link BoardScripts#AROUND}. */
-    private List<Entry> entries(List<?> reply) {
+    List<Entry> entries(List<?> reply) {
         long start = (Long) reply.get(0);
         List<?> range = (List<?>) reply.get(1);
         List<?> ranks = (List<?>) reply.get(2);
@@ -222,6 +249,9 @@ public final class Leaderboard {
                                  BoardOptions options, String mode, String member, double value) {
         if (Double.isNaN(value)) {
             throw new IllegalArgumentException("a score must be a number, got NaN");
+        }
+        if (mode.equals("add") && Double.isInfinite(value)) {
+            throw new IllegalArgumentException("points to add must be finite, got " + value);
         }
         return write(store, metaKey, boards, expireAtMillis, options, mode, member, Scores.format(value));
     }

@@ -70,9 +70,12 @@ public final class PeriodicLeaderboard {
         return at(period, clock.instant());
     }
 
-    /** The board of the {@code period} that held {@code at} (empty once its retention has passed). */
+    /**
+     * The board of the {@code period} that held {@code at} (empty once its retention has passed).
+     * Writes through it keep the family's expiry; its {@code remove} keeps the family's metadata.
+     */
     public Leaderboard at(Period period, Instant at) {
-        return board(tag + ":" + period.id(at, zone));
+        return board(tag + ":" + period.id(at, zone), period.end(at, zone).plus(retention).toEpochMilli());
     }
 
     /** The all-time board. */
@@ -80,11 +83,29 @@ public final class PeriodicLeaderboard {
         if (!allTime) {
             throw new IllegalStateException("this family keeps no all-time board");
         }
-        return board(tag + ":all");
+        return board(tag + ":all", 0);
     }
 
-    private Leaderboard board(String key) {
-        return new Leaderboard(store, BoardKeys.of(key), tag + ":meta", options);
+    /** Removes the member from every current board and the all-time board, and drops its metadata; true if it was on any. */
+    public boolean remove(String member) {
+        Instant now = clock.instant();
+        List<BoardKeys> boards = new ArrayList<>(periods.size() + 1);
+        for (Period p : periods) {
+            boards.add(BoardKeys.of(tag + ":" + p.id(now, zone)));
+        }
+        if (allTime) {
+            boards.add(BoardKeys.of(tag + ":all"));
+        }
+        return Leaderboard.remove(store, tag + ":meta", boards, options, member, true);
+    }
+
+    /** Stores the member's metadata, shared by every board of the family. */
+    public void setMetadata(String member, java.util.Map<String, String> metadata) {
+        board(tag + ":all", 0).setMetadata(member, metadata);
+    }
+
+    private Leaderboard board(String key, long expireAtMillis) {
+        return new Leaderboard(store, BoardKeys.of(key), tag + ":meta", options, false, expireAtMillis);
     }
 
     private List<Placement> write(String mode, String member, double value) {

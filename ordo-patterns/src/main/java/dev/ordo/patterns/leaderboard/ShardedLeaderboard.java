@@ -9,12 +9,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -29,9 +32,10 @@ import java.util.zip.CRC32;
  * so: top N merges the shards' top N; a member's global rank is one plus, summed over shards, the
  * entries ranked before it (strictly better scores, plus level scores with members ordered
  * before it under {@link TieRule#MEMBER_ORDER}); the window around a member merges each shard's
- * entries within a window's reach of the member's position there. A read across shards is not
- * one atomic snapshot: writes landing during it may or may not be seen, as with any multi-key
- * read on a cluster.
+ * entries within a window's reach of the member's position there. The shards are read together
+ * (pipelined, and in parallel across a cluster's nodes). A read across shards is not one atomic
+ * snapshot: writes landing during it may or may not be seen, as with any multi-key read on a
+ * cluster (around() reads again when the member itself moved meanwhile).
  *
  * <p>Tie rules: {@link TieRule#MEMBER_ORDER} and {@link TieRule#COMPETITION}. (First-reached and
  * dense ranks need state shared by all members, which a sharded board exists to avoid.)
@@ -39,6 +43,9 @@ import java.util.zip.CRC32;
 public final class ShardedLeaderboard {
     /** The most shards one board may have. */
     public static final int MAX_SHARDS = 1024;
+
+    /** How often around() reads again when the member moves while the shards are read. */
+    private static final int MAX_ATTEMPTS = 5;
 
     /**
      * In one shard, where (score, member) stands: {position, strictly better, size, then the
@@ -90,6 +97,10 @@ public final class ShardedLeaderboard {
     private final BoardOptions options;
     private final List<Leaderboard> shards;
     private final Comparator<Entry> order;
+    private volatile RuntimeException lastSnapshotFailure;
+
+    /** A half-built snapshot of a run that died expires after this long. */
+    private static final long BUILDING_TTL_MILLIS = 3_600_000;
 
     private ShardedLeaderboard(Store store, String name, int shardCount, BoardOptions options) {
         this.store = Objects.requireNonNull(store, "store");
@@ -98,7 +109,7 @@ public final class ShardedLeaderboard {
         List<Leaderboard> list = new ArrayList<>(shardCount);
         for (int i = 0; i < shardCount; i++) {
             String key = "{" + name + "#" + i + "}";
-            list.add(new Leaderboard(store, BoardKeys.of(key), key + ":meta", options));
+            list.add(new Leaderboard(store, BoardKeys.of(key), key + ":meta", options, true, 0));
         }
         this.shards = List.copyOf(list);
         Comparator<Entry> ascending = Comparator.comparingDouble(Entry::score)
@@ -160,8 +171,8 @@ public final class ShardedLeaderboard {
     /** How many members all shards hold. */
     public long count() {
         long n = 0;
-        for (Leaderboard s : shards) {
-            n += s.count();
+        for (Object reply : store.callAll(shards.stream().map(s -> Command.of("ZCARD").key(s.key())).toList())) {
+            n += (Long) reply;
         }
         return n;
     }
@@ -173,8 +184,7 @@ public final class ShardedLeaderboard {
             return OptionalLong.empty();
         }
         long before = 0;
-        for (Leaderboard s : shards) {
-            List<?> v = view(s, score.getAsDouble(), member, -1);
+        for (List<?> v : views(score.getAsDouble(), member, -1)) {
             before += (Long) v.get(options.tieRule() == TieRule.COMPETITION ? 1 : 0);
         }
         return OptionalLong.of(before + 1);
@@ -182,9 +192,22 @@ public final class ShardedLeaderboard {
 
     /** The first {@code n} entries of the whole board. */
     public List<Entry> top(int n) {
-        List<Entry> all = new ArrayList<>();
+        if (n < 0 || n > Leaderboard.MAX_WINDOW) {
+            throw new IllegalArgumentException("n must be between 0 and " + Leaderboard.MAX_WINDOW + ", got " + n);
+        }
+        if (n == 0) {
+            return List.of();
+        }
+        List<List<String>> keys = new ArrayList<>(shards.size());
+        List<List<String>> args = new ArrayList<>(shards.size());
         for (Leaderboard s : shards) {
-            all.addAll(s.top(n));
+            keys.add(s.scriptKeys());
+            args.add(s.rangeArgs(0, n - 1));
+        }
+        List<Object> replies = store.evalAll(BoardScripts.RANGE, keys, args);
+        List<Entry> all = new ArrayList<>();
+        for (int i = 0; i < shards.size(); i++) {
+            all.addAll(shards.get(i).entries((List<?>) replies.get(i)));
         }
         all.sort(order);
         return ranked(all.subList(0, Math.min(n, all.size())), 0, 1);
@@ -198,16 +221,25 @@ public final class ShardedLeaderboard {
         if (size < 0 || size > Leaderboard.MAX_WINDOW) {
             throw new IllegalArgumentException("size must be between 0 and " + Leaderboard.MAX_WINDOW + ", got " + size);
         }
-        OptionalDouble found = score(member);
-        if (found.isEmpty() || size == 0) {
-            return List.of();
+        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            OptionalDouble score = score(member);
+            if (score.isEmpty() || size == 0) {
+                return List.of();
+            }
+            List<Entry> window = aroundScore(member, score.getAsDouble(), size);
+            if (window != null) {
+                return options.metadata() ? withMetadata(window) : window;
+            }
         }
-        double score = found.getAsDouble();
+        throw new IllegalStateException("member " + member + " moved during each of " + MAX_ATTEMPTS + " reads of the window around it");
+    }
+
+    /** The window around (score, member), or null when the member's score changed while the shards were read. */
+    private List<Entry> aroundScore(String member, double score, int size) {
         long before = 0;
         long total = 0;
         List<Entry> near = new ArrayList<>();
-        for (Leaderboard s : shards) {
-            List<?> v = view(s, score, member, size - 1);
+        for (List<?> v : views(score, member, size - 1)) {
             before += (Long) v.get(0);
             total += (Long) v.get(2);
             for (int i = 3; i < v.size(); i += 2) {
@@ -216,8 +248,11 @@ public final class ShardedLeaderboard {
         }
         near.sort(order);
         int self = 0;
-        while (!near.get(self).member().equals(member)) {
+        while (self < near.size() && !near.get(self).member().equals(member)) {
             self++;
+        }
+        if (self == near.size() || near.get(self).score() != score) {
+            return null;
         }
         long start = Math.max(0, Math.min(before - (size - 1) / 2, total - size));
         int from = (int) (self - (before - start));
@@ -229,10 +264,26 @@ public final class ShardedLeaderboard {
         return ranked(window, start, firstRank);
     }
 
+    /** The entries with each member's metadata, read from the members' shards together. */
+    private List<Entry> withMetadata(List<Entry> entries) {
+        List<Command> reads = new ArrayList<>(entries.size());
+        for (Entry e : entries) {
+            reads.add(Command.of("HGET").key(shardOf(e.member()).key() + ":meta").arg(e.member()));
+        }
+        List<Object> metas = store.callAll(reads);
+        List<Entry> out = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            out.add(new Entry(e.member(), e.score(), e.rank(), Metadata.decode(metas.get(i))));
+        }
+        return out;
+    }
+
     /**
      * Merges every shard into one sorted set, {@code {name}:snapshot}, for consumers that want a
      * single key: ZUNIONSTORE on one server; on a cluster (where the shards live on other nodes)
-     * a copy in pages to a temporary key, renamed over the snapshot at the end. Returns its size.
+     * a ZSCAN of each shard into a key of this run's own, renamed over the snapshot at the end
+     * (so runs from several processes never mix). Returns the snapshot's size.
      */
     public long mergeSnapshot() {
         String snapshot = snapshotKey();
@@ -241,35 +292,55 @@ public final class ShardedLeaderboard {
             shards.forEach(s -> union.key(s.key()));
             return (Long) store.call(union);
         }
-        String building = snapshot + ":building";
-        store.call(Command.of("DEL").key(building));
-        long copied = 0;
+        String building = snapshot + ":building:" + UUID.randomUUID();
+        boolean any = false;
         for (Leaderboard s : shards) {
-            for (long from = 0; ; from += 1000) {
-                List<?> r = (List<?>) store.call(Command.of("ZRANGE").key(s.key()).arg(from).arg(from + 999).arg("WITHSCORES"));
-                if (r.isEmpty()) {
-                    break;
+            String cursor = "0";
+            do {
+                List<?> page = (List<?>) store.call(Command.of("ZSCAN").key(s.key()).arg(cursor).arg("COUNT").arg(1000));
+                cursor = (String) page.get(0);
+                List<?> items = (List<?>) page.get(1);
+                if (!items.isEmpty()) {
+                    Command add = Command.of("ZADD").key(building);
+                    for (int i = 0; i < items.size(); i += 2) {
+                        add.arg((String) items.get(i + 1)).arg((String) items.get(i));
+                    }
+                    store.call(add);
+                    if (!any) {
+                        store.call(Command.of("PEXPIRE").key(building).arg(BUILDING_TTL_MILLIS));
+                        any = true;
+                    }
                 }
-                Command add = Command.of("ZADD").key(building);
-                for (int i = 0; i < r.size(); i += 2) {
-                    add.arg((String) r.get(i + 1)).arg((String) r.get(i));
-                }
-                store.call(add);
-                copied += r.size() / 2;
-            }
+            } while (!cursor.equals("0"));
         }
-        if (copied == 0) {
+        if (!any) {
             store.call(Command.of("DEL").key(snapshot));
-        } else {
-            store.call(Command.of("RENAME").key(building).key(snapshot));
+            return 0;
         }
-        return copied;
+        store.call(Command.of("PERSIST").key(building));
+        store.call(Command.of("RENAME").key(building).key(snapshot));
+        return (Long) store.call(Command.of("ZCARD").key(snapshot));
     }
 
-    /** Runs {@link #mergeSnapshot()} every {@code interval} on {@code executor}. */
+    /**
+     * Runs {@link #mergeSnapshot()} every {@code interval} on {@code executor}. A failed run
+     * (the database unreachable, say) does not stop later ones; see {@link #lastSnapshotFailure()}.
+     */
     public ScheduledFuture<?> scheduleSnapshots(ScheduledExecutorService executor, Duration interval) {
         long ms = interval.toMillis();
-        return executor.scheduleAtFixedRate(this::mergeSnapshot, ms, ms, TimeUnit.MILLISECONDS);
+        return executor.scheduleAtFixedRate(() -> {
+            try {
+                mergeSnapshot();
+                lastSnapshotFailure = null;
+            } catch (RuntimeException e) {
+                lastSnapshotFailure = e;
+            }
+        }, ms, ms, TimeUnit.MILLISECONDS);
+    }
+
+    /** Why the last scheduled snapshot failed, or empty when it succeeded (or none has run). */
+    public Optional<RuntimeException> lastSnapshotFailure() {
+        return Optional.ofNullable(lastSnapshotFailure);
     }
 
     /** The key {@link #mergeSnapshot()} writes. */
@@ -284,19 +355,31 @@ public final class ShardedLeaderboard {
 
     private long strictlyBetter(double score) {
         String bound = "(" + Scores.format(score);
-        long n = 0;
+        List<Command> counts = new ArrayList<>(shards.size());
         for (Leaderboard s : shards) {
-            Command c = options.descending()
+            counts.add(options.descending()
                     ? Command.of("ZCOUNT").key(s.key()).arg(bound).arg("+inf")
-                    : Command.of("ZCOUNT").key(s.key()).arg("-inf").arg(bound);
-            n += (Long) store.call(c);
+                    : Command.of("ZCOUNT").key(s.key()).arg("-inf").arg(bound));
+        }
+        long n = 0;
+        for (Object reply : store.callAll(counts)) {
+            n += (Long) reply;
         }
         return n;
     }
 
-    private List<?> view(Leaderboard shard, double score, String member, int reach) {
-        return (List<?>) store.eval(VIEW, List.of(shard.key()),
-                List.of(options.order(), Scores.format(score), member, Integer.toString(reach)));
+    /** Each shard's {@link #VIEW} of (score, member), read together. */
+    private List<List<?>> views(double score, String member, int reach) {
+        List<String> args = List.of(options.order(), Scores.format(score), member, Integer.toString(reach));
+        List<List<String>> keys = new ArrayList<>(shards.size());
+        for (Leaderboard s : shards) {
+            keys.add(List.of(s.key()));
+        }
+        List<List<?>> views = new ArrayList<>(shards.size());
+        for (Object reply : store.evalAll(VIEW, keys, Collections.nCopies(shards.size(), args))) {
+            views.add((List<?>) reply);
+        }
+        return views;
     }
 
     /** Entries in global order starting at 0-based position {@code start}, ranked by the tie rule. */

@@ -6,8 +6,11 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.api.sync.BaseRedisCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.CommandArgs;
@@ -15,7 +18,10 @@ import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.ProtocolVersion;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
@@ -32,13 +38,15 @@ public final class LettuceStore implements Store {
     private final AbstractRedisClient client;
     private final StatefulConnection<String, String> connection;
     private final BaseRedisCommands<String, String> commands;
+    private final BaseRedisAsyncCommands<String, String> async;
     private final boolean clustered;
 
-    private LettuceStore(AbstractRedisClient client, StatefulConnection<String, String> connection,
-                         BaseRedisCommands<String, String> commands, boolean clustered) {
+    private LettuceStore(AbstractRedisClient client, StatefulConnection<String, String> connection, BaseRedisCommands<String, String> commands,
+                         BaseRedisAsyncCommands<String, String> async, boolean clustered) {
         this.client = client;
         this.connection = connection;
         this.commands = commands;
+        this.async = async;
         this.clustered = clustered;
     }
 
@@ -47,19 +55,85 @@ public final class LettuceStore implements Store {
         RedisClient client = RedisClient.create(RedisURI.create(uri));
         client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
         var connection = client.connect(StringCodec.UTF8);
-        return new LettuceStore(client, connection, connection.sync(), false);
+        return new LettuceStore(client, connection, connection.sync(), connection.async(), false);
     }
 
-    /** Connects to a Redis Cluster through any of its nodes. */
+    /** Connects to a Redis Cluster through any of its nodes; MOVED replies are followed, and the slot map is re-read every 30 s. */
     public static LettuceStore connectCluster(String... seedUris) {
         RedisClusterClient client = RedisClusterClient.create(Stream.of(seedUris).map(RedisURI::create).toList());
-        client.setOptions(ClusterClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
+        client.setOptions(ClusterClientOptions.builder().protocolVersion(ProtocolVersion.RESP2)
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder().enablePeriodicRefresh(Duration.ofSeconds(30)).build())
+                .build());
         var connection = client.connect(StringCodec.UTF8);
-        return new LettuceStore(client, connection, connection.sync(), true);
+        return new LettuceStore(client, connection, connection.sync(), connection.async(), true);
     }
 
     @Override
     public Object call(Command command) {
+        return dispatch(keyword(command.name()), args(command));
+    }
+
+    @Override
+    public List<Object> callAll(List<Command> commands) {
+        List<RedisFuture<Object>> futures = new ArrayList<>(commands.size());
+        for (Command c : commands) {
+            futures.add(async.dispatch(keyword(c.name()), new ReplyOutput(), args(c)));
+        }
+        List<Object> replies = new ArrayList<>(futures.size());
+        StoreException first = null;
+        for (RedisFuture<Object> f : futures) {
+            try {
+                replies.add(await(f));
+            } catch (StoreException e) {
+                replies.add(null);
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        return replies;
+    }
+
+    @Override
+    public List<Object> evalAll(Script script, List<List<String>> keys, List<List<String>> args) {
+        List<RedisFuture<Object>> futures = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            futures.add(async.dispatch(EVALSHA, new ReplyOutput(), scriptArgs(script.sha1(), keys.get(i), args.get(i))));
+        }
+        List<Object> replies = new ArrayList<>(futures.size());
+        StoreException first = null;
+        for (int i = 0; i < futures.size(); i++) {
+            try {
+                replies.add(await(futures.get(i)));
+            } catch (StoreException e) {
+                if (e.noScript()) {
+                    replies.add(eval(script, keys.get(i), args.get(i)));
+                } else {
+                    replies.add(null);
+                    first = first == null ? e : first;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        return replies;
+    }
+
+    private static Object await(RedisFuture<Object> future) {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw new StoreException(cause.getMessage(), cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("interrupted while waiting for a reply", e);
+        }
+    }
+
+    private static CommandArgs<String, String> args(Command command) {
         CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
         List<String> list = command.args();
         for (int i = 0; i < list.size(); i++) {
@@ -69,7 +143,7 @@ public final class LettuceStore implements Store {
                 args.add(list.get(i));
             }
         }
-        return dispatch(keyword(command.name()), args);
+        return args;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.ordo.patterns.store;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,6 +22,49 @@ public interface Store extends AutoCloseable {
 
     /** Runs a script atomically: EVALSHA, then EVAL when the server answers NOSCRIPT. */
     Object eval(Script script, List<String> keys, List<String> args);
+
+    /**
+     * Runs independent commands together, pipelined on one connection and in parallel across a
+     * cluster's nodes, and returns their replies in order. The group is not atomic: each command
+     * is. When any fails, the first failure is thrown once all have answered.
+     */
+    default List<Object> callAll(List<Command> commands) {
+        List<Object> replies = new ArrayList<>(commands.size());
+        StoreException first = null;
+        for (Command c : commands) {
+            try {
+                replies.add(call(c));
+            } catch (StoreException e) {
+                replies.add(null);
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        return replies;
+    }
+
+    /**
+     * Runs {@code script} once per pair of {@code keys.get(i)} and {@code args.get(i)}, together as
+     * {@link #callAll} runs commands; replies in order.
+     */
+    default List<Object> evalAll(Script script, List<List<String>> keys, List<List<String>> args) {
+        List<Object> replies = new ArrayList<>(keys.size());
+        StoreException first = null;
+        for (int i = 0; i < keys.size(); i++) {
+            try {
+                replies.add(eval(script, keys.get(i), args.get(i)));
+            } catch (StoreException e) {
+                replies.add(null);
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        return replies;
+    }
 
     /** True when keys under different hash tags may live on different nodes (Redis Cluster). */
     boolean clustered();

@@ -149,6 +149,18 @@ class CompositeLeaderboardTest {
     }
 
     @OnEveryBackend
+    void setDimension_scoreThatIsNoPackedScore_refusedAndUnchanged(Backend backend) {
+        CompositeLeaderboard b = board(backend, LAYOUT);
+        for (double raw : new double[] {-1, 2.5, Double.POSITIVE_INFINITY, 9007199254740992.0}) {
+            b.board().setScore("odd", raw);
+            assertThatThrownBy(() -> b.setDimension("odd", "paid", 1)).isInstanceOf(StoreException.class)
+                    .hasMessageContaining("is not a packed score");
+            assertThatThrownBy(() -> b.addToDimension("odd", "points", 1)).isInstanceOf(StoreException.class);
+            assertThat(b.board().score("odd")).hasValue(raw);
+        }
+    }
+
+    @OnEveryBackend
     void setDimension_memberNotOnTheBoard_startsFromScoreZero(Backend backend) {
         CompositeLeaderboard b = board(backend, LAYOUT);
         assertThat(b.dimensions("new")).isEmpty();

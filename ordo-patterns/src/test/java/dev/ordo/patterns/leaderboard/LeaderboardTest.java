@@ -205,8 +205,32 @@ class LeaderboardTest {
     }
 
     @OnEveryBackend
+    void dense_distinctScoresStoredUnderAnotherText_ranksStillByScore(Backend backend) {
+        Leaderboard b = board(backend, BoardOptions.highestFirst().tieRule(TieRule.DENSE));
+        b.setScore("a", 0.3);
+        b.setScore("b", 0.1);
+        // As if the board had been written by a server that prints 0.1 with 17 digits (Redis 7.0).
+        backend.store().call(Command.of("ZREM").key(b.key() + ":ds").arg("0.1"));
+        backend.store().call(Command.of("ZREM").key(b.key() + ":ds").arg("0.10000000000000001"));
+        backend.store().call(Command.of("ZADD").key(b.key() + ":ds").arg(0.1).arg("0.10000000000000001"));
+        assertThat(b.rank("b")).hasValue(2);
+        b.setScore("b", 0.2);
+        b.setScore("c", 0.1);
+        assertThat(b.rank("b")).hasValue(2);
+        assertThat(b.rank("c")).hasValue(3);
+        b.remove("c");
+        assertThat(backend.store().call(Command.of("ZCOUNT").key(b.key() + ":ds").arg("-inf").arg("+inf"))).isEqualTo(2L);
+    }
+
+    @OnEveryBackend
     void badInput_rejectedBeforeAnyWrite(Backend backend) {
         Leaderboard b = board(backend, BoardOptions.highestFirst());
+        assertThatThrownBy(() -> b.addPoints("a", Double.POSITIVE_INFINITY)).isInstanceOf(IllegalArgumentException.class);
+        for (String bad : new String[] {"", "}x", "a{b", "{}", "x}{y"}) {
+            assertThatThrownBy(() -> Leaderboard.create(backend.store(), bad, BoardOptions.highestFirst())).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(Leaderboard.create(backend.store(), "game{x}", BoardOptions.highestFirst()).key()).isEqualTo("game{x}");
         assertThatThrownBy(() -> b.setScore("a", Double.NaN)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.top(Leaderboard.MAX_WINDOW + 1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.page(0, 10)).isInstanceOf(IllegalArgumentException.class);

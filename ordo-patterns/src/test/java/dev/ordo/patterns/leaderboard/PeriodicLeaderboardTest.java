@@ -199,6 +199,32 @@ class PeriodicLeaderboardTest {
         assertThat(f.allTime().score("alice")).hasValue(4);
     }
 
+    @OnEveryBackend
+    void remove_periodBoardKeepsSharedMetadata_familyRemoveDropsEverything(Backend backend) {
+        AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2031-06-15T12:00:00Z"));
+        PeriodicLeaderboard f = family(backend, Backend.uniqueName("periodic"), now);
+        f.addPoints("alice", 4);
+        f.setMetadata("alice", Map.of("name", "Alice"));
+        f.current(Period.daily()).remove("alice");
+        assertThat(f.allTime().metadata("alice")).as("metadata is the family's").containsEntry("name", "Alice");
+        assertThat(f.remove("alice")).isTrue();
+        assertThat(f.current(Period.weekly()).score("alice")).isEmpty();
+        assertThat(f.allTime().score("alice")).isEmpty();
+        assertThat(f.allTime().metadata("alice")).isEmpty();
+        assertThat(f.remove("alice")).isFalse();
+    }
+
+    @OnEveryBackend
+    void writeThroughPeriodBoard_keepsTheFamilysExpiry(Backend backend) {
+        AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2031-06-15T12:00:00Z"));
+        PeriodicLeaderboard f = family(backend, Backend.uniqueName("periodic"), now);
+        Leaderboard daily = f.current(Period.daily());
+        daily.addPoints("bob", 1);
+        long expected = Instant.parse("2031-06-15T22:00:00Z").plus(RETENTION).toEpochMilli();
+        assertThat(pexpiretime(backend.store(), daily.key())).isEqualTo(expected);
+        assertThat(pexpiretime(backend.store(), f.allTime().key())).isEqualTo(-2);
+    }
+
     // ---- Period, pure -----------------------------------------------------------------------
 
     @Test

@@ -254,6 +254,55 @@ class ShardedLeaderboardTest {
         assertThatThrownBy(() -> b.around("p9", Leaderboard.MAX_WINDOW + 1)).isInstanceOf(IllegalArgumentException.class);
     }
 
+    @OnEveryBackend
+    void topAndAround_withMetadata_returnEachMembersMetadataFromItsShard(Backend backend) {
+        ShardedLeaderboard b = ShardedLeaderboard.create(backend.store(), Backend.uniqueName("smeta"), 16,
+                BoardOptions.highestFirst().withMetadata(true));
+        for (int i = 1; i <= 6; i++) {
+            b.setScore("p" + i, 10 - i);
+            b.shardOf("p" + i).setMetadata("p" + i, Map.of("name", "Player " + i));
+        }
+        assertThat(b.top(3)).extracting(e -> e.metadata().get("name")).containsExactly("Player 1", "Player 2", "Player 3");
+        assertThat(b.around("p5", 3)).extracting(e -> e.metadata().get("name")).containsExactly("Player 4", "Player 5", "Player 6");
+    }
+
+    @Test
+    void scheduleSnapshots_failingRun_isRecordedAndLaterRunsGoOn() throws Exception {
+        Store failing = new Store() {
+            @Override
+            public Object call(Command command) {
+                throw new dev.ordo.patterns.store.StoreException("ERR unreachable", null);
+            }
+
+            @Override
+            public Object eval(dev.ordo.patterns.store.Script script, List<String> keys, List<String> args) {
+                throw new dev.ordo.patterns.store.StoreException("ERR unreachable", null);
+            }
+
+            @Override
+            public boolean clustered() {
+                return false;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        ShardedLeaderboard b = ShardedLeaderboard.create(failing, "down", 2, BoardOptions.highestFirst());
+        var executor = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        try {
+            var runs = b.scheduleSnapshots(executor, java.time.Duration.ofMillis(1));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (b.lastSnapshotFailure().isEmpty() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(b.lastSnapshotFailure()).hasValueSatisfying(e -> assertThat(e).hasMessage("ERR unreachable"));
+            assertThat(runs.isDone()).as("a failed run does not cancel the schedule").isFalse();
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
     // ---- snapshot ---------------------------------------------------------------------------
 
     @OnEveryBackend
