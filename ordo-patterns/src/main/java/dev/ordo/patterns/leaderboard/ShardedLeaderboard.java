@@ -198,16 +198,29 @@ public final class ShardedLeaderboard {
         if (n == 0) {
             return List.of();
         }
-        List<List<String>> keys = new ArrayList<>(shards.size());
-        List<List<String>> args = new ArrayList<>(shards.size());
-        for (Leaderboard s : shards) {
-            keys.add(s.scriptKeys());
-            args.add(s.rangeArgs(0, n - 1));
-        }
-        List<Object> replies = store.evalAll(BoardScripts.RANGE, keys, args);
         List<Entry> all = new ArrayList<>();
-        for (int i = 0; i < shards.size(); i++) {
-            all.addAll(shards.get(i).entries((List<?>) replies.get(i)));
+        if (options.metadata()) {
+            List<List<String>> keys = new ArrayList<>(shards.size());
+            List<List<String>> args = new ArrayList<>(shards.size());
+            for (Leaderboard s : shards) {
+                keys.add(s.scriptKeys());
+                args.add(s.rangeArgs(0, n - 1));
+            }
+            List<Object> replies = store.evalAll(BoardScripts.RANGE, keys, args);
+            for (int i = 0; i < shards.size(); i++) {
+                all.addAll(shards.get(i).entries((List<?>) replies.get(i)));
+            }
+        } else {
+            List<Command> ranges = new ArrayList<>(shards.size());
+            for (Leaderboard s : shards) {
+                ranges.add(Command.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(s.key()).arg(0).arg(n - 1).arg("WITHSCORES"));
+            }
+            for (Object reply : store.callAll(ranges)) {
+                List<?> r = (List<?>) reply;
+                for (int i = 0; i < r.size(); i += 2) {
+                    all.add(new Entry((String) r.get(i), Scores.parse(r.get(i + 1)), 0, Map.of()));
+                }
+            }
         }
         all.sort(order);
         return ranked(all.subList(0, Math.min(n, all.size())), 0, 1);
