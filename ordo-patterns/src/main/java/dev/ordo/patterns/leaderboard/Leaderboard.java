@@ -79,6 +79,21 @@ public final class Leaderboard {
         return write(store, metaKey, List.of(keys), List.of(expireAtMillis), options, "add", member, points).get(0);
     }
 
+    /**
+     * Adds {@code points} (finite, may be negative) and returns only the new score: one ZINCRBY
+     * where the board keeps nothing beside its sorted set (member-order and competition boards
+     * without expiry), else the same script as {@link #addPoints}.
+     */
+    public double incrementScore(String member, double points) {
+        if ((options.tieRule() == TieRule.MEMBER_ORDER || options.tieRule() == TieRule.COMPETITION) && expireAtMillis == 0) {
+            if (!Double.isFinite(points)) {
+                throw new IllegalArgumentException("points to add must be finite, got " + points);
+            }
+            return Scores.parse(store.call(Command.of("ZINCRBY").key(keys.scores()).arg(points).arg(member(member))));
+        }
+        return addPoints(member, points).score();
+    }
+
     /** Sets the member's score. */
     public Placement setScore(String member, double score) {
         return write(store, metaKey, List.of(keys), List.of(expireAtMillis), options, "set", member, score).get(0);

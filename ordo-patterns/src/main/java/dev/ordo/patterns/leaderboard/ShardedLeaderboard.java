@@ -145,7 +145,7 @@ public final class ShardedLeaderboard {
 
     /** Adds points on the member's shard; returns the new score. */
     public double addPoints(String member, double points) {
-        return shardOf(member).addPoints(member, points).score();
+        return shardOf(member).incrementScore(member, points);
     }
 
     /** Sets the member's score; returns it. */
