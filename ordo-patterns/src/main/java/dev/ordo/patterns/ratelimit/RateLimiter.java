@@ -1,0 +1,18 @@
+package dev.ordo.patterns.ratelimit;
+
+/**
+ * Decides whether a caller identified by a key (a user, an IP address, an API token) may go on.
+ * Every decision is one script on the server and reads the server's clock (TIME), never the
+ * caller's, so any number of application instances agree; all limits of a limiter are checked
+ * and charged together, atomically. A key's state expires once the key has been idle for its
+ * longest window.
+ */
+public interface RateLimiter {
+    /** Takes {@code permits} for {@code key} if every limit allows it, else takes nothing. */
+    Decision tryAcquire(String key, long permits);
+
+    /** Takes one permit for {@code key} if every limit allows it. */
+    default Decision tryAcquire(String key) {
+        return tryAcquire(key, 1);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.ordo.patterns.ratelimit;
+
+import dev.ordo.patterns.store.Script;
+import dev.ordo.patterns.store.Store;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the three limiters share: one script per decision, over one key per limit, all under the
+ * hash tag {@code {name:key}} (so a key's limits share a cluster slot). The script answers
+ * {allowed (1/0), remaining, microseconds until the request would be granted}.
+ */
+abstract class ScriptedLimiter implements RateLimiter {
+    /**
+     * One limit as the script takes it: its key suffix (naming the kind and every parameter, so a
+     * changed limit never reads another's state), its arguments, and the most permits it can grant.
+     */
+    record Spec(String keySuffix, List<String> args, long maxPermits) {
+    }
+
+    private final Store store;
+    private final String name;
+    private final Script script;
+    private final List<Spec> specs;
+    private final List<String> extraKeySuffixes;
+    private final long maxPermits;
+
+    ScriptedLimiter(Store store, String name, Script script, List<Spec> specs, List<String> extraKeySuffixes, long perRequestCap) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.name = Objects.requireNonNull(name, "name");
+        this.script = script;
+        if (specs.isEmpty()) {
+            throw new IllegalArgumentException("a limiter needs at least one limit");
+        }
+        this.specs = List.copyOf(specs);
+        this.extraKeySuffixes = List.copyOf(extraKeySuffixes);
+        this.maxPermits = Math.min(perRequestCap, specs.stream().mapToLong(Spec::maxPermits).min().orElseThrow());
+    }
+
+    @Override
+    public Decision tryAcquire(String key, long permits) {
+        Objects.requireNonNull(key, "key");
+        if (permits < 1 || permits > maxPermits) {
+            throw new IllegalArgumentException("permits must be between 1 and " + maxPermits + " for this limiter, got " + permits);
+        }
+        String tag = "{" + name + ":" + key + "}";
+        List<String> keys = new ArrayList<>(specs.size() + extraKeySuffixes.size());
+        List<String> args = new ArrayList<>(1 + 3 * specs.size());
+        args.add(Long.toString(permits));
+        for (Spec spec : specs) {
+            keys.add(tag + ":" + spec.keySuffix());
+            args.addAll(spec.args());
+        }
+        for (String suffix : extraKeySuffixes) {
+            keys.add(tag + ":" + suffix);
+        }
+        List<?> r = (List<?>) store.eval(script, keys, args);
+        return new Decision((Long) r.get(0) == 1L, (Long) r.get(1), Duration.ofNanos((Long) r.get(2) * 1000));
+    }
+}

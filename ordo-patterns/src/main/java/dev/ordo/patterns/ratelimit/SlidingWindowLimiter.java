@@ -1,0 +1,78 @@
+package dev.ordo.patterns.ratelimit;
+
+import dev.ordo.patterns.store.Script;
+import dev.ordo.patterns.store.Store;
+
+import java.util.List;
+
+/**
+ * The sliding-window counter: constant memory per key and limit, for limits of any size. Time is
+ * cut into fixed windows; each limit keeps the count of the current window and of the one
+ * before, and estimates the last sliding window as
+ * {@code previous * (1 - elapsed / window) + current}, assuming the previous window's grants
+ * were spread evenly. A request is granted when the estimate plus the request fits every limit.
+ *
+ * <p>Documented error: every fixed window grants at most {@code permits} exactly (the estimate
+ * never falls below the current count); a sliding window that straddles two fixed windows can
+ * grant up to twice {@code permits} in the worst case (all of the previous window's grants at its
+ * very end), and close to {@code permits} when traffic is even.
+ *
+ * <p>Keys: one hash per limit, {@code {name:key}:swc:<permits>/<window>us}, fields {@code w}
+ * (the current window's number), {@code c} and {@code p} (current and previous counts).
+ */
+public final class SlidingWindowLimiter extends ScriptedLimiter {
+    private static final Script SCRIPT = new Script("""
+            local p = tonumber(ARGV[1])
+            local n = #KEYS
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+            local allowed, remaining, wait = 1, nil, 0
+            local state = {}
+            for i = 1, n do
+              local limit, window = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
+              local w = math.floor(now / window)
+              local elapsed = now - w * window
+              local h = redis.call('HMGET', KEYS[i], 'w', 'c', 'p')
+              local sw, cur, prev = tonumber(h[1]), tonumber(h[2]) or 0, tonumber(h[3]) or 0
+              if sw == w - 1 then prev, cur = cur, 0
+              elseif sw ~= w then prev, cur = 0, 0 end
+              state[i] = {w, cur, prev}
+              local estimate = prev * (window - elapsed) / window + cur
+              if estimate + p > limit then
+                allowed = 0
+                local delay
+                if cur + p > limit then
+                  delay = window - elapsed
+                  if cur > 0 then
+                    local extra = window * (1 - (limit - p) / cur)
+                    if extra > 0 then delay = delay + extra end
+                  end
+                else
+                  delay = window * (1 - (limit - cur - p) / prev) - elapsed
+                end
+                if delay > wait then wait = delay end
+              end
+              local left = math.floor(limit - estimate)
+              if remaining == nil or left < remaining then remaining = left end
+            end
+            if allowed == 1 then
+              for i = 1, n do
+                local s = state[i]
+                redis.call('HSET', KEYS[i], 'w', s[1], 'c', s[2] + p, 'p', s[3])
+                redis.call('PEXPIREAT', KEYS[i], math.ceil((now + 2 * tonumber(ARGV[2 * i + 1])) / 1000) + 1)
+              end
+              remaining = remaining - p
+            end
+            if remaining < 0 then remaining = 0 end
+            return {allowed, remaining, math.ceil(wait)}
+            """);
+
+    /** A limiter called {@code name} enforcing every one of {@code limits} on each key. */
+    public SlidingWindowLimiter(Store store, String name, Limit... limits) {
+        super(store, name, SCRIPT, List.of(limits).stream().map(SlidingWindowLimiter::spec).toList(), List.of(), Long.MAX_VALUE);
+    }
+
+    private static Spec spec(Limit l) {
+        return new Spec("swc:" + l.id(), List.of(Long.toString(l.permits()), Long.toString(l.windowMicros())), l.permits());
+    }
+}

@@ -1,0 +1,86 @@
+package dev.ordo.patterns.ratelimit;
+
+import dev.ordo.patterns.store.Script;
+import dev.ordo.patterns.store.Store;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Token buckets: each holds up to {@code capacity} tokens (the burst), refilled continuously at
+ * {@code refill} tokens per {@code period}; a request takes its permits from every bucket, or
+ * from none. Constant memory per key and bucket. A bucket's state is a hash
+ * {@code {name:key}:tb:<capacity>/<refill>/<period>us} with fields {@code tokens} and {@code ts}
+ * (the server time of the last refill, microseconds); a key idle long enough to refill fully
+ * expires, which reads the same as a full bucket.
+ */
+public final class TokenBucketLimiter extends ScriptedLimiter {
+    /**
+     * One bucket.
+     *
+     * @param capacity the burst: tokens a full bucket holds
+     * @param refill   tokens added per period, continuously
+     * @param period   the refill period
+     */
+    public record Bucket(long capacity, long refill, Duration period) {
+        public Bucket {
+            Objects.requireNonNull(period, "period");
+            new Limit(capacity, period);
+            new Limit(refill, period);
+        }
+
+        /** A bucket of {@code limit.permits()} tokens refilled at that many per window. */
+        public static Bucket of(Limit limit) {
+            return new Bucket(limit.permits(), limit.permits(), limit.window());
+        }
+    }
+
+    private static final Script SCRIPT = new Script("""
+            local p = tonumber(ARGV[1])
+            local n = #KEYS
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+            local allowed, remaining, wait = 1, nil, 0
+            local level = {}
+            for i = 1, n do
+              local capacity, rate = tonumber(ARGV[3 * i - 1]), tonumber(ARGV[3 * i]) / tonumber(ARGV[3 * i + 1])
+              local h = redis.call('HMGET', KEYS[i], 'tokens', 'ts')
+              local tokens, ts = tonumber(h[1]), tonumber(h[2])
+              if not tokens or not ts then
+                tokens, ts = capacity, now
+              elseif now > ts then
+                tokens = math.min(capacity, tokens + (now - ts) * rate)
+                ts = now
+              end
+              level[i] = {tokens, ts, capacity, rate}
+              if tokens < p then
+                allowed = 0
+                local delay = (p - tokens) / rate
+                if delay > wait then wait = delay end
+              end
+              if remaining == nil or tokens < remaining then remaining = tokens end
+            end
+            if allowed == 1 then
+              for i = 1, n do
+                local l = level[i]
+                local left = l[1] - p
+                redis.call('HSET', KEYS[i], 'tokens', left, 'ts', l[2])
+                redis.call('PEXPIREAT', KEYS[i], math.ceil((now + (l[3] - left) / l[4]) / 1000) + 1000)
+              end
+              remaining = remaining - p
+            end
+            return {allowed, math.floor(remaining), math.ceil(wait)}
+            """);
+
+    /** A limiter called {@code name} holding every one of {@code buckets} for each key. */
+    public TokenBucketLimiter(Store store, String name, Bucket... buckets) {
+        super(store, name, SCRIPT, List.of(buckets).stream().map(TokenBucketLimiter::spec).toList(), List.of(), Long.MAX_VALUE);
+    }
+
+    private static Spec spec(Bucket b) {
+        String period = Long.toString(b.period().toNanos() / 1000);
+        return new Spec("tb:" + b.capacity() + "/" + b.refill() + "/" + period + "us",
+                List.of(Long.toString(b.capacity()), Long.toString(b.refill()), period), b.capacity());
+    }
+}
