@@ -45,7 +45,7 @@ public enum Backend {
         @Override
         void start(Running r) {
             Ordo ordo = r.closeLast(Ordo.embedded());
-            r.single(new EmbeddedStore(ordo.client()));
+            r.single(new EmbeddedStore(ordo.engine()));
         }
     },
     ORDO_SERVER {

@@ -1,6 +1,7 @@
 package dev.ordo.patterns.store;
 
 import dev.ordo.engine.EmbeddedClient;
+import dev.ordo.engine.Engine;
 import dev.ordo.engine.error.ErrorReply;
 
 import java.nio.charset.StandardCharsets;
@@ -9,16 +10,20 @@ import java.util.List;
 
 /**
  * A {@link Store} on an Ordo engine in the same process: no sockets, no serialization, the
- * engine's own scripting. The client stays its caller's to close.
+ * engine's own scripting. It holds one client session of the engine (a blocking command parks
+ * only the calling thread); {@link #dedicated()} opens another.
  */
 public final class EmbeddedStore implements Store {
     private static final byte[] EVALSHA = "EVALSHA".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] EVAL = "EVAL".getBytes(StandardCharsets.US_ASCII);
 
+    private final Engine engine;
     private final EmbeddedClient client;
 
-    public EmbeddedStore(EmbeddedClient client) {
-        this.client = client;
+    /** A store on a new client session of {@code engine} (for instance {@code Ordo.embedded().engine()}). */
+    public EmbeddedStore(Engine engine) {
+        this.engine = engine;
+        this.client = engine.connect();
     }
 
     @Override
@@ -58,12 +63,19 @@ public final class EmbeddedStore implements Store {
     }
 
     @Override
+    public Store dedicated() {
+        return new EmbeddedStore(engine);
+    }
+
+    @Override
     public boolean clustered() {
         return false;
     }
 
+    /** Ends this store's client session; the engine stays up. */
     @Override
     public void close() {
+        client.close();
     }
 
     private Object run(byte[][] raw) {

@@ -40,14 +40,16 @@ public final class LettuceStore implements Store {
     private final BaseRedisCommands<String, String> commands;
     private final BaseRedisAsyncCommands<String, String> async;
     private final boolean clustered;
+    private final boolean ownsClient;
 
     private LettuceStore(AbstractRedisClient client, StatefulConnection<String, String> connection, BaseRedisCommands<String, String> commands,
-                         BaseRedisAsyncCommands<String, String> async, boolean clustered) {
+                         BaseRedisAsyncCommands<String, String> async, boolean clustered, boolean ownsClient) {
         this.client = client;
         this.connection = connection;
         this.commands = commands;
         this.async = async;
         this.clustered = clustered;
+        this.ownsClient = ownsClient;
     }
 
     /** Connects to one server, e.g. {@code redis://127.0.0.1:6379}. */
@@ -55,7 +57,7 @@ public final class LettuceStore implements Store {
         RedisClient client = RedisClient.create(RedisURI.create(uri));
         client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
         var connection = client.connect(StringCodec.UTF8);
-        return new LettuceStore(client, connection, connection.sync(), connection.async(), false);
+        return new LettuceStore(client, connection, connection.sync(), connection.async(), false, true);
     }
 
     /** Connects to a Redis Cluster through any of its nodes; MOVED replies are followed, and the slot map is re-read every 30 s. */
@@ -65,7 +67,7 @@ public final class LettuceStore implements Store {
                 .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder().enablePeriodicRefresh(Duration.ofSeconds(30)).build())
                 .build());
         var connection = client.connect(StringCodec.UTF8);
-        return new LettuceStore(client, connection, connection.sync(), connection.async(), true);
+        return new LettuceStore(client, connection, connection.sync(), connection.async(), true, true);
     }
 
     @Override
@@ -159,14 +161,27 @@ public final class LettuceStore implements Store {
     }
 
     @Override
+    public Store dedicated() {
+        if (client instanceof RedisClusterClient cluster) {
+            var c = cluster.connect(StringCodec.UTF8);
+            return new LettuceStore(client, c, c.sync(), c.async(), true, false);
+        }
+        var c = ((RedisClient) client).connect(StringCodec.UTF8);
+        return new LettuceStore(client, c, c.sync(), c.async(), false, false);
+    }
+
+    @Override
     public boolean clustered() {
         return clustered;
     }
 
+    /** Closes this store's connection, and the client too unless this is a {@link #dedicated()} store. */
     @Override
     public void close() {
         connection.close();
-        client.shutdown();
+        if (ownsClient) {
+            client.shutdown();
+        }
     }
 
     private static CommandArgs<String, String> scriptArgs(String head, List<String> keys, List<String> args) {

@@ -66,6 +66,12 @@ public interface Store extends AutoCloseable {
         return replies;
     }
 
+    /**
+     * A store on a connection of its own, for blocking commands (BZPOPMIN and the like) that must
+     * not stall anyone else's operations. Close it when done; closing it leaves this store open.
+     */
+    Store dedicated();
+
     /** True when keys under different hash tags may live on different nodes (Redis Cluster). */
     boolean clustered();
 

@@ -280,6 +280,11 @@ class ShardedLeaderboardTest {
             }
 
             @Override
+            public Store dedicated() {
+                return this;
+            }
+
+            @Override
             public boolean clustered() {
                 return false;
             }

@@ -34,7 +34,7 @@ final class FakeClockStore implements AutoCloseable {
         };
         engine = new Engine(new Config(), clock, (task, delayMillis) -> () -> {
         });
-        store = new EmbeddedStore(engine.connect());
+        store = new EmbeddedStore(engine);
     }
 
     /** The clock time the last script run on this thread read. */

@@ -1,0 +1,167 @@
+package dev.ordo.patterns.queue;
+
+import dev.ordo.patterns.store.Command;
+import dev.ordo.patterns.store.Script;
+import dev.ordo.patterns.store.Store;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A priority queue on one sorted set: the most urgent priority first, and first in, first out
+ * within a priority, by a sequence the server hands out (never the wall clock, which ties and
+ * drifts between machines).
+ *
+ * <p>Layout: {@code {name}:jobs} holds each job as member {@code <id>:<payload>} with score
+ * {@code priority * 2^43 + id}, where {@code id} comes from INCR on {@code {name}:seq}. Priorities
+ * take 10 bits (0 to 1023) and ids 43 (8.8 trillion jobs), so every score is an integer below
+ * 2^53 and exact in a double; the order of scores is (priority, id). Because the payload lives
+ * in the member, taking a job is one ZPOPMIN or BZPOPMIN: a job is handed to exactly one consumer
+ * and nothing is left behind. Offers are scripts (INCR and ZADD together).
+ *
+ * <p>Thread-safe. Blocking takes need a {@link Consumer}, which holds its own connection.
+ */
+public final class PriorityJobQueue {
+    /** The least urgent priority; 0 is the most urgent. */
+    public static final int MAX_PRIORITY = 1023;
+    /** The most jobs one offer or poll may carry. */
+    public static final int MAX_BATCH = 1000;
+    /** The longest payload accepted, in characters. */
+    public static final int MAX_PAYLOAD = 512 * 1024;
+
+    private static final double PRIORITY_UNIT = 8796093022208.0; // 2^43
+
+    /** ARGV: priority unit, priority, payloads... Returns the ids given, in order. */
+    private static final Script OFFER = new Script("""
+            local unit, priority = tonumber(ARGV[1]), tonumber(ARGV[2])
+            local n = #ARGV - 2
+            local last = redis.call('INCRBY', KEYS[2], n)
+            if last >= unit then return redis.error_reply('ERR job ids are exhausted for this queue') end
+            local entries, ids = {}, {}
+            for i = 1, n do
+              local id = last - n + i
+              entries[#entries + 1] = priority * unit + id
+              entries[#entries + 1] = id .. ':' .. ARGV[2 + i]
+              ids[i] = id
+            end
+            redis.call('ZADD', KEYS[1], unpack(entries))
+            return ids
+            """);
+
+    private final Store store;
+    private final String jobs;
+    private final String seq;
+
+    /** The queue called {@code name} (its keys share the hash tag {@code {name}}). */
+    public PriorityJobQueue(Store store, String name) {
+        this.store = Objects.requireNonNull(store, "store");
+        if (name.isEmpty() || name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("a queue name must be non-empty and hold no braces, got '" + name + "'");
+        }
+        this.jobs = "{" + name + "}:jobs";
+        this.seq = "{" + name + "}:seq";
+    }
+
+    /** Adds a job; returns its id. */
+    public long offer(int priority, String payload) {
+        return offerAll(priority, List.of(payload)).get(0);
+    }
+
+    /** Adds jobs of one priority, in order (they keep that order); returns their ids. */
+    public List<Long> offerAll(int priority, List<String> payloads) {
+        if (priority < 0 || priority > MAX_PRIORITY) {
+            throw new IllegalArgumentException("priority must be between 0 and " + MAX_PRIORITY + ", got " + priority);
+        }
+        if (payloads.isEmpty() || payloads.size() > MAX_BATCH) {
+            throw new IllegalArgumentException("an offer carries 1 to " + MAX_BATCH + " jobs, got " + payloads.size());
+        }
+        List<String> args = new ArrayList<>(payloads.size() + 2);
+        args.add("8796093022208");
+        args.add(Integer.toString(priority));
+        for (String p : payloads) {
+            if (Objects.requireNonNull(p, "payload").length() > MAX_PAYLOAD) {
+                throw new IllegalArgumentException("a payload holds at most " + MAX_PAYLOAD + " characters, got " + p.length());
+            }
+            args.add(p);
+        }
+        List<?> ids = (List<?>) store.eval(OFFER, List.of(jobs, seq), args);
+        List<Long> out = new ArrayList<>(ids.size());
+        ids.forEach(id -> out.add((Long) id));
+        return out;
+    }
+
+    /** Takes the most urgent job, or empty when the queue is empty. */
+    public Optional<Job> poll() {
+        List<Job> one = poll(1);
+        return one.isEmpty() ? Optional.empty() : Optional.of(one.get(0));
+    }
+
+    /** Takes up to {@code max} jobs, most urgent first. */
+    public List<Job> poll(int max) {
+        if (max < 1 || max > MAX_BATCH) {
+            throw new IllegalArgumentException("poll takes 1 to " + MAX_BATCH + " jobs, got " + max);
+        }
+        List<?> r = (List<?>) store.call(Command.of("ZPOPMIN").key(jobs).arg(max));
+        List<Job> out = new ArrayList<>(r.size() / 2);
+        for (int i = 0; i < r.size(); i += 2) {
+            out.add(job((String) r.get(i), (String) r.get(i + 1)));
+        }
+        return out;
+    }
+
+    /** How many jobs wait. */
+    public long size() {
+        return (Long) store.call(Command.of("ZCARD").key(jobs));
+    }
+
+    /** How many jobs of {@code priority} wait. */
+    public long size(int priority) {
+        if (priority < 0 || priority > MAX_PRIORITY) {
+            throw new IllegalArgumentException("priority must be between 0 and " + MAX_PRIORITY + ", got " + priority);
+        }
+        return (Long) store.call(Command.of("ZCOUNT").key(jobs).arg((long) (priority * PRIORITY_UNIT))
+                .arg("(" + (long) ((priority + 1) * PRIORITY_UNIT)));
+    }
+
+    /** A consumer with its own connection, for blocking takes; close it when done. */
+    public Consumer consumer() {
+        return new Consumer(store.dedicated());
+    }
+
+    private static Job job(String member, String score) {
+        int colon = member.indexOf(':');
+        long id = Long.parseLong(member.substring(0, colon));
+        int priority = (int) Math.floor(Double.parseDouble(score) / PRIORITY_UNIT);
+        return new Job(id, priority, member.substring(colon + 1));
+    }
+
+    /** Takes jobs, waiting for them (BZPOPMIN) on a connection of its own. Not for sharing between threads. */
+    public final class Consumer implements AutoCloseable {
+        /** The longest one take may wait (below the client's own command timeout). */
+        public static final Duration MAX_WAIT = Duration.ofSeconds(30);
+
+        private final Store connection;
+
+        private Consumer(Store connection) {
+            this.connection = connection;
+        }
+
+        /** Takes the most urgent job, waiting up to {@code timeout} for one; empty when none came. */
+        public Optional<Job> take(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(MAX_WAIT) > 0) {
+                throw new IllegalArgumentException("a take waits more than 0 and at most " + MAX_WAIT + ", got " + timeout);
+            }
+            String seconds = java.math.BigDecimal.valueOf(timeout.toMillis(), 3).toPlainString();
+            List<?> r = (List<?>) connection.call(Command.of("BZPOPMIN").key(jobs).arg(seconds));
+            return r == null ? Optional.empty() : Optional.of(job((String) r.get(1), (String) r.get(2)));
+        }
+
+        @Override
+        public void close() {
+            connection.close();
+        }
+    }
+}
