@@ -1,0 +1,454 @@
+package dev.ordo.patterns.queue;
+
+import dev.ordo.patterns.store.Command;
+import dev.ordo.patterns.store.Script;
+import dev.ordo.patterns.store.Store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A reliable delayed queue: jobs with ids fall due at a time; workers claim due jobs (most urgent
+ * priority first, then in order of falling due) under a visibility timeout; ack ends a job, nack
+ * retries it after a backoff until its attempts run out, then parks it as a dead letter with the
+ * reason. A job whose worker died is claimable again once its timeout passes, so delivery is
+ * at least once and no job is ever lost. Every step is one script under the queue's hash tag, on
+ * the server's clock.
+ *
+ * <p>Keys ({@code {name}:...}): {@code delayed} (id by due time, ms), {@code ready} (id by
+ * {@code priority * 2^43 + sequence}), {@code inflight} (id by visibility deadline), {@code dead}
+ * (id by time of death); hashes {@code payload}, {@code priority}, {@code attempts}, {@code due},
+ * {@code error}; {@code seq}, the sequence; {@code signal}, a sorted set of at most 16 members
+ * that blocked workers wait on (BZPOPMIN): scheduling n jobs adds min(n, 16) of them, waking as
+ * many workers. Invariant: a live job is in exactly one of
+ * delayed, ready, inflight and dead, and has a payload.
+ */
+public final class DelayedJobQueue {
+    /** What scheduling an id that already exists does. */
+    public enum OnDuplicate { REJECT, REPLACE }
+
+    /** The most jobs one call may carry. */
+    public static final int MAX_BATCH = 1000;
+
+    /**
+     * Queue settings.
+     *
+     * @param visibilityTimeout how long a claim lasts before the job may be claimed again
+     * @param maxAttempts       claims a job gets before it becomes a dead letter
+     * @param backoff           the wait before a nacked job's next attempt
+     */
+    public record Options(Duration visibilityTimeout, int maxAttempts, Backoff backoff) {
+        public Options {
+            if (visibilityTimeout.toMillis() < 1 || maxAttempts < 1) {
+                throw new IllegalArgumentException("need a visibility timeout of at least 1 ms and at least one attempt");
+            }
+            Objects.requireNonNull(backoff, "backoff");
+        }
+
+        /** 30 s visibility, 5 attempts, exponential backoff from 1 s to 5 min with 20% jitter. */
+        public static Options defaults() {
+            return new Options(Duration.ofSeconds(30), 5, Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(5), 0.2));
+        }
+    }
+
+    /**
+     * A job to schedule.
+     *
+     * @param id       unique within the queue
+     * @param payload  anything, returned with the job
+     * @param priority 0 (most urgent) to {@link PriorityJobQueue#MAX_PRIORITY}, among jobs already due
+     * @param due      when it falls due
+     */
+    public record NewJob(String id, String payload, int priority, Due due) {
+        public NewJob {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(payload, "payload");
+            Objects.requireNonNull(due, "due");
+            if (priority < 0 || priority > PriorityJobQueue.MAX_PRIORITY) {
+                throw new IllegalArgumentException("priority must be between 0 and " + PriorityJobQueue.MAX_PRIORITY + ", got " + priority);
+            }
+        }
+    }
+
+    /** What a nack did. */
+    public enum NackOutcome { RETRY_SCHEDULED, DEAD, NOT_CLAIMED }
+
+    /** A dead letter: the job and why its last attempt failed. */
+    public record DeadJob(String id, String payload, String reason) {
+    }
+
+    /** How many jobs are in each state. */
+    public record Counts(long delayed, long ready, long inFlight, long dead) {
+    }
+
+    private static final String PRELUDE = """
+            local delayed, ready, inflight, dead = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+            local payload, prio, attempts, due, err = KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+            local seq, signal = KEYS[10], KEYS[11]
+            local unit = 8796093022208
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            local function purge(id)
+              redis.call('ZREM', delayed, id)
+              redis.call('ZREM', ready, id)
+              redis.call('ZREM', inflight, id)
+              redis.call('ZREM', dead, id)
+              redis.call('HDEL', payload, id)
+              redis.call('HDEL', prio, id)
+              redis.call('HDEL', attempts, id)
+              redis.call('HDEL', due, id)
+              redis.call('HDEL', err, id)
+            end
+            local function dueOf(spec)
+              if string.sub(spec, 1, 1) == '+' then return now + tonumber(string.sub(spec, 2)) end
+              return tonumber(string.sub(spec, 2))
+            end
+            local function current(id, attempt)
+              return redis.call('ZSCORE', inflight, id) and redis.call('HGET', attempts, id) == attempt
+            end
+            """;
+
+    /** ARGV: policy, then (id, payload, priority, due) per job. Returns (1 and due, or 0 and 0) per job. */
+    private static final Script SCHEDULE = new Script(PRELUDE + """
+            local out = {}
+            for i = 2, #ARGV, 4 do
+              local id = ARGV[i]
+              local exists = redis.call('HEXISTS', payload, id) == 1
+              if exists and ARGV[1] == 'REJECT' then
+                out[#out + 1] = 0
+                out[#out + 1] = 0
+              else
+                if exists then purge(id) end
+                local at = dueOf(ARGV[i + 3])
+                redis.call('HSET', payload, id, ARGV[i + 1])
+                redis.call('HSET', prio, id, ARGV[i + 2])
+                redis.call('HSET', due, id, at)
+                redis.call('ZADD', delayed, at, id)
+                out[#out + 1] = 1
+                out[#out + 1] = at
+              end
+            end
+            for k = 1, math.min((#ARGV - 1) / 4, 16) do redis.call('ZADD', signal, 0, 'w' .. k) end
+            return out
+            """);
+
+    /**
+     * ARGV: max, visibility ms, max attempts. Returns expired claims to the ready set (or to the
+     * dead letters when out of attempts), moves due jobs to the ready set, then claims up to max.
+     * Returns {now, then (id, payload, priority, attempt, due) per job}.
+     */
+    private static final Script CLAIM = new Script(PRELUDE + """
+            local max, visibility, maxAttempts = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+            local function enqueue(ids)
+              if #ids == 0 then return end
+              local last = redis.call('INCRBY', seq, #ids)
+              for i, id in ipairs(ids) do
+                local p = tonumber(redis.call('HGET', prio, id)) or 0
+                redis.call('ZADD', ready, p * unit + last - #ids + i, id)
+              end
+            end
+            local expired = redis.call('ZRANGEBYSCORE', inflight, '-inf', now, 'LIMIT', 0, 1000)
+            local again = {}
+            for _, id in ipairs(expired) do
+              redis.call('ZREM', inflight, id)
+              local a = tonumber(redis.call('HGET', attempts, id)) or 0
+              if a >= maxAttempts then
+                redis.call('ZADD', dead, now, id)
+                redis.call('HSET', err, id, 'visibility timeout passed on attempt ' .. a)
+              else
+                again[#again + 1] = id
+              end
+            end
+            enqueue(again)
+            local fallen = redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT', 0, 1000)
+            for _, id in ipairs(fallen) do redis.call('ZREM', delayed, id) end
+            enqueue(fallen)
+            local out = {now}
+            local popped = redis.call('ZPOPMIN', ready, max)
+            for i = 1, #popped, 2 do
+              local id = popped[i]
+              local a = redis.call('HINCRBY', attempts, id, 1)
+              redis.call('ZADD', inflight, now + visibility, id)
+              out[#out + 1] = id
+              out[#out + 1] = redis.call('HGET', payload, id)
+              out[#out + 1] = math.floor(tonumber(popped[i + 1]) / unit)
+              out[#out + 1] = a
+              out[#out + 1] = tonumber(redis.call('HGET', due, id))
+            end
+            return out
+            """);
+
+    /** ARGV: (id, attempt) pairs. Ends each job that is still that claim; returns how many. */
+    private static final Script ACK = new Script(PRELUDE + """
+            local n = 0
+            for i = 1, #ARGV, 2 do
+              if current(ARGV[i], ARGV[i + 1]) then
+                purge(ARGV[i])
+                n = n + 1
+              end
+            end
+            return n
+            """);
+
+    /** ARGV: id, attempt, reason, backoff ms, max attempts. Returns 1 retry scheduled, 2 dead, 0 not the current claim. */
+    private static final Script NACK = new Script(PRELUDE + """
+            local id, attempt = ARGV[1], ARGV[2]
+            if not current(id, attempt) then return 0 end
+            redis.call('ZREM', inflight, id)
+            redis.call('HSET', err, id, ARGV[3])
+            if tonumber(attempt) >= tonumber(ARGV[5]) then
+              redis.call('ZADD', dead, now, id)
+              return 2
+            end
+            local at = now + tonumber(ARGV[4])
+            redis.call('HSET', due, id, at)
+            redis.call('ZADD', delayed, at, id)
+            redis.call('ZADD', signal, 0, 'w1')
+            return 1
+            """);
+
+    /** ARGV: id. Removes the job whatever its state; returns 1 if it existed. */
+    private static final Script CANCEL = new Script(PRELUDE + """
+            if redis.call('HEXISTS', payload, ARGV[1]) == 0 then return 0 end
+            purge(ARGV[1])
+            return 1
+            """);
+
+    /** ARGV: id, due. Moves a job that waits (delayed or ready, not claimed or dead) to a new due time. */
+    private static final Script RESCHEDULE = new Script(PRELUDE + """
+            local id = ARGV[1]
+            if not redis.call('ZSCORE', delayed, id) and not redis.call('ZSCORE', ready, id) then return 0 end
+            local at = dueOf(ARGV[2])
+            redis.call('ZREM', ready, id)
+            redis.call('ZADD', delayed, at, id)
+            redis.call('HSET', due, id, at)
+            redis.call('ZADD', signal, 0, 'w1')
+            return 1
+            """);
+
+    /** Counts {delayed (not yet due), ready (due), in flight, dead}, and ms until the next job falls due or claim expires (-1: none). */
+    private static final Script COUNTS = new Script(PRELUDE + """
+            local dueNow = redis.call('ZCOUNT', delayed, '-inf', now)
+            local nextAt = -1
+            local d = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
+            if #d > 0 then nextAt = tonumber(d[2]) end
+            local f = redis.call('ZRANGE', inflight, 0, 0, 'WITHSCORES')
+            if #f > 0 and (nextAt < 0 or tonumber(f[2]) < nextAt) then nextAt = tonumber(f[2]) end
+            local wait = -1
+            if nextAt >= 0 then wait = math.max(0, nextAt - now) end
+            return {redis.call('ZCARD', delayed) - dueNow, redis.call('ZCARD', ready) + dueNow,
+                    redis.call('ZCARD', inflight), redis.call('ZCARD', dead), wait}
+            """);
+
+    /** ARGV: max. The oldest dead letters: (id, payload, reason) each. */
+    private static final Script DEAD = new Script(PRELUDE + """
+            local ids = redis.call('ZRANGE', dead, 0, tonumber(ARGV[1]) - 1)
+            local out = {}
+            for _, id in ipairs(ids) do
+              out[#out + 1] = id
+              out[#out + 1] = redis.call('HGET', payload, id)
+              out[#out + 1] = redis.call('HGET', err, id) or ''
+            end
+            return out
+            """);
+
+    /** ARGV: ids. Dead letters among them fall due now with fresh attempts; returns how many. */
+    private static final Script RETRY_DEAD = new Script(PRELUDE + """
+            local n = 0
+            for _, id in ipairs(ARGV) do
+              if redis.call('ZREM', dead, id) == 1 then
+                redis.call('HDEL', attempts, id)
+                redis.call('HSET', due, id, now)
+                redis.call('ZADD', delayed, now, id)
+                redis.call('ZADD', signal, 0, 'w1')
+                n = n + 1
+              end
+            end
+            return n
+            """);
+
+    /** Removes up to ARGV[1] dead letters; returns how many. */
+    private static final Script PURGE_DEAD = new Script(PRELUDE + """
+            local ids = redis.call('ZRANGE', dead, 0, tonumber(ARGV[1]) - 1)
+            for _, id in ipairs(ids) do purge(id) end
+            return #ids
+            """);
+
+    private final Store store;
+    private final Options options;
+    private final List<String> keys;
+
+    /** The queue called {@code name} (no braces: its keys share the hash tag {@code {name}}). */
+    public DelayedJobQueue(Store store, String name, Options options) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.options = Objects.requireNonNull(options, "options");
+        if (name.isEmpty() || name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("a queue name must be non-empty and hold no braces, got '" + name + "'");
+        }
+        List<String> k = new ArrayList<>();
+        for (String part : new String[] {"delayed", "ready", "inflight", "dead", "payload", "priority", "attempts", "due", "error", "seq", "signal"}) {
+            k.add("{" + name + "}:" + part);
+        }
+        this.keys = List.copyOf(k);
+    }
+
+    /** Schedules a job of priority 0; false when the id exists already (nothing changes). */
+    public boolean schedule(String id, String payload, Due due) {
+        return scheduleAll(List.of(new NewJob(id, payload, 0, due)), OnDuplicate.REJECT).get(0) != null;
+    }
+
+    /**
+     * Schedules jobs in one atomic step; returns each one's due time, or null where its id
+     * existed and {@code onDuplicate} is REJECT. REPLACE starts an existing job afresh (new payload,
+     * due time and attempts, whatever state it was in).
+     */
+    public List<Instant> scheduleAll(List<NewJob> jobs, OnDuplicate onDuplicate) {
+        checkBatch(jobs.size());
+        List<String> args = new ArrayList<>(1 + 4 * jobs.size());
+        args.add(onDuplicate.name());
+        for (NewJob j : jobs) {
+            args.add(j.id());
+            args.add(j.payload());
+            args.add(Integer.toString(j.priority()));
+            args.add(j.due().wire());
+        }
+        List<?> r = (List<?>) store.eval(SCHEDULE, keys, args);
+        List<Instant> out = new ArrayList<>(jobs.size());
+        for (int i = 0; i < r.size(); i += 2) {
+            out.add((Long) r.get(i) == 1L ? Instant.ofEpochMilli((Long) r.get(i + 1)) : null);
+        }
+        return out;
+    }
+
+    /** Removes the job whatever its state; true if it existed. */
+    public boolean cancel(String id) {
+        return (Long) store.eval(CANCEL, keys, List.of(id)) == 1L;
+    }
+
+    /** Moves a waiting job (not claimed, not dead) to a new due time; true if it was waiting. */
+    public boolean reschedule(String id, Due due) {
+        return (Long) store.eval(RESCHEDULE, keys, List.of(id, due.wire())) == 1L;
+    }
+
+    /** Claims up to {@code max} due jobs, most urgent first, without waiting. */
+    public List<ClaimedJob> claim(int max) {
+        checkBatch(max);
+        List<?> r = (List<?>) store.eval(CLAIM, keys, List.of(Integer.toString(max),
+                Long.toString(options.visibilityTimeout().toMillis()), Integer.toString(options.maxAttempts())));
+        Instant now = Instant.ofEpochMilli((Long) r.get(0));
+        List<ClaimedJob> out = new ArrayList<>((r.size() - 1) / 5);
+        for (int i = 1; i < r.size(); i += 5) {
+            out.add(new ClaimedJob((String) r.get(i), (String) r.get(i + 1), ((Long) r.get(i + 2)).intValue(),
+                    ((Long) r.get(i + 3)).intValue(), Instant.ofEpochMilli((Long) r.get(i + 4)), now));
+        }
+        return out;
+    }
+
+    /** Ends a job; false when this claim is no longer the job's latest (its timeout passed and it was claimed again, say). */
+    public boolean ack(ClaimedJob job) {
+        return ackAll(List.of(job)) == 1;
+    }
+
+    /** Ends jobs in one step; returns how many were still their latest claim. */
+    public int ackAll(List<ClaimedJob> jobs) {
+        checkBatch(jobs.size());
+        List<String> args = new ArrayList<>(2 * jobs.size());
+        for (ClaimedJob j : jobs) {
+            args.add(j.id());
+            args.add(Integer.toString(j.attempt()));
+        }
+        return ((Long) store.eval(ACK, keys, args)).intValue();
+    }
+
+    /** Reports a failed attempt: the job is retried after the backoff, or becomes a dead letter with {@code reason}. */
+    public NackOutcome nack(ClaimedJob job, String reason) {
+        long r = (Long) store.eval(NACK, keys, List.of(job.id(), Integer.toString(job.attempt()), Objects.requireNonNull(reason, "reason"),
+                Long.toString(options.backoff().delayAfter(job.attempt()).toMillis()), Integer.toString(options.maxAttempts())));
+        return r == 1 ? NackOutcome.RETRY_SCHEDULED : r == 2 ? NackOutcome.DEAD : NackOutcome.NOT_CLAIMED;
+    }
+
+    /** How many jobs wait for their time, are due, are claimed, and are dead. */
+    public Counts counts() {
+        List<?> r = (List<?>) store.eval(COUNTS, keys, List.of());
+        return new Counts((Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+    }
+
+    /** Up to {@code max} dead letters, oldest first. */
+    public List<DeadJob> deadLetters(int max) {
+        checkBatch(max);
+        List<?> r = (List<?>) store.eval(DEAD, keys, List.of(Integer.toString(max)));
+        List<DeadJob> out = new ArrayList<>(r.size() / 3);
+        for (int i = 0; i < r.size(); i += 3) {
+            out.add(new DeadJob((String) r.get(i), (String) r.get(i + 1), (String) r.get(i + 2)));
+        }
+        return out;
+    }
+
+    /** Gives dead letters among {@code ids} fresh attempts, due now; returns how many. */
+    public int retryDead(List<String> ids) {
+        checkBatch(ids.size());
+        return ((Long) store.eval(RETRY_DEAD, keys, ids)).intValue();
+    }
+
+    /** Deletes up to {@code max} dead letters, oldest first; returns how many. */
+    public int purgeDead(int max) {
+        checkBatch(max);
+        return ((Long) store.eval(PURGE_DEAD, keys, List.of(Integer.toString(max)))).intValue();
+    }
+
+    /** A worker with its own connection, for claims that wait. */
+    public Worker worker() {
+        return new Worker(store.dedicated());
+    }
+
+    private static void checkBatch(int n) {
+        if (n < 1 || n > MAX_BATCH) {
+            throw new IllegalArgumentException("a call carries 1 to " + MAX_BATCH + " jobs, got " + n);
+        }
+    }
+
+    /**
+     * Claims jobs, waiting for them: between attempts it blocks (BZPOPMIN on the queue's signal
+     * set, on a connection of its own) until a job is scheduled or the next job falls due, so it
+     * never polls in a busy loop. Not for sharing between threads.
+     */
+    public final class Worker implements AutoCloseable {
+        /** The longest one wait on the server lasts (below the client's command timeout). */
+        private static final long MAX_BLOCK_MILLIS = 10_000;
+
+        private final Store connection;
+
+        private Worker(Store connection) {
+            this.connection = connection;
+        }
+
+        /** Claims up to {@code max} due jobs, waiting up to {@code wait} for the first; empty when none came. */
+        public List<ClaimedJob> claim(int max, Duration wait) {
+            long deadline = System.nanoTime() + wait.toNanos();
+            while (true) {
+                List<ClaimedJob> jobs = DelayedJobQueue.this.claim(max);
+                long left = (deadline - System.nanoTime()) / 1_000_000;
+                if (!jobs.isEmpty() || left <= 0) {
+                    return jobs;
+                }
+                List<?> c = (List<?>) store.eval(COUNTS, keys, List.of());
+                long untilNext = (Long) c.get(4);
+                long block = Math.min(left, MAX_BLOCK_MILLIS);
+                if (untilNext >= 0) {
+                    block = Math.min(block, untilNext + 1);
+                }
+                if (block > 0) {
+                    connection.call(Command.of("BZPOPMIN").key(keys.get(10)).arg(java.math.BigDecimal.valueOf(block, 3).toPlainString()));
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            connection.close();
+        }
+    }
+}
