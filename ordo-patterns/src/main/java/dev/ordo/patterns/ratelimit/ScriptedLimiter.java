@@ -11,7 +11,8 @@ import java.util.Objects;
 /**
  * What the three limiters share: one script per decision, over one key per limit, all under the
  * hash tag {@code {name:key}} (so a key's limits share a cluster slot). The script answers
- * {allowed (1/0), remaining, microseconds until the request would be granted}.
+ * {allowed (1/0), remaining, microseconds until the request would be granted, the server time
+ * it decided at (microseconds)}.
  */
 abstract class ScriptedLimiter implements RateLimiter {
     /**
@@ -40,8 +41,17 @@ abstract class ScriptedLimiter implements RateLimiter {
         this.maxPermits = Math.min(perRequestCap, specs.stream().mapToLong(Spec::maxPermits).min().orElseThrow());
     }
 
+    /** A decision and the server time it was taken at, in microseconds since the epoch. */
+    record Timed(Decision decision, long serverMicros) {
+    }
+
     @Override
     public Decision tryAcquire(String key, long permits) {
+        return tryAcquireTimed(key, permits).decision();
+    }
+
+    /** As {@link #tryAcquire}, with the server time the script read. */
+    Timed tryAcquireTimed(String key, long permits) {
         Objects.requireNonNull(key, "key");
         if (permits < 1 || permits > maxPermits) {
             throw new IllegalArgumentException("permits must be between 1 and " + maxPermits + " for this limiter, got " + permits);
@@ -58,6 +68,6 @@ abstract class ScriptedLimiter implements RateLimiter {
             keys.add(tag + ":" + suffix);
         }
         List<?> r = (List<?>) store.eval(script, keys, args);
-        return new Decision((Long) r.get(0) == 1L, (Long) r.get(1), Duration.ofNanos((Long) r.get(2) * 1000));
+        return new Timed(new Decision((Long) r.get(0) == 1L, (Long) r.get(1), Duration.ofNanos((Long) r.get(2) * 1000)), (Long) r.get(3));
     }
 }

@@ -55,7 +55,7 @@ public final class SlidingLogLimiter extends ScriptedLimiter {
               redis.call('PEXPIREAT', KEYS[n + 1], math.ceil((now + longest) / 1000) + 1)
               remaining = remaining - p
             end
-            return {allowed, remaining, math.ceil(wait)}
+            return {allowed, remaining, math.ceil(wait), now}
             """);
 
     /** A limiter called {@code name} enforcing every one of {@code limits} on each key. */

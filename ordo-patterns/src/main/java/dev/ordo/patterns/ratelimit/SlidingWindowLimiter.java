@@ -15,7 +15,8 @@ import java.util.List;
  * <p>Documented error: every fixed window grants at most {@code permits} exactly (the estimate
  * never falls below the current count); a sliding window that straddles two fixed windows can
  * grant up to twice {@code permits} in the worst case (all of the previous window's grants at its
- * very end), and close to {@code permits} when traffic is even.
+ * very end), and close to {@code permits} when traffic is even. A refusal's retry-after can
+ * reach two windows: the previous window's count keeps weighing after it ends.
  *
  * <p>Keys: one hash per limit, {@code {name:key}:swc:<permits>/<window>us}, fields {@code w}
  * (the current window's number), {@code c} and {@code p} (current and previous counts).
@@ -64,7 +65,7 @@ public final class SlidingWindowLimiter extends ScriptedLimiter {
               remaining = remaining - p
             end
             if remaining < 0 then remaining = 0 end
-            return {allowed, remaining, math.ceil(wait)}
+            return {allowed, remaining, math.ceil(wait), now}
             """);
 
     /** A limiter called {@code name} enforcing every one of {@code limits} on each key. */

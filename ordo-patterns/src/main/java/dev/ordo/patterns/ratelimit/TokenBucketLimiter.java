@@ -70,7 +70,7 @@ public final class TokenBucketLimiter extends ScriptedLimiter {
               end
               remaining = remaining - p
             end
-            return {allowed, math.floor(remaining), math.ceil(wait)}
+            return {allowed, math.floor(remaining), math.ceil(wait), now}
             """);
 
     /** A limiter called {@code name} holding every one of {@code buckets} for each key. */

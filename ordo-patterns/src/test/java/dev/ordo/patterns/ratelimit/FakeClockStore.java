@@ -7,14 +7,9 @@ import dev.ordo.patterns.store.EmbeddedStore;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/**
- * An embedded engine whose clock (and so the TIME every script reads) the test sets, in
- * microseconds; it also remembers, per thread, the time the last script on that thread read, so
- * a test can tell when the server granted a request.
- */
+/** An embedded engine whose clock (and so the TIME every script reads) the test sets, in microseconds. */
 final class FakeClockStore implements AutoCloseable {
     final AtomicLong micros = new AtomicLong(1_800_000_000_000_000L);
-    private final ThreadLocal<long[]> lastRead = ThreadLocal.withInitial(() -> new long[1]);
     private final Engine engine;
     final EmbeddedStore store;
 
@@ -27,19 +22,12 @@ final class FakeClockStore implements AutoCloseable {
 
             @Override
             public long micros() {
-                long now = micros.get();
-                lastRead.get()[0] = now;
-                return now;
+                return micros.get();
             }
         };
         engine = new Engine(new Config(), clock, (task, delayMillis) -> () -> {
         });
         store = new EmbeddedStore(engine);
-    }
-
-    /** The clock time the last script run on this thread read. */
-    long lastTimeRead() {
-        return lastRead.get()[0];
     }
 
     void advanceMillis(double ms) {
