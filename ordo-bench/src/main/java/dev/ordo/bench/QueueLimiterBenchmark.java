@@ -41,8 +41,9 @@ import java.util.function.IntFunction;
  * Rate-limiter decisions per second, Ordo's three limiters beside Redisson's RRateLimiter and
  * Bucket4j over Lettuce (the anchors, on the same redis-server in the same run), and jobs per
  * second through the priority queue and the delayed queue end to end, on embedded Ordo, an Ordo
- * server (in this JVM, over Lettuce) and redis-server. 8 caller threads throughout; limiter keys
- * are drawn from 10,000 (limit 1,000 per second each, so nearly every decision is a grant).
+ * server (in this JVM, over Lettuce) and redis-server. Limiters: 8 caller threads, keys drawn
+ * from 10,000 (limit 1,000 per second each, so nearly every decision is a grant). Queues: 4
+ * producer threads and 8 workers.
  *
  * <p>Run: {@code java -cp ordo-bench/target/benchmarks.jar dev.ordo.bench.QueueLimiterBenchmark}
  * ({@code -Dseconds=S} per figure).
@@ -51,6 +52,7 @@ public final class QueueLimiterBenchmark {
     private static final double SECONDS = Double.parseDouble(System.getProperty("seconds", "4"));
     private static final int THREADS = 8;
     private static final int KEYS = 10_000;
+    private static final int PRODUCERS = 4;
 
     private QueueLimiterBenchmark() {
     }
@@ -102,7 +104,7 @@ public final class QueueLimiterBenchmark {
         } finally {
             lettuce.shutdown();
         }
-        System.out.printf(Locale.ROOT, "%njobs per second end to end (%d producer and %d worker threads)%n", THREADS / 2, THREADS / 2);
+        System.out.printf(Locale.ROOT, "%njobs per second end to end (%d producer and %d worker threads)%n", PRODUCERS, THREADS);
         System.out.printf(Locale.ROOT, "%-28s %14s %14s %14s%n", "queue", "embedded", "Ordo (wire)", "Redis (wire)");
         double[] pq = new double[3];
         double[] dq = new double[3];
@@ -155,14 +157,14 @@ public final class QueueLimiterBenchmark {
         return calls.get() / ((System.nanoTime() - start) / 1e9);
     }
 
-    /** Producers offer batches of 10, workers poll batches of 10, for the run's length; jobs taken per second. */
+    /** Producers offer batches of 10, 8 workers poll batches of 10, for the run's length; jobs taken per second. */
     private static double priorityQueue(Store store, String name) throws Exception {
         PriorityJobQueue q = new PriorityJobQueue(store, name);
         List<String> batch = java.util.Collections.nCopies(10, "payload");
         AtomicLong taken = new AtomicLong();
         long start = System.nanoTime();
         runRoles(i -> {
-            if (i % 2 == 0) {
+            if (i < PRODUCERS) {
                 q.offerAll(i % 4, batch);
             } else {
                 taken.addAndGet(q.poll(10).size());
@@ -171,14 +173,14 @@ public final class QueueLimiterBenchmark {
         return taken.get() / ((System.nanoTime() - start) / 1e9);
     }
 
-    /** Producers schedule batches of 10 due now, workers claim batches of 10 and ack them; jobs acked per second. */
+    /** Producers schedule batches of 10 due now, 8 workers claim batches of 10 and ack them; jobs acked per second. */
     private static double delayedQueue(Store store, String name) throws Exception {
         DelayedJobQueue q = new DelayedJobQueue(store, name, DelayedJobQueue.Options.defaults());
         AtomicLong ids = new AtomicLong();
         AtomicLong acked = new AtomicLong();
         long start = System.nanoTime();
         runRoles(i -> {
-            if (i % 2 == 0) {
+            if (i < PRODUCERS) {
                 List<DelayedJobQueue.NewJob> jobs = new ArrayList<>(10);
                 for (int k = 0; k < 10; k++) {
                     jobs.add(new DelayedJobQueue.NewJob("j" + ids.incrementAndGet(), "payload", 0, Due.now()));
@@ -194,13 +196,13 @@ public final class QueueLimiterBenchmark {
         return acked.get() / ((System.nanoTime() - start) / 1e9);
     }
 
-    /** Threads with even numbers produce, odd ones consume, for the run's length. */
+    /** Runs {@link #PRODUCERS} producer threads (roles 0..) and {@link #THREADS} workers for the run's length. */
     private static void runRoles(IntConsumer step) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        ExecutorService pool = Executors.newFixedThreadPool(PRODUCERS + THREADS);
         long end = System.nanoTime() + (long) (SECONDS * 1e9);
         try {
             List<Future<?>> work = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
+            for (int t = 0; t < PRODUCERS + THREADS; t++) {
                 int role = t;
                 work.add(pool.submit(() -> {
                     while (System.nanoTime() < end) {

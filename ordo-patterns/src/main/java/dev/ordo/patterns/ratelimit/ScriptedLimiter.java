@@ -26,10 +26,9 @@ abstract class ScriptedLimiter implements RateLimiter {
     private final String name;
     private final Script script;
     private final List<Spec> specs;
-    private final List<String> extraKeySuffixes;
     private final long maxPermits;
 
-    ScriptedLimiter(Store store, String name, Script script, List<Spec> specs, List<String> extraKeySuffixes, long perRequestCap) {
+    ScriptedLimiter(Store store, String name, Script script, List<Spec> specs, long perRequestCap) {
         this.store = Objects.requireNonNull(store, "store");
         this.name = Objects.requireNonNull(name, "name");
         this.script = script;
@@ -37,7 +36,6 @@ abstract class ScriptedLimiter implements RateLimiter {
             throw new IllegalArgumentException("a limiter needs at least one limit");
         }
         this.specs = List.copyOf(specs);
-        this.extraKeySuffixes = List.copyOf(extraKeySuffixes);
         this.maxPermits = Math.min(perRequestCap, specs.stream().mapToLong(Spec::maxPermits).min().orElseThrow());
     }
 
@@ -57,15 +55,12 @@ abstract class ScriptedLimiter implements RateLimiter {
             throw new IllegalArgumentException("permits must be between 1 and " + maxPermits + " for this limiter, got " + permits);
         }
         String tag = "{" + name + ":" + key + "}";
-        List<String> keys = new ArrayList<>(specs.size() + extraKeySuffixes.size());
+        List<String> keys = new ArrayList<>(specs.size());
         List<String> args = new ArrayList<>(1 + 3 * specs.size());
         args.add(Long.toString(permits));
         for (Spec spec : specs) {
             keys.add(tag + ":" + spec.keySuffix());
             args.addAll(spec.args());
-        }
-        for (String suffix : extraKeySuffixes) {
-            keys.add(tag + ":" + suffix);
         }
         List<?> r = (List<?>) store.eval(script, keys, args);
         return new Timed(new Decision((Long) r.get(0) == 1L, (Long) r.get(1), Duration.ofNanos((Long) r.get(2) * 1000)), (Long) r.get(3));

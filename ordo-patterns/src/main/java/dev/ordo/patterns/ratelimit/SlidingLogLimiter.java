@@ -12,9 +12,10 @@ import java.util.List;
  * of one entry per granted permit, so it suits small limits; for large ones use
  * {@link SlidingWindowLimiter}. A grant counts while {@code now - grantTime < window}.
  *
- * <p>Keys: {@code {name:key}:log:<permits>/<window>us} per limit and {@code {name:key}:seq}, the
- * sequence that names grants (the server's own counter, so grants in the same microsecond stay
- * distinct). A key expires one millisecond after its newest grant leaves the window, at a time
+ * <p>Keys: {@code {name:key}:log:<permits>/<window>us} per limit. A grant's member is
+ * {@code <time>:<count before it + 1>}: unique, because grants of one microsecond see each
+ * other in the count (scripts run one at a time) and grants of different microseconds differ in
+ * the time. A key expires one millisecond after its newest grant leaves the window, at a time
  * computed from the TIME the script read (PEXPIREAT), not from when the command started, and
  * rounded up: a key can never vanish while its newest grant still counts.
  */
@@ -24,15 +25,16 @@ public final class SlidingLogLimiter extends ScriptedLimiter {
 
     private static final Script SCRIPT = new Script("""
             local p = tonumber(ARGV[1])
-            local n = #KEYS - 1
+            local n = #KEYS
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-            local allowed, remaining, wait, longest = 1, nil, 0, 0
+            local allowed, remaining, wait = 1, nil, 0
+            local counts = {}
             for i = 1, n do
               local limit, window = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
-              if window > longest then longest = window end
               redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
               local c = redis.call('ZCARD', KEYS[i])
+              counts[i] = c
               if c + p > limit then
                 allowed = 0
                 local oldest = redis.call('ZRANGE', KEYS[i], c + p - limit - 1, c + p - limit - 1, 'WITHSCORES')
@@ -42,17 +44,16 @@ public final class SlidingLogLimiter extends ScriptedLimiter {
               if remaining == nil or limit - c < remaining then remaining = limit - c end
             end
             if allowed == 1 then
-              local seq = redis.call('INCRBY', KEYS[n + 1], p)
+              local stamp = string.format('%.0f', now) .. ':'
               for i = 1, n do
                 local entries = {}
                 for j = 1, p do
                   entries[#entries + 1] = now
-                  entries[#entries + 1] = seq - p + j
+                  entries[#entries + 1] = stamp .. (counts[i] + j)
                 end
                 redis.call('ZADD', KEYS[i], unpack(entries))
                 redis.call('PEXPIREAT', KEYS[i], math.ceil((now + tonumber(ARGV[2 * i + 1])) / 1000) + 1)
               end
-              redis.call('PEXPIREAT', KEYS[n + 1], math.ceil((now + longest) / 1000) + 1)
               remaining = remaining - p
             end
             return {allowed, remaining, math.ceil(wait), now}
@@ -60,7 +61,7 @@ public final class SlidingLogLimiter extends ScriptedLimiter {
 
     /** A limiter called {@code name} enforcing every one of {@code limits} on each key. */
     public SlidingLogLimiter(Store store, String name, Limit... limits) {
-        super(store, name, SCRIPT, List.of(limits).stream().map(SlidingLogLimiter::spec).toList(), List.of("seq"), MAX_PERMITS_PER_REQUEST);
+        super(store, name, SCRIPT, List.of(limits).stream().map(SlidingLogLimiter::spec).toList(), MAX_PERMITS_PER_REQUEST);
     }
 
     private static Spec spec(Limit l) {

@@ -70,7 +70,7 @@ public final class SlidingWindowLimiter extends ScriptedLimiter {
 
     /** A limiter called {@code name} enforcing every one of {@code limits} on each key. */
     public SlidingWindowLimiter(Store store, String name, Limit... limits) {
-        super(store, name, SCRIPT, List.of(limits).stream().map(SlidingWindowLimiter::spec).toList(), List.of(), Long.MAX_VALUE);
+        super(store, name, SCRIPT, List.of(limits).stream().map(SlidingWindowLimiter::spec).toList(), Long.MAX_VALUE);
     }
 
     private static Spec spec(Limit l) {

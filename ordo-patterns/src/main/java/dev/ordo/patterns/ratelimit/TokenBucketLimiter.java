@@ -75,7 +75,7 @@ public final class TokenBucketLimiter extends ScriptedLimiter {
 
     /** A limiter called {@code name} holding every one of {@code buckets} for each key. */
     public TokenBucketLimiter(Store store, String name, Bucket... buckets) {
-        super(store, name, SCRIPT, List.of(buckets).stream().map(TokenBucketLimiter::spec).toList(), List.of(), Long.MAX_VALUE);
+        super(store, name, SCRIPT, List.of(buckets).stream().map(TokenBucketLimiter::spec).toList(), Long.MAX_VALUE);
     }
 
     private static Spec spec(Bucket b) {
