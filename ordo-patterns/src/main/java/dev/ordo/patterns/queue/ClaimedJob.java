@@ -4,14 +4,16 @@ import java.time.Instant;
 
 /**
  * A job a worker has claimed; it stays claimed until acked, nacked, or its visibility timeout
- * passes. The attempt number fences stale workers: ack and nack count only for the latest claim.
+ * passes. The claim token fences stale workers: ack and nack count only for the latest claim
+ * (tokens only grow, whatever happens to the job: reclaims, replacement, retries of dead letters).
  *
  * @param id        the job's id
  * @param payload   what was scheduled
  * @param priority  0 (most urgent) to {@link PriorityJobQueue#MAX_PRIORITY}
  * @param attempt   1 on the first claim, then one more per claim
  * @param dueAt     when the job fell due
- * @param claimedAt when it was claimed, on the server's clock
+ * @param claimedAt  when it was claimed, on the server's clock
+ * @param claimToken this claim's token
  */
-public record ClaimedJob(String id, String payload, int priority, int attempt, Instant dueAt, Instant claimedAt) {
+public record ClaimedJob(String id, String payload, int priority, int attempt, Instant dueAt, Instant claimedAt, long claimToken) {
 }

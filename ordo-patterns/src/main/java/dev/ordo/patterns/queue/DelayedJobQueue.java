@@ -21,7 +21,8 @@ import java.util.Objects;
  * <p>Keys ({@code {name}:...}): {@code delayed} (id by due time, ms), {@code ready} (id by
  * {@code priority * 2^43 + sequence}), {@code inflight} (id by visibility deadline), {@code dead}
  * (id by time of death); hashes {@code payload}, {@code priority}, {@code attempts}, {@code due},
- * {@code error}; {@code seq}, the sequence; {@code signal}, a sorted set of at most 16 members
+ * {@code error}, {@code claim} (the latest claim's token); {@code seq}, the sequence (ready order
+ * and claim tokens); {@code signal}, a sorted set of at most 16 members
  * that blocked workers wait on (BZPOPMIN): scheduling n jobs adds min(n, 16) of them, waking as
  * many workers. Invariant: a live job is in exactly one of
  * delayed, ready, inflight and dead, and has a payload.
@@ -32,6 +33,10 @@ public final class DelayedJobQueue {
 
     /** The most jobs one call may carry. */
     public static final int MAX_BATCH = 1000;
+    /** The longest job id, in characters. */
+    public static final int MAX_ID = 512;
+    /** The longest failure reason kept; longer ones are cut. */
+    public static final int MAX_REASON = 4096;
 
     /**
      * Queue settings.
@@ -67,6 +72,10 @@ public final class DelayedJobQueue {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(payload, "payload");
             Objects.requireNonNull(due, "due");
+            if (id.isEmpty() || id.length() > MAX_ID || payload.length() > PriorityJobQueue.MAX_PAYLOAD) {
+                throw new IllegalArgumentException("a job id holds 1 to " + MAX_ID + " characters and a payload at most "
+                        + PriorityJobQueue.MAX_PAYLOAD);
+            }
             if (priority < 0 || priority > PriorityJobQueue.MAX_PRIORITY) {
                 throw new IllegalArgumentException("priority must be between 0 and " + PriorityJobQueue.MAX_PRIORITY + ", got " + priority);
             }
@@ -87,7 +96,7 @@ public final class DelayedJobQueue {
     private static final String PRELUDE = """
             local delayed, ready, inflight, dead = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
             local payload, prio, attempts, due, err = KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
-            local seq, signal = KEYS[10], KEYS[11]
+            local seq, signal, claim = KEYS[10], KEYS[11], KEYS[12]
             local unit = 8796093022208
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -101,13 +110,14 @@ public final class DelayedJobQueue {
               redis.call('HDEL', attempts, id)
               redis.call('HDEL', due, id)
               redis.call('HDEL', err, id)
+              redis.call('HDEL', claim, id)
             end
             local function dueOf(spec)
               if string.sub(spec, 1, 1) == '+' then return now + tonumber(string.sub(spec, 2)) end
               return tonumber(string.sub(spec, 2))
             end
-            local function current(id, attempt)
-              return redis.call('ZSCORE', inflight, id) and redis.call('HGET', attempts, id) == attempt
+            local function current(id, token)
+              return redis.call('ZSCORE', inflight, id) and redis.call('HGET', claim, id) == token
             end
             """;
 
@@ -138,7 +148,10 @@ public final class DelayedJobQueue {
     /**
      * ARGV: max, visibility ms, max attempts. Returns expired claims to the ready set (or to the
      * dead letters when out of attempts), moves due jobs to the ready set, then claims up to max.
-     * Returns {now, then (id, payload, priority, attempt, due) per job}.
+     * Each claim gets a token from the queue's sequence, which only grows: ack and nack count
+     * only with the latest claim's token, whatever happened to the job meanwhile. At most 1,000
+     * expired claims and 1,000 due jobs move per call, oldest first (a larger backlog moves over
+     * the next calls). Returns {now, then (id, payload, priority, attempt, due, token) per job}.
      */
     private static final Script CLAIM = new Script(PRELUDE + """
             local max, visibility, maxAttempts = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -168,20 +181,26 @@ public final class DelayedJobQueue {
             enqueue(fallen)
             local out = {now}
             local popped = redis.call('ZPOPMIN', ready, max)
+            local token = 0
+            if #popped > 0 then token = redis.call('INCRBY', seq, #popped / 2) - #popped / 2 end
             for i = 1, #popped, 2 do
               local id = popped[i]
               local a = redis.call('HINCRBY', attempts, id, 1)
+              token = token + 1
+              redis.call('HSET', claim, id, token)
               redis.call('ZADD', inflight, now + visibility, id)
               out[#out + 1] = id
               out[#out + 1] = redis.call('HGET', payload, id)
               out[#out + 1] = math.floor(tonumber(popped[i + 1]) / unit)
               out[#out + 1] = a
-              out[#out + 1] = tonumber(redis.call('HGET', due, id))
+              out[#out + 1] = tonumber(redis.call('HGET', due, id)) or 0
+              out[#out + 1] = token
             end
+            if redis.call('ZCARD', ready) > 0 then redis.call('ZADD', signal, 0, 'w1') end
             return out
             """);
 
-    /** ARGV: (id, attempt) pairs. Ends each job that is still that claim; returns how many. */
+    /** ARGV: (id, claim token) pairs. Ends each job that is still that claim; returns how many. */
     private static final Script ACK = new Script(PRELUDE + """
             local n = 0
             for i = 1, #ARGV, 2 do
@@ -193,13 +212,14 @@ public final class DelayedJobQueue {
             return n
             """);
 
-    /** ARGV: id, attempt, reason, backoff ms, max attempts. Returns 1 retry scheduled, 2 dead, 0 not the current claim. */
+    /** ARGV: id, claim token, reason, backoff ms, max attempts, attempt. Returns 1 retry scheduled, 2 dead, 0 not the current claim. */
     private static final Script NACK = new Script(PRELUDE + """
-            local id, attempt = ARGV[1], ARGV[2]
-            if not current(id, attempt) then return 0 end
+            local id = ARGV[1]
+            if not current(id, ARGV[2]) then return 0 end
             redis.call('ZREM', inflight, id)
+            redis.call('HDEL', claim, id)
             redis.call('HSET', err, id, ARGV[3])
-            if tonumber(attempt) >= tonumber(ARGV[5]) then
+            if tonumber(ARGV[6]) >= tonumber(ARGV[5]) then
               redis.call('ZADD', dead, now, id)
               return 2
             end
@@ -239,6 +259,7 @@ public final class DelayedJobQueue {
             if #f > 0 and (nextAt < 0 or tonumber(f[2]) < nextAt) then nextAt = tonumber(f[2]) end
             local wait = -1
             if nextAt >= 0 then wait = math.max(0, nextAt - now) end
+            if redis.call('ZCARD', ready) > 0 then wait = 0 end
             return {redis.call('ZCARD', delayed) - dueNow, redis.call('ZCARD', ready) + dueNow,
                     redis.call('ZCARD', inflight), redis.call('ZCARD', dead), wait}
             """);
@@ -263,10 +284,10 @@ public final class DelayedJobQueue {
                 redis.call('HDEL', attempts, id)
                 redis.call('HSET', due, id, now)
                 redis.call('ZADD', delayed, now, id)
-                redis.call('ZADD', signal, 0, 'w1')
                 n = n + 1
               end
             end
+            for k = 1, math.min(n, 16) do redis.call('ZADD', signal, 0, 'w' .. k) end
             return n
             """);
 
@@ -289,7 +310,7 @@ public final class DelayedJobQueue {
             throw new IllegalArgumentException("a queue name must be non-empty and hold no braces, got '" + name + "'");
         }
         List<String> k = new ArrayList<>();
-        for (String part : new String[] {"delayed", "ready", "inflight", "dead", "payload", "priority", "attempts", "due", "error", "seq", "signal"}) {
+        for (String part : new String[] {"delayed", "ready", "inflight", "dead", "payload", "priority", "attempts", "due", "error", "seq", "signal", "claim"}) {
             k.add("{" + name + "}:" + part);
         }
         this.keys = List.copyOf(k);
@@ -339,10 +360,10 @@ public final class DelayedJobQueue {
         List<?> r = (List<?>) store.eval(CLAIM, keys, List.of(Integer.toString(max),
                 Long.toString(options.visibilityTimeout().toMillis()), Integer.toString(options.maxAttempts())));
         Instant now = Instant.ofEpochMilli((Long) r.get(0));
-        List<ClaimedJob> out = new ArrayList<>((r.size() - 1) / 5);
-        for (int i = 1; i < r.size(); i += 5) {
+        List<ClaimedJob> out = new ArrayList<>((r.size() - 1) / 6);
+        for (int i = 1; i < r.size(); i += 6) {
             out.add(new ClaimedJob((String) r.get(i), (String) r.get(i + 1), ((Long) r.get(i + 2)).intValue(),
-                    ((Long) r.get(i + 3)).intValue(), Instant.ofEpochMilli((Long) r.get(i + 4)), now));
+                    ((Long) r.get(i + 3)).intValue(), Instant.ofEpochMilli((Long) r.get(i + 4)), now, (Long) r.get(i + 5)));
         }
         return out;
     }
@@ -358,15 +379,20 @@ public final class DelayedJobQueue {
         List<String> args = new ArrayList<>(2 * jobs.size());
         for (ClaimedJob j : jobs) {
             args.add(j.id());
-            args.add(Integer.toString(j.attempt()));
+            args.add(Long.toString(j.claimToken()));
         }
         return ((Long) store.eval(ACK, keys, args)).intValue();
     }
 
     /** Reports a failed attempt: the job is retried after the backoff, or becomes a dead letter with {@code reason}. */
     public NackOutcome nack(ClaimedJob job, String reason) {
-        long r = (Long) store.eval(NACK, keys, List.of(job.id(), Integer.toString(job.attempt()), Objects.requireNonNull(reason, "reason"),
-                Long.toString(options.backoff().delayAfter(job.attempt()).toMillis()), Integer.toString(options.maxAttempts())));
+        String why = Objects.requireNonNull(reason, "reason");
+        if (why.length() > MAX_REASON) {
+            why = why.substring(0, MAX_REASON);
+        }
+        long r = (Long) store.eval(NACK, keys, List.of(job.id(), Long.toString(job.claimToken()), why,
+                Long.toString(options.backoff().delayAfter(job.attempt()).toMillis()), Integer.toString(options.maxAttempts()),
+                Integer.toString(job.attempt())));
         return r == 1 ? NackOutcome.RETRY_SCHEDULED : r == 2 ? NackOutcome.DEAD : NackOutcome.NOT_CLAIMED;
     }
 
@@ -419,7 +445,7 @@ public final class DelayedJobQueue {
         /** The longest one wait on the server lasts (below the client's command timeout). */
         private static final long MAX_BLOCK_MILLIS = 10_000;
 
-        private final Store connection;
+        private Store connection;
 
         private Worker(Store connection) {
             this.connection = connection;
@@ -441,7 +467,13 @@ public final class DelayedJobQueue {
                     block = Math.min(block, untilNext + 1);
                 }
                 if (block > 0) {
-                    connection.call(Command.of("BZPOPMIN").key(keys.get(10)).arg(java.math.BigDecimal.valueOf(block, 3).toPlainString()));
+                    try {
+                        connection.call(Command.of("BZPOPMIN").key(keys.get(10)).arg(java.math.BigDecimal.valueOf(block, 3).toPlainString()));
+                    } catch (RuntimeException e) {
+                        connection.close();
+                        connection = store.dedicated();
+                        throw e;
+                    }
                 }
             }
         }

@@ -143,19 +143,30 @@ public final class PriorityJobQueue {
         /** The longest one take may wait (below the client's own command timeout). */
         public static final Duration MAX_WAIT = Duration.ofSeconds(30);
 
-        private final Store connection;
+        private Store connection;
 
         private Consumer(Store connection) {
             this.connection = connection;
         }
 
-        /** Takes the most urgent job, waiting up to {@code timeout} for one; empty when none came. */
+        /**
+         * Takes the most urgent job, waiting up to {@code timeout} (1 ms to {@link #MAX_WAIT}) for
+         * one; empty when none came. When the wait fails, the connection is replaced: a take
+         * abandoned by the client must not stay blocked on the server and swallow a job.
+         */
         public Optional<Job> take(Duration timeout) {
-            if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(MAX_WAIT) > 0) {
-                throw new IllegalArgumentException("a take waits more than 0 and at most " + MAX_WAIT + ", got " + timeout);
+            if (timeout.toMillis() < 1 || timeout.compareTo(MAX_WAIT) > 0) {
+                throw new IllegalArgumentException("a take waits from 1 ms to " + MAX_WAIT + ", got " + timeout);
             }
             String seconds = java.math.BigDecimal.valueOf(timeout.toMillis(), 3).toPlainString();
-            List<?> r = (List<?>) connection.call(Command.of("BZPOPMIN").key(jobs).arg(seconds));
+            List<?> r;
+            try {
+                r = (List<?>) connection.call(Command.of("BZPOPMIN").key(jobs).arg(seconds));
+            } catch (RuntimeException e) {
+                connection.close();
+                connection = store.dedicated();
+                throw e;
+            }
             return r == null ? Optional.empty() : Optional.of(job((String) r.get(1), (String) r.get(2)));
         }
 

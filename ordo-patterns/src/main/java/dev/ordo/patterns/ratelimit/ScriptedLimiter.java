@@ -63,6 +63,6 @@ abstract class ScriptedLimiter implements RateLimiter {
             args.addAll(spec.args());
         }
         List<?> r = (List<?>) store.eval(script, keys, args);
-        return new Timed(new Decision((Long) r.get(0) == 1L, (Long) r.get(1), Duration.ofNanos((Long) r.get(2) * 1000)), (Long) r.get(3));
+        return new Timed(new Decision((Long) r.get(0) == 1L, (Long) r.get(1), Duration.of((Long) r.get(2), java.time.temporal.ChronoUnit.MICROS)), (Long) r.get(3));
     }
 }

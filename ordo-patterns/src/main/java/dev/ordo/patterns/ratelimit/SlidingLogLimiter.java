@@ -64,7 +64,14 @@ public final class SlidingLogLimiter extends ScriptedLimiter {
         super(store, name, SCRIPT, List.of(limits).stream().map(SlidingLogLimiter::spec).toList(), MAX_PERMITS_PER_REQUEST);
     }
 
+    /** The largest limit a sliding log holds: one entry per permit in the window. */
+    public static final long MAX_LIMIT = 1_000_000;
+
     private static Spec spec(Limit l) {
+        if (l.permits() > MAX_LIMIT) {
+            throw new IllegalArgumentException("a sliding log keeps one entry per permit, so at most " + MAX_LIMIT
+                    + " per window; use SlidingWindowLimiter for " + l.permits());
+        }
         return new Spec("log:" + l.id(), List.of(Long.toString(l.permits()), Long.toString(l.windowMicros())), l.permits());
     }
 }

@@ -36,7 +36,8 @@ public final class SlidingWindowLimiter extends ScriptedLimiter {
               local h = redis.call('HMGET', KEYS[i], 'w', 'c', 'p')
               local sw, cur, prev = tonumber(h[1]), tonumber(h[2]) or 0, tonumber(h[3]) or 0
               if sw == w - 1 then prev, cur = cur, 0
-              elseif sw ~= w then prev, cur = 0, 0 end
+              elseif sw == nil or sw < w - 1 then prev, cur = 0, 0
+              elseif sw > w then w = sw end
               state[i] = {w, cur, prev}
               local estimate = prev * (window - elapsed) / window + cur
               if estimate + p > limit then

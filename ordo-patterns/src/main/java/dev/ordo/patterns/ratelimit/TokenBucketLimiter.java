@@ -28,7 +28,13 @@ public final class TokenBucketLimiter extends ScriptedLimiter {
             Objects.requireNonNull(period, "period");
             new Limit(capacity, period);
             new Limit(refill, period);
+            if (period.toMillis() * (double) capacity / refill > MAX_REFILL.toMillis()) {
+                throw new IllegalArgumentException("a bucket refills fully within " + MAX_REFILL + "; this one takes longer");
+            }
         }
+
+        /** The longest time a bucket may take to refill from empty. */
+        public static final Duration MAX_REFILL = Duration.ofDays(3660);
 
         /** A bucket of {@code limit.permits()} tokens refilled at that many per window. */
         public static Bucket of(Limit limit) {

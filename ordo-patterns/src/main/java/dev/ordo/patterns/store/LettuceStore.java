@@ -55,19 +55,29 @@ public final class LettuceStore implements Store {
     /** Connects to one server, e.g. {@code redis://127.0.0.1:6379}. */
     public static LettuceStore connect(String uri) {
         RedisClient client = RedisClient.create(RedisURI.create(uri));
-        client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
-        var connection = client.connect(StringCodec.UTF8);
-        return new LettuceStore(client, connection, connection.sync(), connection.async(), false, true);
+        try {
+            client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
+            var connection = client.connect(StringCodec.UTF8);
+            return new LettuceStore(client, connection, connection.sync(), connection.async(), false, true);
+        } catch (RuntimeException e) {
+            client.shutdown();
+            throw e;
+        }
     }
 
     /** Connects to a Redis Cluster through any of its nodes; MOVED replies are followed, and the slot map is re-read every 30 s. */
     public static LettuceStore connectCluster(String... seedUris) {
         RedisClusterClient client = RedisClusterClient.create(Stream.of(seedUris).map(RedisURI::create).toList());
-        client.setOptions(ClusterClientOptions.builder().protocolVersion(ProtocolVersion.RESP2)
-                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder().enablePeriodicRefresh(Duration.ofSeconds(30)).build())
-                .build());
-        var connection = client.connect(StringCodec.UTF8);
-        return new LettuceStore(client, connection, connection.sync(), connection.async(), true, true);
+        try {
+            client.setOptions(ClusterClientOptions.builder().protocolVersion(ProtocolVersion.RESP2)
+                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder().enablePeriodicRefresh(Duration.ofSeconds(30)).build())
+                    .build());
+            var connection = client.connect(StringCodec.UTF8);
+            return new LettuceStore(client, connection, connection.sync(), connection.async(), true, true);
+        } catch (RuntimeException e) {
+            client.shutdown();
+            throw e;
+        }
     }
 
     @Override

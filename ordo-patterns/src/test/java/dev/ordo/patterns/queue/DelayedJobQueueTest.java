@@ -122,6 +122,23 @@ class DelayedJobQueueTest {
     }
 
     @OnEveryBackend
+    void staleClaim_ofAJobAckedAndScheduledAgain_cannotAckOrNackTheNewClaim(Backend backend) throws Exception {
+        DelayedJobQueue q = queue(backend, QUICK);
+        q.schedule("x", "first", Due.now());
+        ClaimedJob stale = q.claim(1).get(0);
+        Thread.sleep(QUICK.visibilityTimeout().toMillis() + 20);
+        ClaimedJob second = q.claim(1).get(0);
+        assertThat(q.ack(second)).isTrue();
+        q.schedule("x", "again", Due.now());
+        ClaimedJob fresh = q.claim(1).get(0);
+        assertThat(fresh.attempt()).as("the same attempt number as the stale claim").isEqualTo(stale.attempt());
+        assertThat(q.ack(stale)).isFalse();
+        assertThat(q.nack(stale, "late")).isEqualTo(NackOutcome.NOT_CLAIMED);
+        assertThat(q.counts()).isEqualTo(new Counts(0, 0, 1, 0));
+        assertThat(q.ack(fresh)).isTrue();
+    }
+
+    @OnEveryBackend
     void worker_wakesForANewJobAndForAJobFallingDue(Backend backend) throws Exception {
         DelayedJobQueue q = queue(backend, QUICK);
         ExecutorService pool = Executors.newSingleThreadExecutor();

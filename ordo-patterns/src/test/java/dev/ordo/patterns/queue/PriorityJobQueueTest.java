@@ -53,6 +53,10 @@ class PriorityJobQueueTest {
         assertThatThrownBy(() -> q.offer(PriorityJobQueue.MAX_PRIORITY + 1, "x")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> q.offerAll(1, List.of())).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> q.poll(0)).isInstanceOf(IllegalArgumentException.class);
+        try (PriorityJobQueue.Consumer consumer = q.consumer()) {
+            assertThatThrownBy(() -> consumer.take(Duration.ofNanos(500_000))).as("would block forever as BZPOPMIN 0")
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
         assertThat(q.size()).isZero();
     }
 
