@@ -76,7 +76,7 @@ public final class Leaderboard {
 
     /** Adds {@code points} (finite, may be negative) to the member's score, creating it at {@code points}. */
     public Placement addPoints(String member, double points) {
-        return write(store, metaKey, List.of(keys), List.of(expireAtMillis), options, "add", member, points).get(0);
+        return writeOne("add", member, points);
     }
 
     /**
@@ -96,12 +96,12 @@ public final class Leaderboard {
 
     /** Sets the member's score. */
     public Placement setScore(String member, double score) {
-        return write(store, metaKey, List.of(keys), List.of(expireAtMillis), options, "set", member, score).get(0);
+        return writeOne("set", member, score);
     }
 
     /** Keeps the better of the member's score and {@code score}: higher on descending boards, lower on ascending. */
     public Placement keepBest(String member, double score) {
-        return write(store, metaKey, List.of(keys), List.of(expireAtMillis), options, "best", member, score).get(0);
+        return writeOne("best", member, score);
     }
 
     /**
@@ -200,6 +200,10 @@ public final class Leaderboard {
     Placement writeDimension(String member, ScoreCodec.Dimension dimension, long storedValueOrDelta, boolean add) {
         String value = Scores.format(dimension.multiplier()) + " " + Scores.format(dimension.modulus()) + " " + storedValueOrDelta;
         return write(store, metaKey, List.of(keys), List.of(expireAtMillis), options, add ? "dimadd" : "dim", member, value).get(0);
+    }
+
+    private Placement writeOne(String mode, String member, double value) {
+        return write(store, metaKey, List.of(keys), List.of(expireAtMillis), options, mode, member, value).get(0);
     }
 
     private List<Entry> range(long start, int count) {
