@@ -8,11 +8,7 @@ import dev.ordo.patterns.store.Command;
 import dev.ordo.patterns.store.LettuceStore;
 import dev.ordo.patterns.store.Store;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -199,28 +195,12 @@ public final class LeaderboardBenchmark {
 
     private static int ordoPort;
 
+    /** Starts the Ordo server jar ({@code args[0]}) with the JVM flags that follow it, as the wire benchmark does. */
     private static Process startOrdo(String[] args) throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            ordoPort = s.getLocalPort();
-        }
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        ordoPort = WireBenchmark.freePort();
+        List<String> cmd = new ArrayList<>(List.of(WireBenchmark.javaBinary()));
         cmd.addAll(List.of(args).subList(1, args.length));
         cmd.addAll(List.of("-jar", args[0], "--port", String.valueOf(ordoPort), "--save", ""));
-        Path log = Files.createTempFile("ordo-leaderboard-bench", ".log");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            try {
-                new Socket("127.0.0.1", ordoPort).close();
-                return p;
-            } catch (IOException notYet) {
-                if (!p.isAlive()) {
-                    break;
-                }
-                Thread.sleep(50);
-            }
-        }
-        p.destroyForcibly();
-        throw new IOException("the Ordo server did not start: " + Files.readString(log));
+        return WireBenchmark.start(cmd, Files.createTempFile("ordo-leaderboard-bench", ".log"), ordoPort);
     }
 }

@@ -129,32 +129,16 @@ public final class QueueLimiterBenchmark {
     }
 
     private static double run(IntConsumer op, double seconds) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-        AtomicLong calls = new AtomicLong();
+        long[] calls = new long[THREADS];
         long start = System.nanoTime();
-        long end = start + (long) (seconds * 1e9);
-        try {
-            List<Future<?>> work = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
-                int seed = t;
-                work.add(pool.submit(() -> {
-                    SplittableRandom random = new SplittableRandom(seed);
-                    long n = 0;
-                    while (System.nanoTime() < end) {
-                        op.accept(random.nextInt(KEYS));
-                        n++;
-                    }
-                    calls.addAndGet(n);
-                    return null;
-                }));
-            }
-            for (Future<?> f : work) {
-                f.get();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-        return calls.get() / ((System.nanoTime() - start) / 1e9);
+        onThreads(THREADS, seconds, t -> {
+            SplittableRandom random = new SplittableRandom(t);
+            return () -> {
+                op.accept(random.nextInt(KEYS));
+                calls[t]++;
+            };
+        });
+        return java.util.Arrays.stream(calls).sum() / ((System.nanoTime() - start) / 1e9);
     }
 
     /** Producers offer batches of 10, 8 workers poll batches of 10, for the run's length; jobs taken per second. */
@@ -198,15 +182,20 @@ public final class QueueLimiterBenchmark {
 
     /** Runs {@link #PRODUCERS} producer threads (roles 0..) and {@link #THREADS} workers for the run's length. */
     private static void runRoles(IntConsumer step) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(PRODUCERS + THREADS);
-        long end = System.nanoTime() + (long) (SECONDS * 1e9);
+        onThreads(PRODUCERS + THREADS, SECONDS, role -> () -> step.accept(role));
+    }
+
+    /** Runs, on each of {@code threads} threads, the step {@code stepOf} gives it, over and over for {@code seconds}. */
+    private static void onThreads(int threads, double seconds, IntFunction<Runnable> stepOf) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        long end = System.nanoTime() + (long) (seconds * 1e9);
         try {
             List<Future<?>> work = new ArrayList<>();
-            for (int t = 0; t < PRODUCERS + THREADS; t++) {
-                int role = t;
+            for (int t = 0; t < threads; t++) {
+                Runnable step = stepOf.apply(t);
                 work.add(pool.submit(() -> {
                     while (System.nanoTime() < end) {
-                        step.accept(role);
+                        step.run();
                     }
                     return null;
                 }));

@@ -207,7 +207,8 @@ public final class WireBenchmark {
         return -1;
     }
 
-    private static Process start(List<String> command, Path log, int port) throws Exception {
+    /** Starts {@code command}, its output to {@code log}, and waits up to 30 s until it accepts on {@code port}. */
+    static Process start(List<String> command, Path log, int port) throws Exception {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (System.nanoTime() < deadline) {
@@ -225,7 +226,8 @@ public final class WireBenchmark {
         throw new IOException(command.get(0) + " did not start: " + Files.readString(log));
     }
 
-    private static String javaBinary() {
+    /** The java launcher of this JVM. */
+    static String javaBinary() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
@@ -239,7 +241,8 @@ public final class WireBenchmark {
         throw new IllegalStateException(name + " is not installed (apt-get install redis-server)");
     }
 
-    private static int freePort() throws IOException {
+    /** A loopback port free at the moment of asking. */
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }

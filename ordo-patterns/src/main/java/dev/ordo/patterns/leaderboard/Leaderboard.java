@@ -53,10 +53,7 @@ public final class Leaderboard {
         this.options = Objects.requireNonNull(options, "options");
         this.ownsMetadata = ownsMetadata;
         this.expireAtMillis = expireAtMillis;
-        List<String> k = new ArrayList<>(5);
-        k.add(metaKey);
-        k.addAll(keys.all());
-        this.scriptKeys = List.copyOf(k);
+        this.scriptKeys = List.copyOf(scriptKeys(metaKey, List.of(keys)));
     }
 
     /** The board called {@code name} (its sorted set is {@code {name}}, or {@code name} if it has a hash tag). */
@@ -279,9 +276,7 @@ public final class Leaderboard {
     static List<Placement> write(Store store, String metaKey, List<BoardKeys> boards, List<Long> expireAtMillis,
                                  BoardOptions options, String mode, String member, String value) {
         member(member);
-        List<String> keys = new ArrayList<>(1 + 4 * boards.size());
-        keys.add(metaKey);
-        boards.forEach(b -> keys.addAll(b.all()));
+        List<String> keys = scriptKeys(metaKey, boards);
         List<String> argv = new ArrayList<>(6 + boards.size());
         argv.add(options.order());
         argv.add(options.tieRule().wire);
@@ -300,18 +295,24 @@ public final class Leaderboard {
 
     /** Removes a member from several boards in one script. */
     static boolean remove(Store store, String metaKey, List<BoardKeys> boards, BoardOptions options, String member, boolean dropMetadata) {
-        List<String> keys = new ArrayList<>(1 + 4 * boards.size());
+        List<String> argv = List.of(options.order(), options.tieRule().wire, member(member), dropMetadata ? "1" : "0");
+        return (Long) store.eval(BoardScripts.REMOVE, scriptKeys(metaKey, boards), argv) == 1L;
+    }
+
+    /** KEYS as every board script takes them: the metadata hash, then each board's keys (see {@link BoardScripts}). */
+    private static List<String> scriptKeys(String metaKey, List<BoardKeys> boards) {
+        List<String> keys = new ArrayList<>(1 + 3 * boards.size());
         keys.add(metaKey);
         boards.forEach(b -> keys.addAll(b.all()));
-        List<String> argv = List.of(options.order(), options.tieRule().wire, member(member), dropMetadata ? "1" : "0");
-        return (Long) store.eval(BoardScripts.REMOVE, keys, argv) == 1L;
+        return keys;
     }
 
     private static String member(String member) {
         return Objects.requireNonNull(member, "member");
     }
 
-    private static void checkWindow(String what, int n) {
+    /** Refuses a window outside 0..{@link #MAX_WINDOW}, naming the argument {@code what}. */
+    static void checkWindow(String what, int n) {
         if (n < 0 || n > MAX_WINDOW) {
             throw new IllegalArgumentException(what + " must be between 0 and " + MAX_WINDOW + ", got " + n);
         }

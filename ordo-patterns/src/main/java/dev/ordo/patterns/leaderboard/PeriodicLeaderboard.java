@@ -75,7 +75,7 @@ public final class PeriodicLeaderboard {
      * Writes through it keep the family's expiry; its {@code remove} keeps the family's metadata.
      */
     public Leaderboard at(Period period, Instant at) {
-        return board(tag + ":" + period.id(at, zone), period.end(at, zone).plus(retention).toEpochMilli());
+        return board(periodKey(period, at), period.end(at, zone).plus(retention).toEpochMilli());
     }
 
     /** The all-time board. */
@@ -83,44 +83,57 @@ public final class PeriodicLeaderboard {
         if (!allTime) {
             throw new IllegalStateException("this family keeps no all-time board");
         }
-        return board(tag + ":all", 0);
+        return board(allTimeKey(), 0);
     }
 
     /** Removes the member from every current board and the all-time board, and drops its metadata; true if it was on any. */
     public boolean remove(String member) {
-        Instant now = clock.instant();
-        List<BoardKeys> boards = new ArrayList<>(periods.size() + 1);
-        for (Period p : periods) {
-            boards.add(BoardKeys.of(tag + ":" + p.id(now, zone)));
-        }
-        if (allTime) {
-            boards.add(BoardKeys.of(tag + ":all"));
-        }
-        return Leaderboard.remove(store, tag + ":meta", boards, options, member, true);
+        return Leaderboard.remove(store, metaKey(), currentBoards(clock.instant()), options, member, true);
     }
 
     /** Stores the member's metadata, shared by every board of the family. */
     public void setMetadata(String member, java.util.Map<String, String> metadata) {
-        board(tag + ":all", 0).setMetadata(member, metadata);
+        board(allTimeKey(), 0).setMetadata(member, metadata);
     }
 
     private Leaderboard board(String key, long expireAtMillis) {
-        return new Leaderboard(store, BoardKeys.of(key), tag + ":meta", options, false, expireAtMillis);
+        return new Leaderboard(store, BoardKeys.of(key), metaKey(), options, false, expireAtMillis);
     }
 
     private List<Placement> write(String mode, String member, double value) {
         Instant now = clock.instant();
-        List<BoardKeys> boards = new ArrayList<>(periods.size() + 1);
         List<Long> expireAt = new ArrayList<>(periods.size() + 1);
         for (Period p : periods) {
-            boards.add(BoardKeys.of(tag + ":" + p.id(now, zone)));
             expireAt.add(p.end(now, zone).plus(retention).toEpochMilli());
         }
         if (allTime) {
-            boards.add(BoardKeys.of(tag + ":all"));
             expireAt.add(0L);
         }
-        return Leaderboard.write(store, tag + ":meta", boards, expireAt, options, mode, member, value);
+        return Leaderboard.write(store, metaKey(), currentBoards(now), expireAt, options, mode, member, value);
+    }
+
+    /** The boards a write at {@code now} touches: each period's current board, then the all-time board. */
+    private List<BoardKeys> currentBoards(Instant now) {
+        List<BoardKeys> boards = new ArrayList<>(periods.size() + 1);
+        for (Period p : periods) {
+            boards.add(BoardKeys.of(periodKey(p, now)));
+        }
+        if (allTime) {
+            boards.add(BoardKeys.of(allTimeKey()));
+        }
+        return boards;
+    }
+
+    private String periodKey(Period period, Instant at) {
+        return tag + ":" + period.id(at, zone);
+    }
+
+    private String allTimeKey() {
+        return tag + ":all";
+    }
+
+    private String metaKey() {
+        return tag + ":meta";
     }
 
     /** Configures a {@link PeriodicLeaderboard}. */

@@ -192,9 +192,7 @@ public final class ShardedLeaderboard {
 
     /** The first {@code n} entries of the whole board. */
     public List<Entry> top(int n) {
-        if (n < 0 || n > Leaderboard.MAX_WINDOW) {
-            throw new IllegalArgumentException("n must be between 0 and " + Leaderboard.MAX_WINDOW + ", got " + n);
-        }
+        Leaderboard.checkWindow("n", n);
         if (n == 0) {
             return List.of();
         }
@@ -231,9 +229,7 @@ public final class ShardedLeaderboard {
      * and full whenever the board has {@code size} entries; empty when the member is absent.
      */
     public List<Entry> around(String member, int size) {
-        if (size < 0 || size > Leaderboard.MAX_WINDOW) {
-            throw new IllegalArgumentException("size must be between 0 and " + Leaderboard.MAX_WINDOW + ", got " + size);
-        }
+        Leaderboard.checkWindow("size", size);
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             OptionalDouble score = score(member);
             if (score.isEmpty() || size == 0) {

@@ -76,9 +76,7 @@ public final class DelayedJobQueue {
                 throw new IllegalArgumentException("a job id holds 1 to " + MAX_ID + " characters and a payload at most "
                         + PriorityJobQueue.MAX_PAYLOAD);
             }
-            if (priority < 0 || priority > PriorityJobQueue.MAX_PRIORITY) {
-                throw new IllegalArgumentException("priority must be between 0 and " + PriorityJobQueue.MAX_PRIORITY + ", got " + priority);
-            }
+            PriorityJobQueue.checkPriority(priority);
         }
     }
 
@@ -306,12 +304,10 @@ public final class DelayedJobQueue {
     public DelayedJobQueue(Store store, String name, Options options) {
         this.store = Objects.requireNonNull(store, "store");
         this.options = Objects.requireNonNull(options, "options");
-        if (name.isEmpty() || name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
-            throw new IllegalArgumentException("a queue name must be non-empty and hold no braces, got '" + name + "'");
-        }
+        String prefix = PriorityJobQueue.keyPrefix(name);
         List<String> k = new ArrayList<>();
         for (String part : new String[] {"delayed", "ready", "inflight", "dead", "payload", "priority", "attempts", "due", "error", "seq", "signal", "claim"}) {
-            k.add("{" + name + "}:" + part);
+            k.add(prefix + part);
         }
         this.keys = List.copyOf(k);
     }

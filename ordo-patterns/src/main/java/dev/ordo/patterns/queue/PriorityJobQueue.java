@@ -58,11 +58,23 @@ public final class PriorityJobQueue {
     /** The queue called {@code name} (its keys share the hash tag {@code {name}}). */
     public PriorityJobQueue(Store store, String name) {
         this.store = Objects.requireNonNull(store, "store");
+        this.jobs = keyPrefix(name) + "jobs";
+        this.seq = keyPrefix(name) + "seq";
+    }
+
+    /** {@code {name}:}, the start of every key of a queue; refuses names that would break the hash tag. */
+    static String keyPrefix(String name) {
         if (name.isEmpty() || name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
             throw new IllegalArgumentException("a queue name must be non-empty and hold no braces, got '" + name + "'");
         }
-        this.jobs = "{" + name + "}:jobs";
-        this.seq = "{" + name + "}:seq";
+        return "{" + name + "}:";
+    }
+
+    /** Refuses a priority outside 0..{@link #MAX_PRIORITY}. */
+    static void checkPriority(int priority) {
+        if (priority < 0 || priority > MAX_PRIORITY) {
+            throw new IllegalArgumentException("priority must be between 0 and " + MAX_PRIORITY + ", got " + priority);
+        }
     }
 
     /** Adds a job; returns its id. */
@@ -72,9 +84,7 @@ public final class PriorityJobQueue {
 
     /** Adds jobs of one priority, in order (they keep that order); returns their ids. */
     public List<Long> offerAll(int priority, List<String> payloads) {
-        if (priority < 0 || priority > MAX_PRIORITY) {
-            throw new IllegalArgumentException("priority must be between 0 and " + MAX_PRIORITY + ", got " + priority);
-        }
+        checkPriority(priority);
         if (payloads.isEmpty() || payloads.size() > MAX_BATCH) {
             throw new IllegalArgumentException("an offer carries 1 to " + MAX_BATCH + " jobs, got " + payloads.size());
         }
@@ -119,9 +129,7 @@ public final class PriorityJobQueue {
 
     /** How many jobs of {@code priority} wait. */
     public long size(int priority) {
-        if (priority < 0 || priority > MAX_PRIORITY) {
-            throw new IllegalArgumentException("priority must be between 0 and " + MAX_PRIORITY + ", got " + priority);
-        }
+        checkPriority(priority);
         return (Long) store.call(Command.of("ZCOUNT").key(jobs).arg((long) (priority * PRIORITY_UNIT))
                 .arg("(" + (long) ((priority + 1) * PRIORITY_UNIT)));
     }

@@ -20,6 +20,10 @@ abstract class ScriptedLimiter implements RateLimiter {
      * changed limit never reads another's state), its arguments, and the most permits it can grant.
      */
     record Spec(String keySuffix, List<String> args, long maxPermits) {
+        /** A windowed limit of {@code kind} ({@code log}, {@code swc}): arguments permits and window in microseconds. */
+        static Spec windowed(String kind, Limit l) {
+            return new Spec(kind + ":" + l.id(), List.of(Long.toString(l.permits()), Long.toString(l.windowMicros())), l.permits());
+        }
     }
 
     private final Store store;

@@ -72,6 +72,6 @@ public final class SlidingLogLimiter extends ScriptedLimiter {
             throw new IllegalArgumentException("a sliding log keeps one entry per permit, so at most " + MAX_LIMIT
                     + " per window; use SlidingWindowLimiter for " + l.permits());
         }
-        return new Spec("log:" + l.id(), List.of(Long.toString(l.permits()), Long.toString(l.windowMicros())), l.permits());
+        return Spec.windowed("log", l);
     }
 }

@@ -71,10 +71,6 @@ public final class SlidingWindowLimiter extends ScriptedLimiter {
 
     /** A limiter called {@code name} enforcing every one of {@code limits} on each key. */
     public SlidingWindowLimiter(Store store, String name, Limit... limits) {
-        super(store, name, SCRIPT, List.of(limits).stream().map(SlidingWindowLimiter::spec).toList(), Long.MAX_VALUE);
-    }
-
-    private static Spec spec(Limit l) {
-        return new Spec("swc:" + l.id(), List.of(Long.toString(l.permits()), Long.toString(l.windowMicros())), l.permits());
+        super(store, name, SCRIPT, List.of(limits).stream().map(l -> Spec.windowed("swc", l)).toList(), Long.MAX_VALUE);
     }
 }

@@ -5,7 +5,6 @@ import dev.ordo.engine.Engine;
 import dev.ordo.engine.error.ErrorReply;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -80,7 +79,7 @@ public final class EmbeddedStore implements Store {
 
     private Object run(byte[][] raw) {
         try {
-            return strings(client.call(raw));
+            return Replies.strings(client.call(raw));
         } catch (ErrorReply e) {
             throw new StoreException(e.getMessage(), e);
         }
@@ -88,20 +87,5 @@ public final class EmbeddedStore implements Store {
 
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Bulk replies become strings, as the Lettuce adapter's UTF-8 codec gives them. */
-    private static Object strings(Object reply) {
-        if (reply instanceof byte[] bytes) {
-            return new String(bytes, StandardCharsets.UTF_8);
-        }
-        if (reply instanceof List<?> list) {
-            List<Object> out = new ArrayList<>(list.size());
-            for (Object o : list) {
-                out.add(strings(o));
-            }
-            return out;
-        }
-        return reply;
     }
 }

@@ -91,20 +91,7 @@ public final class LettuceStore implements Store {
         for (Command c : commands) {
             futures.add(async.dispatch(keyword(c.name()), new ReplyOutput(), args(c)));
         }
-        List<Object> replies = new ArrayList<>(futures.size());
-        StoreException first = null;
-        for (RedisFuture<Object> f : futures) {
-            try {
-                replies.add(await(f));
-            } catch (StoreException e) {
-                replies.add(null);
-                first = first == null ? e : first;
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
-        return replies;
+        return Replies.each(futures.size(), i -> await(futures.get(i)));
     }
 
     @Override
@@ -113,24 +100,16 @@ public final class LettuceStore implements Store {
         for (int i = 0; i < keys.size(); i++) {
             futures.add(async.dispatch(EVALSHA, new ReplyOutput(), scriptArgs(script.sha1(), keys.get(i), args.get(i))));
         }
-        List<Object> replies = new ArrayList<>(futures.size());
-        StoreException first = null;
-        for (int i = 0; i < futures.size(); i++) {
+        return Replies.each(futures.size(), i -> {
             try {
-                replies.add(await(futures.get(i)));
+                return await(futures.get(i));
             } catch (StoreException e) {
                 if (e.noScript()) {
-                    replies.add(eval(script, keys.get(i), args.get(i)));
-                } else {
-                    replies.add(null);
-                    first = first == null ? e : first;
+                    return eval(script, keys.get(i), args.get(i));
                 }
+                throw e;
             }
-        }
-        if (first != null) {
-            throw first;
-        }
-        return replies;
+        });
     }
 
     private static Object await(RedisFuture<Object> future) {

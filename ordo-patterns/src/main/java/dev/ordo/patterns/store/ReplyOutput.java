@@ -1,31 +1,21 @@
 package dev.ordo.patterns.store;
 
+import dev.ordo.engine.command.ObjectReplyWriter;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.CommandOutput;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 
 /**
- * Collects any reply as the {@link Store} contract shapes it: {@link Long}, {@link String},
- * {@code null} and nested {@link List}s. Each array is closed when its announced number of
- * elements has arrived, so nesting is exact at any depth.
+ * Collects any RESP2 reply as the {@link Store} contract shapes it: {@link Long}, {@link String},
+ * {@code null} and nested {@link List}s. The tree is built by the engine's {@link
+ * ObjectReplyWriter} (each array closes when its announced number of elements has arrived), the
+ * same builder embedded replies come from. Bulk and status strings arrive already decoded by the
+ * UTF-8 codec and are handed over as statuses, which the writer keeps as the {@link String} given.
  */
 final class ReplyOutput extends CommandOutput<String, String, Object> {
-    private final Deque<Frame> open = new ArrayDeque<>();
-
-    private static final class Frame {
-        final List<Object> items;
-        int remaining;
-
-        Frame(int count) {
-            items = new ArrayList<>(count);
-            remaining = count;
-        }
-    }
+    private final ObjectReplyWriter tree = new ObjectReplyWriter(() -> 2);
 
     ReplyOutput() {
         super(StringCodec.UTF8, null);
@@ -33,7 +23,12 @@ final class ReplyOutput extends CommandOutput<String, String, Object> {
 
     @Override
     public void set(ByteBuffer bytes) {
-        add(bytes == null ? null : codec.decodeValue(bytes));
+        if (bytes == null) {
+            tree.nullBulk();
+        } else {
+            tree.simpleString(codec.decodeValue(bytes));
+        }
+        collect();
     }
 
     @Override
@@ -43,30 +38,23 @@ final class ReplyOutput extends CommandOutput<String, String, Object> {
 
     @Override
     public void set(long integer) {
-        add(integer);
+        tree.integer(integer);
+        collect();
     }
 
     @Override
     public void multi(int count) {
         if (count < 0) {
-            add(null);
-        } else if (count == 0) {
-            add(new ArrayList<>(0));
+            tree.nullArray();
         } else {
-            open.push(new Frame(count));
+            tree.arrayHeader(count);
         }
+        collect();
     }
 
-    private void add(Object value) {
-        Frame frame = open.peek();
-        if (frame == null) {
-            output = value;
-            return;
-        }
-        frame.items.add(value);
-        if (--frame.remaining == 0) {
-            open.pop();
-            add(frame.items);
+    private void collect() {
+        if (tree.complete()) {
+            output = tree.take();
         }
     }
 }

@@ -1,22 +1,15 @@
 package dev.ordo.patterns.store;
 
+import dev.ordo.engine.number.Doubles;
+
 /** Scores on the wire: Redis's text for a double, both ways. */
 public final class Scores {
     private Scores() {
     }
 
-    /** The shortest text that parses back to {@code score}; infinities as Redis writes them. */
+    /** The shortest text that parses back to {@code score}, as Redis 7.2 writes it ({@code inf}, {@code -inf}). */
     public static String format(double score) {
-        if (score == Double.POSITIVE_INFINITY) {
-            return "inf";
-        }
-        if (score == Double.NEGATIVE_INFINITY) {
-            return "-inf";
-        }
-        if (score == Math.rint(score) && Math.abs(score) < 1e15) {
-            return Long.toString((long) score);
-        }
-        return Double.toString(score);
+        return Doubles.format(score);
     }
 
     /** Parses a score reply ("1.5", "inf", "-inf", "nan" never occurs in a sorted set). */

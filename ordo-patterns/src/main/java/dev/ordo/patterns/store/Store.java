@@ -1,6 +1,5 @@
 package dev.ordo.patterns.store;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -29,20 +28,7 @@ public interface Store extends AutoCloseable {
      * is. When any fails, the first failure is thrown once all have answered.
      */
     default List<Object> callAll(List<Command> commands) {
-        List<Object> replies = new ArrayList<>(commands.size());
-        StoreException first = null;
-        for (Command c : commands) {
-            try {
-                replies.add(call(c));
-            } catch (StoreException e) {
-                replies.add(null);
-                first = first == null ? e : first;
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
-        return replies;
+        return Replies.each(commands.size(), i -> call(commands.get(i)));
     }
 
     /**
@@ -50,20 +36,7 @@ public interface Store extends AutoCloseable {
      * {@link #callAll} runs commands; replies in order.
      */
     default List<Object> evalAll(Script script, List<List<String>> keys, List<List<String>> args) {
-        List<Object> replies = new ArrayList<>(keys.size());
-        StoreException first = null;
-        for (int i = 0; i < keys.size(); i++) {
-            try {
-                replies.add(eval(script, keys.get(i), args.get(i)));
-            } catch (StoreException e) {
-                replies.add(null);
-                first = first == null ? e : first;
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
-        return replies;
+        return Replies.each(keys.size(), i -> eval(script, keys.get(i), args.get(i)));
     }
 
     /**

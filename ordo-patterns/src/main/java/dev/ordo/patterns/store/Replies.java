@@ -1,0 +1,48 @@
+package dev.ordo.patterns.store;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+
+/** What the adapters share about replies. */
+final class Replies {
+    private Replies() {
+    }
+
+    /**
+     * Collects {@code reply.apply(i)} for i in 0..count-1, in order. A {@link StoreException}
+     * does not stop the others: the first one is thrown once all have answered.
+     */
+    static List<Object> each(int count, IntFunction<Object> reply) {
+        List<Object> replies = new ArrayList<>(count);
+        StoreException first = null;
+        for (int i = 0; i < count; i++) {
+            try {
+                replies.add(reply.apply(i));
+            } catch (StoreException e) {
+                replies.add(null);
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        return replies;
+    }
+
+    /** Bulk replies as strings (UTF-8), as the Lettuce adapter's codec gives them. */
+    static Object strings(Object reply) {
+        if (reply instanceof byte[] bytes) {
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+        if (reply instanceof List<?> list) {
+            List<Object> out = new ArrayList<>(list.size());
+            for (Object o : list) {
+                out.add(strings(o));
+            }
+            return out;
+        }
+        return reply;
+    }
+}
