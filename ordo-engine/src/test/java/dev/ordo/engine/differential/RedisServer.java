@@ -29,13 +29,7 @@ public final class RedisServer implements AutoCloseable {
 
     /** Starts a server with persistence off and the given extra arguments, or skips / fails as above. */
     public static RedisServer start(String... extraArgs) throws IOException, InterruptedException {
-        String binary = find("redis-server");
-        if (binary == null) {
-            if ("true".equals(System.getenv("CI"))) {
-                throw new IllegalStateException("redis-server is not installed, and CI=true forbids skipping the comparison");
-            }
-            Assumptions.abort("redis-server is not installed: comparison with Redis skipped (install redis-server to run it)");
-        }
+        String binary = requireBinary("redis-server");
         int port = freePort();
         Path dir = Files.createTempDirectory("ordo-redis");
         List<String> cmd = new ArrayList<>(List.of(binary, "--port", String.valueOf(port), "--bind", "127.0.0.1",
@@ -54,6 +48,26 @@ public final class RedisServer implements AutoCloseable {
         }
         p.destroyForcibly();
         throw new IOException("redis-server did not start on port " + port + ": " + Files.readString(dir.resolve("redis.log")));
+    }
+
+    /**
+     * The path of one of Redis's programs (redis-server, redis-check-aof, ...) on the PATH; when it is
+     * missing the test is skipped with a visible reason, or fails under {@code CI=true}.
+     */
+    public static String requireBinary(String name) {
+        String binary = find(name);
+        if (binary == null) {
+            if ("true".equals(System.getenv("CI"))) {
+                throw new IllegalStateException(name + " is not installed, and CI=true forbids skipping the comparison");
+            }
+            Assumptions.abort(name + " is not installed: comparison with Redis skipped (install redis-server to run it)");
+        }
+        return binary;
+    }
+
+    /** The server's working directory ({@code dir}): where its RDB and AOF files go. Deleted on {@link #close()}. */
+    public Path dir() {
+        return dir;
     }
 
     public int port() {
