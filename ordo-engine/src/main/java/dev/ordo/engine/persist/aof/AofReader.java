@@ -263,8 +263,15 @@ public final class AofReader {
                     throw damage(at, "expected '$' before argument " + (i + 1) + " of " + argc + ", found " + describe(c));
                 }
                 long len = number(MAX_BULK, "bulk length");
-                if (len + 2 > size - pos) {
-                    throw Torn.INSTANCE; // the record, as its length says, ends beyond the file
+                long left = size - pos;
+                if (len + 2 > left) {
+                    // The record, as its length says, ends beyond the file: torn, unless the one byte
+                    // that may follow the data is there and is not the '\r' that must follow it.
+                    if (len + 1 == left && byteAt(pos + len) != '\r') {
+                        throw damage(pos + len, "expected CRLF after argument " + (i + 1) + " of " + argc + " (" + len
+                                + " bytes), found " + describe(byteAt(pos + len)));
+                    }
+                    throw Torn.INSTANCE;
                 }
                 byte[] data = new byte[(int) len];
                 readFully(data);
@@ -369,6 +376,17 @@ public final class AofReader {
                 }
                 pos += n;
             }
+        }
+
+        /** The byte at {@code offset}, read without moving the buffer. */
+        private int byteAt(long offset) throws IOException {
+            ByteBuffer one = ByteBuffer.allocate(1);
+            while (one.hasRemaining()) {
+                if (ch.read(one, offset) < 0) {
+                    return -1;
+                }
+            }
+            return one.get(0) & 0xff;
         }
 
         private AofFormatException damage(long offset, String reason) {
