@@ -292,9 +292,14 @@ public final class AofCheck {
                         + " a damaged length at offset " + torn.validUpTo() + " or after reads the same way");
             }
         } else if (v instanceof Damaged d) {
+            long cut = d.size() - d.error().validUpTo();
             out.println(name + ": corrupt at offset " + d.error().offset() + ": " + d.error().reason() + "; valid up to offset "
-                    + d.error().validUpTo() + " (" + (d.size() - d.error().validUpTo()) + " bytes from there to the end of "
-                    + d.size() + ")");
+                    + d.error().validUpTo() + " (" + cut + " bytes from there to the end, file size " + d.size() + ")");
+            if (t.last() && d.inTail()) {
+                out.println(name + ": the damage is in the tail region of the last file (" + (cut <= TAIL_WINDOW
+                        ? "within its last " + TAIL_WINDOW + " bytes" : "nothing but zero bytes after it")
+                        + "), as a crash can leave it: " + cut + " bytes " + (fix ? "to cut" : "would be cut"));
+            }
         } else if (v instanceof Missing missing) {
             out.println(name + ": " + missing.why());
         } else if (v instanceof Rdb rdb) {
