@@ -27,15 +27,13 @@ public final class RedisServer implements AutoCloseable {
         this.port = port;
     }
 
-    /** Starts a server with persistence off and the given extra arguments, or skips / fails as above. */
+    /**
+     * Starts a server with persistence off and the given extra arguments, or skips / fails as above.
+     * Later arguments win, so {@code "--dir", d, "--dbfilename", f} makes it load {@code d/f} at
+     * startup (and SAVE there).
+     */
     public static RedisServer start(String... extraArgs) throws IOException, InterruptedException {
-        String binary = find("redis-server");
-        if (binary == null) {
-            if ("true".equals(System.getenv("CI"))) {
-                throw new IllegalStateException("redis-server is not installed, and CI=true forbids skipping the comparison");
-            }
-            Assumptions.abort("redis-server is not installed: comparison with Redis skipped (install redis-server to run it)");
-        }
+        String binary = requireTool("redis-server");
         int port = freePort();
         Path dir = Files.createTempDirectory("ordo-redis");
         List<String> cmd = new ArrayList<>(List.of(binary, "--port", String.valueOf(port), "--bind", "127.0.0.1",
@@ -58,6 +56,26 @@ public final class RedisServer implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** The temporary directory the server was started in (its working directory unless {@code --dir} moved it). */
+    public Path dir() {
+        return dir;
+    }
+
+    /**
+     * The path of a Redis tool on the PATH ({@code redis-server}, {@code redis-check-rdb} ...), or
+     * skips the calling test when it is missing (fails under {@code CI=true}), as {@link #start} does.
+     */
+    public static String requireTool(String name) {
+        String binary = find(name);
+        if (binary == null) {
+            if ("true".equals(System.getenv("CI"))) {
+                throw new IllegalStateException(name + " is not installed, and CI=true forbids skipping the comparison");
+            }
+            Assumptions.abort(name + " is not installed: comparison with Redis skipped (install redis-server to run it)");
+        }
+        return binary;
     }
 
     /** The version the server reports, e.g. 7.0.15. */

@@ -176,4 +176,62 @@ public final class Lzf {
         byte[] out = new byte[originalLength];
         return decompress(in, off, len, out, 0, originalLength) ? out : null;
     }
+
+    /**
+     * Like {@link #decompress(byte[], int, int, int)}, but the output array starts small and grows
+     * as the input produces bytes, so a corrupt {@code originalLength} costs no more memory than
+     * the input can expand to.
+     */
+    public static byte[] decompressGrowing(byte[] in, int off, int len, int originalLength) {
+        byte[] out = new byte[(int) Math.min(originalLength, Math.max(64, 4L * len))];
+        int ip = off;
+        int end = off + len;
+        int op = 0;
+        while (ip < end) {
+            int ctrl = in[ip++] & 0xFF;
+            int n;
+            int ref = -1;
+            if (ctrl < 32) {
+                n = ctrl + 1;
+                if (ip + n > end) {
+                    return null;
+                }
+            } else {
+                n = ctrl >>> 5;
+                if (n == 7) {
+                    if (ip >= end) {
+                        return null;
+                    }
+                    n += in[ip++] & 0xFF;
+                }
+                if (ip >= end) {
+                    return null;
+                }
+                ref = op - ((ctrl & 0x1F) << 8 | (in[ip++] & 0xFF)) - 1;
+                n += 2;
+                if (ref < 0) {
+                    return null;
+                }
+            }
+            if (op + n > out.length) {
+                if (op + n > originalLength) {
+                    return null;
+                }
+                out = Arrays.copyOf(out, (int) Math.min(originalLength, Math.max(op + n, 2L * out.length)));
+            }
+            if (ref < 0) {
+                System.arraycopy(in, ip, out, op, n);
+                ip += n;
+                op += n;
+            } else if (ref + n <= op) {
+                System.arraycopy(out, ref, out, op, n);
+                op += n;
+            } else {
+                for (int i = 0; i < n; i++) {
+                    out[op++] = out[ref++];
+                }
+            }
+        }
+        return op == originalLength ? out : null;
+    }
 }
