@@ -169,9 +169,17 @@ final class RdbTestSupport {
 
     /**
      * The encoding Redis 7.2 (and Ordo) gives a value after loading it, by the documented rules
-     * under the default limits, independent of the reader's code.
+     * under the default configuration's limits, independent of the reader's code.
      */
     static String expectedEncoding(Object v) {
+        Config config = new Config();
+        long hashEntries = config.getLong("hash-max-listpack-entries");
+        long hashValue = config.getLong("hash-max-listpack-value");
+        long zsetEntries = config.getLong("zset-max-listpack-entries");
+        long zsetValue = config.getLong("zset-max-listpack-value");
+        long intsetEntries = config.getLong("set-max-intset-entries");
+        long setEntries = config.getLong("set-max-listpack-entries");
+        long setValue = config.getLong("set-max-listpack-value");
         if (v instanceof StringValue s) {
             byte[] b = s.bytes();
             return StringValue.isCanonicalLong(b) ? "int" : b.length <= 44 ? "embstr" : "raw";
@@ -179,21 +187,21 @@ final class RdbTestSupport {
         Object c = content(v);
         if (v instanceof HashValue) {
             Map<?, ?> m = (Map<?, ?>) c;
-            boolean small = m.size() <= 128 && m.entrySet().stream()
-                    .allMatch(e -> e.getKey().toString().length() <= 64 && e.getValue().toString().length() <= 64);
+            boolean small = m.size() <= hashEntries && m.entrySet().stream()
+                    .allMatch(e -> e.getKey().toString().length() <= hashValue && e.getValue().toString().length() <= hashValue);
             return small ? "listpack" : "hashtable";
         }
         if (v instanceof SetValue) {
             TreeSet<?> m = (TreeSet<?>) c;
             boolean ints = m.stream().allMatch(x -> StringValue.isCanonicalLong(bytes(x.toString())));
-            if (ints && m.size() <= 512) {
+            if (ints && m.size() <= intsetEntries) {
                 return "intset";
             }
-            return m.size() <= 128 && m.stream().allMatch(x -> x.toString().length() <= 64) ? "listpack" : "hashtable";
+            return m.size() <= setEntries && m.stream().allMatch(x -> x.toString().length() <= setValue) ? "listpack" : "hashtable";
         }
         ZSet z = (ZSet) v;
         int[] longest = {0};
         z.forEachEntry((buf, off, len, score) -> longest[0] = Math.max(longest[0], len));
-        return z.size() <= 128 && longest[0] <= 64 ? "listpack" : "skiplist";
+        return z.size() <= zsetEntries && longest[0] <= zsetValue ? "listpack" : "skiplist";
     }
 }
