@@ -54,6 +54,7 @@ public final class EmbeddedClient implements AutoCloseable {
                 throw new IllegalStateException(e.getCause());
             }
         }
+        engine.awaitDurable();
         Object reply = out.take();
         if (reply instanceof ErrorReply error) {
             throw error;

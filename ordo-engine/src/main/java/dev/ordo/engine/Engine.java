@@ -15,6 +15,7 @@ import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.keyspace.KeyspaceListener;
 import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.persist.Persistence;
 import dev.ordo.engine.script.ScriptCommands;
 import dev.ordo.engine.script.Scripting;
 
@@ -59,6 +60,8 @@ public final class Engine implements CallContext, KeyspaceListener {
     private final Scripting scripting;
     private final Transactions transactions = new Transactions();
     private volatile ServerControl server;
+    private final Persistence persistence;
+    private volatile boolean persistent;
 
     private final Map<DbKey, ArrayDeque<Blocked>> blockedByKey = new HashMap<>();
     private final Set<DbKey> readyKeys = new LinkedHashSet<>();
@@ -115,6 +118,7 @@ public final class Engine implements CallContext, KeyspaceListener {
         this.scripting = new Scripting(this);
         ScriptCommands.register(commands, scripting);
         this.server = new EmbeddedServerControl(this);
+        this.persistence = new Persistence(this);
         keyspace.addListener(this);
         scheduleActiveExpiry();
     }
@@ -155,6 +159,56 @@ public final class Engine implements CallContext, KeyspaceListener {
 
     public Dispatcher dispatcher() {
         return dispatcher;
+    }
+
+    @Override
+    public Persistence persistence() {
+        return persistence;
+    }
+
+    /**
+     * Loads the data kept in the configured {@code dir} (the append-only file, else the snapshot)
+     * and from then on keeps it there: save rules, the append-only file when {@code appendonly
+     * yes}, a save at SHUTDOWN. Without this call the engine is in memory only (SAVE and BGSAVE
+     * still write to {@code dir}). Throws when a file is corrupt, naming it and the offset.
+     */
+    public void startPersistence() throws java.io.IOException {
+        persistence.start();
+        persistent = true;
+    }
+
+    /**
+     * Called by transports before they send replies: with {@code appendfsync always} the writes
+     * those replies acknowledge are on disk when this returns (one fsync covers every caller
+     * waiting at the time).
+     */
+    public void awaitDurable() {
+        if (persistent) {
+            persistence.awaitDurable();
+        }
+    }
+
+    /** Whether writes are being logged to the append-only file (transports then wait for {@link #awaitDurable}). */
+    public boolean logsWrites() {
+        return persistent && persistence.appendOnlyOn();
+    }
+
+    /** The engine's timer (for services that run periodic work). */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** Runs {@code action} under the lock if it is free now; returns whether it ran. */
+    public boolean tryWithLock(Runnable action) {
+        if (!lock.tryLock()) {
+            return false;
+        }
+        try {
+            action.run();
+            return true;
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
@@ -331,6 +385,11 @@ public final class Engine implements CallContext, KeyspaceListener {
     }
 
     @Override
+    public void keyExpired(int db, Key key) {
+        dispatcher.effects().expired(db, key.bytes());
+    }
+
+    @Override
     public void databasesSwapped(int a, int b) {
         transactions.swapped(a, b, keyspace);
     }
@@ -422,6 +481,10 @@ public final class Engine implements CallContext, KeyspaceListener {
     public void close() {
         closed = true;
         scripting.abort();
+        if (persistent) {
+            persistent = false;
+            persistence.stop();
+        }
     }
 
     private void scheduleActiveExpiry() {

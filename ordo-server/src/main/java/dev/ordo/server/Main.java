@@ -1,5 +1,6 @@
 package dev.ordo.server;
 
+import dev.ordo.engine.persist.aof.AofCheck;
 import dev.ordo.server.config.ConfigException;
 import dev.ordo.server.config.ConfigLoader;
 import dev.ordo.server.config.Version;
@@ -14,6 +15,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -74,6 +76,9 @@ public final class Main implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        if (!arguments.isEmpty() && arguments.get(0).equals("--check-aof")) {
+            return checkAof();
+        }
         Ordo ordo;
         try {
             ordo = launch();
@@ -99,11 +104,20 @@ public final class Main implements Callable<Integer> {
             log.notice("Ordo is now ready to exit, bye bye...");
         });
         log.notice("Ordo version=" + Version.ORDO + ", pid=" + ProcessHandle.current().pid() + ", just started");
+        ordo.engine().persistence().setLog(log::notice);
+        try {
+            ordo.engine().startPersistence();
+        } catch (IOException e) {
+            ordo.close();
+            log.warning(e.getMessage());
+            throw new StartupFailure();
+        }
         int requested = loaded.config().getInt("port");
         int port;
         try {
             port = ordo.openPort(requested);
         } catch (UncheckedIOException e) {
+            ordo.engine().withLock(() -> ordo.engine().persistence().beforeShutdown(false, true));
             ordo.close();
             log.warning(e.getCause().getMessage());
             log.warning("Failed listening on port " + requested + " (tcp), aborting.");
@@ -113,6 +127,18 @@ public final class Main implements Callable<Integer> {
         log.notice("Server initialized");
         log.notice("Ready to accept connections tcp on port " + port);
         return ordo;
+    }
+
+    /** {@code --check-aof FILE [--fix]}: checks (and with --fix repairs) an append-only file or manifest. */
+    private int checkAof() {
+        List<String> rest = arguments.subList(1, arguments.size());
+        boolean fix = rest.contains("--fix");
+        List<String> files = rest.stream().filter(a -> !a.equals("--fix")).toList();
+        if (files.size() != 1) {
+            err.println("Usage: ordo-server --check-aof [--fix] <file.manifest|file.aof>");
+            return 1;
+        }
+        return AofCheck.run(Path.of(files.get(0)), fix, out);
     }
 
     /** The shutdown hook: closes the server, then ends the process with 0 as redis-server does. */

@@ -12,6 +12,9 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -60,6 +63,31 @@ public final class Ordo implements AutoCloseable {
         return new Ordo(config, ServerLog.SILENT);
     }
 
+    /**
+     * An engine that keeps its data in {@code dataDir} (created if missing): it loads what is
+     * there, logs every write to the append-only file (fsynced every second) and saves a
+     * snapshot at {@link #close()}. Throws when a file there is corrupt, naming it and the offset.
+     */
+    public static Ordo open(Path dataDir) throws IOException {
+        Files.createDirectories(dataDir);
+        Config config = new Config();
+        config.set("dir", dataDir.toString(), true);
+        config.set("appendonly", "yes", true);
+        return open(config);
+    }
+
+    /** An engine with {@code config} that keeps its data in the configured {@code dir}, as the server does. */
+    public static Ordo open(Config config) throws IOException {
+        Ordo ordo = new Ordo(config, ServerLog.SILENT);
+        try {
+            ordo.engine.startPersistence();
+        } catch (IOException | RuntimeException e) {
+            ordo.close();
+            throw e;
+        }
+        return ordo;
+    }
+
     /** An engine whose network server reports to {@code log}. */
     static Ordo embedded(Config config, ServerLog log) {
         return new Ordo(config, log);
@@ -89,6 +117,11 @@ public final class Ordo implements AutoCloseable {
         int bound = s.start(port);
         server = s;
         return bound;
+    }
+
+    /** The port being served, or -1 before {@link #openPort}. */
+    public synchronized int port() {
+        return server == null ? -1 : server.port();
     }
 
     /** The engine itself. */

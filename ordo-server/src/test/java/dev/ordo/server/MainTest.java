@@ -50,7 +50,7 @@ class MainTest {
     @Test
     void readsAConfigFileThatTheCommandLineOverrides(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("ordo.conf");
-        Files.writeString(file, "# test config\nport 0\n  maxclients 7  \nrequirepass \"quoted pass\"\nsave 900 1 300 10\n");
+        Files.writeString(file, "# test config\nport 0\n  maxclients 7  \nrequirepass \"quoted pass\"\nsave 900 1 300 10\ndir " + dir + "\n");
         try (Ordo ordo = Main.start(new String[] {file.toString(), "--maxclients", "9"}, outStream, errStream)) {
             assertThat(ordo.engine().config().get("maxclients")).isEqualTo("9");
             assertThat(ordo.engine().config().get("requirepass")).isEqualTo("quoted pass");
@@ -105,5 +105,48 @@ class MainTest {
         assertThat(out()).contains("Usage: ordo-server");
         assertThat(Main.run(new String[] {"--version"}, outStream, errStream, InputStream.nullInputStream())).isZero();
         assertThat(out()).contains("Ordo server v=");
+    }
+
+    @Test
+    void keepsItsDataInDirAcrossRestarts(@TempDir Path dir) throws Exception {
+        String[] args = {"--port", "0", "--dir", dir.toString(), "--appendonly", "yes", "--appendfsync", "always"};
+        try (Ordo ordo = Main.start(args, outStream, errStream)) {
+            try (RawClient c = new RawClient(ordo.port())) {
+                assertThat(c.call("ZADD", "board", "120", "alice", "95", "bob")).isEqualTo(":2\r\n");
+                assertThat(c.call("SET", "session", "x", "EX", "600")).isEqualTo("+OK\r\n");
+                assertThat(c.call("BGSAVE")).isEqualTo("+Background saving started\r\n");
+                assertThat(c.call("INFO", "persistence")).contains("aof_enabled:1", "rdb_changes_since_last_save:",
+                        "aof_last_write_status:ok", "aof_current_size:");
+            }
+        }
+        assertThat(out()).contains("DB saved on disk");
+        try (Ordo ordo = Main.start(args, outStream, errStream)) {
+            try (RawClient c = new RawClient(ordo.port())) {
+                assertThat(c.call("ZSCORE", "board", "alice")).isEqualTo("$3\r\n120\r\n");
+                assertThat(Long.parseLong(c.call("TTL", "session").substring(1).trim())).isBetween(590L, 600L);
+            }
+        }
+        assertThat(out()).contains("DB loaded from append only file");
+    }
+
+    @Test
+    void checkAofReportsAndRepairsATornFile(@TempDir Path dir) throws Exception {
+        Path aof = dir.resolve("appendonly.aof.1.incr.aof");
+        Files.writeString(aof, RawClient.command("SET", "a", "1") + "*3\r\n$3\r\nSET\r\n$1\r\nb");
+        assertThat(Main.run(new String[] {"--check-aof", aof.toString()}, outStream, errStream, InputStream.nullInputStream()))
+                .isEqualTo(1);
+        assertThat(Main.run(new String[] {"--check-aof", aof.toString(), "--fix"}, outStream, errStream,
+                InputStream.nullInputStream())).isZero();
+        assertThat(Files.readString(aof)).isEqualTo(RawClient.command("SET", "a", "1"));
+        assertThat(Main.run(new String[] {"--check-aof", aof.toString()}, outStream, errStream, InputStream.nullInputStream()))
+                .isZero();
+    }
+
+    @Test
+    void refusesToStartOnACorruptFileNamingIt(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("dump.rdb"), "REDIS0010 this is not a snapshot");
+        int code = Main.run(new String[] {"--port", "0", "--dir", dir.toString()}, outStream, errStream, InputStream.nullInputStream());
+        assertThat(code).isEqualTo(1);
+        assertThat(out()).contains(dir.resolve("dump.rdb").toString());
     }
 }

@@ -21,14 +21,18 @@ public final class Call {
     private final ReplyWriter reply;
     private final Command command;
     private final boolean blockingAllowed;
+    private final EffectLog effects;
     private BlockRequest block;
+    private List<byte[][]> propagated;
 
     /** What a blocking command asks for when it cannot be served now. */
     public record BlockRequest(List<Key> keys, long timeoutMillis) {
     }
 
-    Call(CallContext context, Session session, byte[][] args, ReplyWriter reply, Command command, boolean blockingAllowed) {
+    Call(CallContext context, Session session, byte[][] args, ReplyWriter reply, Command command, boolean blockingAllowed,
+            EffectLog effects) {
         this.context = context;
+        this.effects = effects;
         this.session = session;
         this.args = args;
         this.reply = reply;
@@ -218,6 +222,71 @@ public final class Call {
 
     BlockRequest blockRequest() {
         return block;
+    }
+
+    /**
+     * Whether this call's effects are being logged (the append-only file is on): handlers whose
+     * effect differs from their arguments build it only then, for {@link #propagate}.
+     */
+    public boolean logsEffects() {
+        return effects.enabled();
+    }
+
+    /**
+     * Logs {@code command} (name first; {@code String}, {@code byte[]}, {@code Key} or a number
+     * per argument) as this call's effect in place of its own arguments; call it once per command
+     * the effect needs, in order. See {@link EffectLog} for when it is needed.
+     */
+    public void propagate(Object... command) {
+        if (!effects.enabled()) {
+            return;
+        }
+        byte[][] out = new byte[command.length][];
+        for (int i = 0; i < command.length; i++) {
+            Object part = command[i];
+            if (part instanceof byte[] bytes) {
+                out[i] = bytes;
+            } else if (part instanceof Key key) {
+                out[i] = key.bytes();
+            } else {
+                out[i] = String.valueOf(part).getBytes(StandardCharsets.UTF_8);
+            }
+        }
+        if (propagated == null) {
+            propagated = new java.util.ArrayList<>(1);
+        }
+        propagated.add(out);
+    }
+
+    /**
+     * Logs the effect of a write that left {@code key} with the absolute expiry it was given:
+     * {@code command} while the key exists, DEL when the expiry (in the past) deleted it.
+     */
+    public void propagateExpiring(Key key, Object... command) {
+        if (db().exists(key)) {
+            propagate(command);
+        } else {
+            propagate("DEL", key);
+        }
+    }
+
+    /** Logs the removal of {@code members} from {@code key} as one {@code command} (ZREM, SREM) with them. */
+    public void propagateRemoval(String command, Key key, List<byte[]> members) {
+        if (!effects.enabled() || members.isEmpty()) {
+            return;
+        }
+        Object[] removal = new Object[members.size() + 2];
+        removal[0] = command;
+        removal[1] = key;
+        for (int i = 0; i < members.size(); i++) {
+            removal[i + 2] = members.get(i);
+        }
+        propagate(removal);
+    }
+
+    /** The effects the handler declared, or null when its arguments are its effect. */
+    List<byte[][]> propagated() {
+        return propagated;
     }
 
     /**

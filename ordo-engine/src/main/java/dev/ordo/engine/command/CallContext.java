@@ -23,4 +23,9 @@ public interface CallContext {
     default Dispatcher dispatcher() {
         throw new UnsupportedOperationException("this context keeps no command statistics");
     }
+
+    /** Snapshots and the append-only file. */
+    default PersistenceControl persistence() {
+        throw new UnsupportedOperationException("this context keeps no data on disk");
+    }
 }

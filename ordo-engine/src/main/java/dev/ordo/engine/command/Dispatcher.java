@@ -19,6 +19,8 @@ public final class Dispatcher {
     private final CallContext context;
     private final Map<String, CommandStats> stats = new LinkedHashMap<>();
     private final SlowLog slowLog = new SlowLog();
+    private final EffectLog effects = new EffectLog();
+    private WriteBarrier barrier;
     private long totalCommands;
     private Command lastRun;
 
@@ -28,6 +30,15 @@ public final class Dispatcher {
         public long micros;
         public long rejectedCalls;
         public long failedCalls;
+    }
+
+    /**
+     * Told before every write command runs, with its arguments (a background snapshot saves what
+     * the command may change first). Called under the engine lock.
+     */
+    @FunctionalInterface
+    public interface WriteBarrier {
+        void beforeWrite(int db, byte[][] args);
     }
 
     public Dispatcher(CallContext context) {
@@ -109,14 +120,29 @@ public final class Dispatcher {
 
     private Call.BlockRequest run(Command command, Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed) {
         CommandStats s = stats.computeIfAbsent(command.fullName(), k -> new CommandStats());
+        boolean write = command.is(Command.Flag.WRITE);
+        if (write && barrier != null) {
+            barrier.beforeWrite(session.db(), args);
+        }
         long start = System.nanoTime();
-        Call call = new Call(context, session, args, out, command, blockingAllowed);
+        long dirtyBefore = context.keyspace().dirty();
+        Call call = new Call(context, session, args, out, command, blockingAllowed, effects);
         lastRun = command;
+        boolean failed = false;
+        effects.begin();
         try {
-            command.handler().execute(call);
-        } catch (ErrorReply e) {
-            s.failedCalls++;
-            out.error(e.getMessage());
+            try {
+                command.handler().execute(call);
+            } catch (ErrorReply e) {
+                failed = true;
+                s.failedCalls++;
+                out.error(e.getMessage());
+            }
+            if (write && effects.enabled()) {
+                logEffect(command, session, call, failed, dirtyBefore);
+            }
+        } finally {
+            effects.end();
         }
         Call.BlockRequest block = call.blockRequest();
         if (block == null) {
@@ -126,6 +152,26 @@ public final class Dispatcher {
             logIfSlow(command, session, args, micros);
         }
         return block;
+    }
+
+    /** Logs what a write did: the effects its handler declared, else its arguments if it changed anything. */
+    private void logEffect(Command command, Session session, Call call, boolean failed, long dirtyBefore) {
+        List<byte[][]> declared = call.propagated();
+        if (declared != null) {
+            declared.forEach(e -> effects.add(session.db(), e));
+        } else if (!failed && (context.keyspace().dirty() != dirtyBefore || command.firstKey() == 0)) {
+            effects.add(session.db(), call.args());
+        }
+    }
+
+    /** The log of write effects (the append-only file listens to it). */
+    public EffectLog effects() {
+        return effects;
+    }
+
+    /** Installs (or removes, with null) the barrier told before each write command. */
+    public void setWriteBarrier(WriteBarrier barrier) {
+        this.barrier = barrier;
     }
 
     /**

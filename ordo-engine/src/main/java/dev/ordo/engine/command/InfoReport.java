@@ -243,23 +243,7 @@ final class InfoReport {
     }
 
     private void persistence(Map<String, String> f) {
-        long startSeconds = ManagementFactory.getRuntimeMXBean().getStartTime() / 1000;
-        zeros(f, "loading", "async_loading", "current_cow_peak", "current_cow_size", "current_cow_size_age");
-        f.put("current_fork_perc", "0.00");
-        zeros(f, "current_save_keys_processed", "current_save_keys_total", "rdb_changes_since_last_save",
-                "rdb_bgsave_in_progress");
-        f.put("rdb_last_save_time", String.valueOf(startSeconds));
-        f.put("rdb_last_bgsave_status", "ok");
-        f.put("rdb_last_bgsave_time_sec", "-1");
-        f.put("rdb_current_bgsave_time_sec", "-1");
-        zeros(f, "rdb_saves", "rdb_last_cow_size", "rdb_last_load_keys_expired", "rdb_last_load_keys_loaded", "aof_enabled",
-                "aof_rewrite_in_progress", "aof_rewrite_scheduled");
-        f.put("aof_last_rewrite_time_sec", "-1");
-        f.put("aof_current_rewrite_time_sec", "-1");
-        f.put("aof_last_bgrewrite_status", "ok");
-        zeros(f, "aof_rewrites", "aof_rewrites_consecutive_failures");
-        f.put("aof_last_write_status", "ok");
-        zeros(f, "aof_last_cow_size", "module_fork_in_progress", "module_fork_last_cow_size");
+        call.context().persistence().info(f);
     }
 
     private void stats(Map<String, String> f) {

@@ -175,6 +175,7 @@ final class KeyCommands {
             return;
         }
         c.db().setExpireAt(key, when);
+        c.propagateExpiring(key, "PEXPIREAT", key, when);
         c.reply().integer(1);
     }
 

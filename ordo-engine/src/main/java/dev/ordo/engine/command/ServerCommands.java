@@ -23,7 +23,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Server commands: COMMAND, CONFIG, INFO, TIME, SHUTDOWN, SLOWLOG and DEBUG. They read and change
+ * Server commands: COMMAND, CONFIG, INFO, TIME, SHUTDOWN, SLOWLOG, DEBUG, and the persistence
+ * commands SAVE, BGSAVE, BGREWRITEAOF and LASTSAVE (carried out by {@link PersistenceControl}). They read and change
  * server-wide state: the command table, the configuration, the dispatcher's statistics and slow
  * log, and the keyspace's counters. CONFIG SET is atomic: every name is checked, then every value
  * applied, and a value that fails restores the ones already applied.
@@ -67,6 +68,24 @@ final class ServerCommands {
                 .with(Command.of("reset", 2, "admin loading stale", 0, 0, 0, SERVER, ServerCommands::slowlogReset))
                 .with(Command.of("help", 2, "loading stale", 0, 0, 0, SERVER, ServerCommands::slowlogHelp)));
         table.register(Command.of("debug", -2, ADMIN_FLAGS, 0, 0, 0, SERVER, ServerCommands::debug));
+        table.register(Command.of("save", 1, "admin noscript no_multi", 0, 0, 0, SERVER, c -> {
+            c.context().persistence().save();
+            c.reply().simpleString("OK");
+        }));
+        table.register(Command.of("bgsave", -1, "admin noscript", 0, 0, 0, SERVER, ServerCommands::bgsave));
+        table.register(Command.of("bgrewriteaof", 1, "admin noscript", 0, 0, 0, SERVER,
+                c -> c.reply().simpleString(c.context().persistence().bgrewriteaof())));
+        table.register(Command.of("lastsave", 1, "loading stale fast", 0, 0, 0, SERVER,
+                c -> c.reply().integer(c.context().persistence().lastSave())));
+    }
+
+    /** BGSAVE [SCHEDULE]. */
+    private static void bgsave(Call c) {
+        boolean schedule = c.argc() == 2 && c.argIs(1, "SCHEDULE");
+        if (c.argc() > 2 || (c.argc() == 2 && !schedule)) {
+            throw new ErrorReply(Errors.SYNTAX);
+        }
+        c.reply().simpleString(c.context().persistence().bgsave(schedule));
     }
 
     /** Writes a HELP reply: the usage line, {@code lines}, then the HELP entry, each a status string. */
@@ -206,6 +225,7 @@ final class ServerCommands {
         requireKnown(config, names);
         requireMutableAndDistinct(config, names);
         applyAll(c, config, names);
+        c.context().persistence().configChanged();
         c.reply().simpleString("OK");
     }
 
@@ -312,6 +332,9 @@ final class ServerCommands {
         if (abort) {
             throw new ErrorReply(Errors.NO_SHUTDOWN_IN_PROGRESS);
         }
+        if (!c.context().persistence().beforeShutdown(save, noSave)) {
+            throw new ErrorReply("ERR Errors trying to SHUTDOWN. Check logs.");
+        }
         c.context().server().shutdown();
         c.session().markClosing();
     }
@@ -359,7 +382,7 @@ final class ServerCommands {
                 "    Remove every entry.");
     }
 
-    /** DEBUG OBJECT key | SLEEP seconds | SET-ACTIVE-EXPIRE 0|1 | HELP. */
+    /** DEBUG OBJECT key | RELOAD | SLEEP seconds | SET-ACTIVE-EXPIRE 0|1 | HELP. */
     private static void debug(Call c) {
         if (c.argc() == 2 && c.argIs(1, "HELP")) {
             debugHelp(c);
@@ -367,6 +390,9 @@ final class ServerCommands {
             debugObject(c);
         } else if (c.argc() == 3 && c.argIs(1, "SLEEP")) {
             debugSleep(c);
+        } else if (c.argc() == 2 && c.argIs(1, "RELOAD")) {
+            c.context().persistence().reload();
+            c.reply().simpleString("OK");
         } else if (c.argc() == 3 && c.argIs(1, "SET-ACTIVE-EXPIRE")) {
             c.keyspace().setActiveExpireEnabled(leadingInteger(c.argString(2)) != 0);
             c.reply().simpleString("OK");
@@ -379,6 +405,8 @@ final class ServerCommands {
         help(c, "DEBUG",
                 "OBJECT <key>",
                 "    Describe the value stored at <key>: encoding, estimated serialized length, access time.",
+                "RELOAD",
+                "    Save the RDB on disk, empty the dataset and reload it from the file.",
                 "SET-ACTIVE-EXPIRE (0|1)",
                 "    Stop or resume the background deletion of expired keys.",
                 "SLEEP <seconds>",

@@ -218,6 +218,7 @@ final class SetCommands {
         byte[] member = set.random(c.keyspace().random());
         set.remove(member);
         afterRemoval(c, key, set, true);
+        c.propagate("SREM", key, member);
         c.reply().bulk(member);
     }
 
@@ -235,6 +236,7 @@ final class SetCommands {
         if (count >= set.size()) {
             List<byte[]> all = union(new SetValue[] {set}, limits(c)).members();
             c.db().delete(key);
+            c.propagate("DEL", key);
             replySet(c, all);
             return;
         }
@@ -250,6 +252,7 @@ final class SetCommands {
             popped = set.members();
             c.db().replaceKeepingTtl(key, survivors);
         }
+        c.propagateRemoval("SREM", key, popped);
         replySet(c, popped);
     }
 

@@ -81,6 +81,9 @@ final class StringCommands {
         Key key = c.key(1);
         StringValue old = options.has(GET) ? c.read(key, StringValue.class) : null;
         boolean stored = setIfAllowed(c, key, c.arg(2), options.flags, expireAt);
+        if (stored && expireAt != Database.NO_EXPIRY) {
+            c.propagateExpiring(key, "SET", key, c.arg(2), "PXAT", expireAt);
+        }
         if (options.has(GET)) {
             reply(c, old);
         } else if (stored) {
@@ -101,6 +104,7 @@ final class StringCommands {
         options.expiryArg = 2;
         long expireAt = expireAt(c, options, invalidExpireError);
         setIfAllowed(c, c.key(1), c.arg(3), unitFlag, expireAt);
+        c.propagateExpiring(c.key(1), "SET", c.key(1), c.arg(3), "PXAT", expireAt);
         c.reply().simpleString("OK");
     }
 
@@ -146,8 +150,9 @@ final class StringCommands {
         long expireAt = expireAt(c, options, Errors.INVALID_EXPIRE_GETEX);
         if (expireAt != Database.NO_EXPIRY) {
             c.db().setExpireAt(key, expireAt);
-        } else if (options.has(PERSIST)) {
-            c.db().persist(key);
+            c.propagateExpiring(key, "PEXPIREAT", key, expireAt);
+        } else if (options.has(PERSIST) && c.db().persist(key)) {
+            c.propagate("PERSIST", key);
         }
         reply(c, value);
     }

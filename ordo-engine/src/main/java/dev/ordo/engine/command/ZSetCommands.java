@@ -121,16 +121,24 @@ final class ZSetCommands {
             created = true;
         }
         long counted = 0;
+        boolean changed = false;
         double incrResult = Double.NaN;
         for (int p = 0; p < pairs; p++) {
             byte[] member = c.arg(i + 2 * p + 1);
             if (options.isIncr()) {
+                double before = z.score(member);
                 incrResult = z.increment(member, scores[p], options);
-            } else if (z.add(member, scores[p], options).counts(options.isCh())) {
-                counted++;
+                changed = !Double.isNaN(incrResult) && !(before == incrResult);
+            } else {
+                AddResult result = z.add(member, scores[p], options);
+                counted += result.counts(options.isCh()) ? 1 : 0;
+                changed |= result.counts(true);
             }
         }
-        finishWrite(c, key, z, created);
+        if (changed || created) {
+            // As Redis: a ZADD that changed nothing neither touches WATCHed keys nor is logged.
+            finishWrite(c, key, z, created);
+        }
         replyAddOutcome(c, options, counted, incrResult);
     }
 
@@ -153,8 +161,11 @@ final class ZSetCommands {
         if (created) {
             z = new ZSet(limits(c), 1, c.arg(3).length);
         }
+        double before = z.score(c.arg(3));
         double score = z.increment(c.arg(3), delta, ZAddOptions.NONE);
-        finishWrite(c, key, z, created);
+        if (created || before != score) {
+            finishWrite(c, key, z, created);
+        }
         c.reply().doubleValue(score);
     }
 
@@ -470,6 +481,9 @@ final class ZSetCommands {
             z.popMax(count, ZEntry.collectInto(popped));
         }
         finishWrite(c, key, z, false);
+        if (c.logsEffects()) {
+            c.propagateRemoval("ZREM", key, popped.stream().map(ZEntry::member).toList());
+        }
         return popped;
     }
 

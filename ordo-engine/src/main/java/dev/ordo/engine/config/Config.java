@@ -86,6 +86,13 @@ public final class Config {
         string("dir", System.getProperty("user.dir"), true);
         string("dbfilename", "dump.rdb", true);
         string("appendfilename", "appendonly.aof", false);
+        string("appenddirname", "appendonlydir", false);
+        integer("auto-aof-rewrite-percentage", 100, true, 0, Integer.MAX_VALUE);
+        memory("auto-aof-rewrite-min-size", 64L * 1024 * 1024, true);
+        enumeration("aof-load-truncated", "yes", true, "yes", "no");
+        enumeration("aof-use-rdb-preamble", "yes", true, "yes", "no");
+        enumeration("rdbcompression", "yes", true, "yes", "no");
+        enumeration("rdbchecksum", "yes", false, "yes", "no");
         enumeration("loglevel", "notice", true, "debug", "verbose", "notice", "warning", "nothing");
         string("logfile", "", false);
         enumeration("daemonize", "no", false, "yes", "no");

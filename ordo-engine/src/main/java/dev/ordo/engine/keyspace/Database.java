@@ -57,11 +57,22 @@ public final class Database {
         if (e == null) {
             return null;
         }
-        if (e.expireAt != NO_EXPIRY && e.expireAt <= keyspace.now()) {
+        if (e.expireAt != NO_EXPIRY && e.expireAt <= keyspace.now() && !keyspace.loading()) {
             expire(key);
             return null;
         }
         return e;
+    }
+
+    /** The value stored at {@code key}, expired or not, with no side effect (no expiry, no statistics). */
+    public Object peek(Key key) {
+        Entry e = entries.get(key);
+        return e == null ? null : e.value;
+    }
+
+    /** Visits every stored key, expired ones included, with no side effect. */
+    public void forEachStored(BiConsumer<Key, Entry> visitor) {
+        entries.forEach(visitor);
     }
 
     /** The live entry of {@code key} for a write: no hit or miss counted, access time refreshed. */
@@ -154,7 +165,7 @@ public final class Database {
         if (e == null) {
             return;
         }
-        if (atMillis <= keyspace.now()) {
+        if (atMillis <= keyspace.now() && !keyspace.loading()) {
             delete(key);
             keyspace.stats().expiredKeys++;
             return;
@@ -265,7 +276,7 @@ public final class Database {
     private void expire(Key key) {
         remove(key);
         keyspace.stats().expiredKeys++;
-        keyspace.modified(index, key);
+        keyspace.expired(index, key);
     }
 
     private void remove(Key key) {

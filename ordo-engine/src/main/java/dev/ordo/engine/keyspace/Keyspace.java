@@ -19,6 +19,8 @@ public final class Keyspace {
     private final Stats stats = new Stats();
     private final List<KeyspaceListener> listeners = new ArrayList<>();
     private long now;
+    private long dirty;
+    private boolean loading;
     private volatile boolean activeExpireEnabled = true;
 
     /** Counters INFO reports. */
@@ -72,9 +74,22 @@ public final class Keyspace {
         return stats;
     }
 
+    /**
+     * Whether the append-only file is being replayed: no key expires then (neither on access nor
+     * when given an expiry in the past), so each logged command finds the state it found when it
+     * ran; keys past their time expire once loading ends. As Redis loads.
+     */
+    public boolean loading() {
+        return loading;
+    }
+
+    public void setLoading(boolean loading) {
+        this.loading = loading;
+    }
+
     /** Whether the background cycle deletes expired keys (DEBUG SET-ACTIVE-EXPIRE turns it off). */
     public boolean activeExpireEnabled() {
-        return activeExpireEnabled;
+        return activeExpireEnabled && !loading;
     }
 
     public void setActiveExpireEnabled(boolean enabled) {
@@ -108,7 +123,21 @@ public final class Keyspace {
         }
     }
 
+    /** How many changes commands made (Redis's dirty counter: save rules, effect logging); expiries do not count. */
+    public long dirty() {
+        return dirty;
+    }
+
+    /** A key expired: WATCH sees a change, the effect log a DEL; the dirty counter counts only commands' changes. */
+    void expired(int db, Key key) {
+        for (KeyspaceListener l : listeners) {
+            l.keyModified(db, key);
+            l.keyExpired(db, key);
+        }
+    }
+
     void modified(int db, Key key) {
+        dirty++;
         for (KeyspaceListener l : listeners) {
             l.keyModified(db, key);
         }

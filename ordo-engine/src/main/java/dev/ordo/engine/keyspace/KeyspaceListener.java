@@ -9,6 +9,10 @@ public interface KeyspaceListener {
     default void keyModified(int db, Key key) {
     }
 
+    /** A key was deleted because its expiry time had passed (lazily on access, or by the active cycle). */
+    default void keyExpired(int db, Key key) {
+    }
+
     /** Two databases exchanged their contents (SWAPDB). */
     default void databasesSwapped(int a, int b) {
     }

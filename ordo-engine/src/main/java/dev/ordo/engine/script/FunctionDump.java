@@ -1,5 +1,8 @@
 package dev.ordo.engine.script;
 
+import dev.ordo.engine.persist.rdb.Crc64;
+import dev.ordo.engine.persist.rdb.Lzf;
+
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,18 +18,6 @@ final class FunctionDump {
     static final int OPCODE_FUNCTION2 = 0xF5;
     /** The RDB version Redis 7.0 writes and accepts; 7.2 (11) accepts it too. */
     static final int RDB_VERSION = 10;
-    private static final long[] CRC_TABLE = new long[256];
-
-    static {
-        long poly = 0x95AC9329AC4BC9B5L;
-        for (int i = 0; i < 256; i++) {
-            long crc = i;
-            for (int j = 0; j < 8; j++) {
-                crc = (crc & 1) != 0 ? (crc >>> 1) ^ poly : crc >>> 1;
-            }
-            CRC_TABLE[i] = crc;
-        }
-    }
 
     private FunctionDump() {
     }
@@ -41,7 +32,7 @@ final class FunctionDump {
         out.write(RDB_VERSION & 0xFF);
         out.write(RDB_VERSION >>> 8);
         byte[] body = out.toByteArray();
-        long crc = crc64(body, body.length);
+        long crc = Crc64.of(body, 0, body.length);
         for (int i = 0; i < 8; i++) {
             out.write((int) (crc >>> (8 * i)) & 0xFF);
         }
@@ -59,7 +50,7 @@ final class FunctionDump {
         for (int i = 0; i < 8; i++) {
             crc |= (payload[footer + 2 + i] & 0xFFL) << (8 * i);
         }
-        if (version > RDB_VERSION + 1 || crc != crc64(payload, footer + 2)) {
+        if (version > RDB_VERSION + 1 || crc != Crc64.of(payload, 0, footer + 2)) {
             return null;
         }
         List<byte[]> codes = new ArrayList<>();
@@ -75,14 +66,6 @@ final class FunctionDump {
             codes.add(code);
         }
         return codes;
-    }
-
-    static long crc64(byte[] data, int length) {
-        long crc = 0;
-        for (int i = 0; i < length; i++) {
-            crc = CRC_TABLE[(int) ((crc ^ data[i]) & 0xFF)] ^ (crc >>> 8);
-        }
-        return crc;
     }
 
     private static void writeLength(ByteArrayOutputStream out, long len) {
@@ -134,11 +117,11 @@ final class FunctionDump {
         if (encoded[0] == 3) {
             long compressed = readLength(b, pos, end, new int[1]);
             long original = readLength(b, pos, end, new int[1]);
-            // LZF expands at most about 88 times (a 3-byte back reference copies 264 bytes).
-            if (compressed < 0 || original < 0 || pos[0] + compressed > end || original > compressed * 100 + 64) {
+            if (compressed < 0 || original < 0 || pos[0] + compressed > end
+                    || original > Math.min(Integer.MAX_VALUE - 8, Lzf.maxExpansion(compressed))) {
                 return null;
             }
-            byte[] out = lzfDecompress(b, pos[0], (int) compressed, (int) original);
+            byte[] out = Lzf.decompress(b, pos[0], (int) compressed, (int) original);
             pos[0] += (int) compressed;
             return out;
         }
@@ -148,46 +131,5 @@ final class FunctionDump {
         byte[] s = java.util.Arrays.copyOfRange(b, pos[0], pos[0] + (int) len);
         pos[0] += (int) len;
         return s;
-    }
-
-    /** LZF decompression (the format Redis uses for RDB strings); null when the input is inconsistent. */
-    static byte[] lzfDecompress(byte[] in, int off, int len, int originalLength) {
-        byte[] out = new byte[originalLength];
-        int ip = off;
-        int end = off + len;
-        int op = 0;
-        while (ip < end) {
-            int ctrl = in[ip++] & 0xFF;
-            if (ctrl < 32) {
-                int n = ctrl + 1;
-                if (op + n > out.length || ip + n > end) {
-                    return null;
-                }
-                System.arraycopy(in, ip, out, op, n);
-                ip += n;
-                op += n;
-            } else {
-                int n = ctrl >>> 5;
-                int ref = op - ((ctrl & 0x1F) << 8) - 1;
-                if (n == 7) {
-                    if (ip >= end) {
-                        return null;
-                    }
-                    n += in[ip++] & 0xFF;
-                }
-                if (ip >= end) {
-                    return null;
-                }
-                ref -= in[ip++] & 0xFF;
-                n += 2;
-                if (ref < 0 || op + n > out.length) {
-                    return null;
-                }
-                for (int i = 0; i < n; i++) {
-                    out[op++] = out[ref++];
-                }
-            }
-        }
-        return op == out.length ? out : null;
     }
 }

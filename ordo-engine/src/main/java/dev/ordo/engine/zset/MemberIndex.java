@@ -149,17 +149,6 @@ final class MemberIndex {
         }
     }
 
-    /** Writes every stored address into {@code out}, in slot order, and returns how many. */
-    int addresses(int[] out) {
-        int n = 0;
-        for (int v : slots) {
-            if (v != EMPTY && v != TOMBSTONE) {
-                out[n++] = v & ~TAG_MASK;
-            }
-        }
-        return n;
-    }
-
     /** Returns the bytes of the slot table. */
     long allocatedBytes() {
         return 16L + 4L * slots.length;

@@ -2,6 +2,8 @@ package dev.ordo.engine.zset;
 
 import dev.ordo.engine.internal.Hashing;
 
+import java.util.Arrays;
+
 /**
  * Builds a sorted set from members that arrive in any order (the algebra's accumulator, a range
  * stored elsewhere, a snapshot being loaded): members go to an arena and a hash index first, are
@@ -13,6 +15,8 @@ public final class ZSetBuilder {
     private final TreeShape shape;
     private MemberArena arena;
     private MemberIndex index;
+    /** The members' addresses in the order they arrived, so that input already in order needs no sort. */
+    private int[] arrival;
     private int longest;
 
     /** Starts a builder; {@code expectedSize} sizes the index. */
@@ -25,6 +29,7 @@ public final class ZSetBuilder {
         this.shape = shape;
         this.arena = new MemberArena(shape.chunkSize());
         this.index = new MemberIndex(arena, Hashing.SEED, expectedSize);
+        this.arrival = new int[Math.max(16, Math.min(expectedSize, 1 << 16))];
     }
 
     /** Adds the member unless present; returns whether it was added. */
@@ -39,8 +44,7 @@ public final class ZSetBuilder {
         if (slot >= 0) {
             return false;
         }
-        index.insertAt(slot, arena.append(score, m, off, len));
-        longest = Math.max(longest, len);
+        insert(slot, m, off, len, score);
         return true;
     }
 
@@ -52,9 +56,19 @@ public final class ZSetBuilder {
             int addr = index.addressAt(slot);
             arena.setScore(addr, aggregate.combine(arena.score(addr), score));
         } else {
-            index.insertAt(slot, arena.append(score, m, off, len));
-            longest = Math.max(longest, len);
+            insert(slot, m, off, len, score);
         }
+    }
+
+    private void insert(int slot, byte[] m, int off, int len, double score) {
+        int addr = arena.append(score, m, off, len);
+        index.insertAt(slot, addr);
+        int n = index.size() - 1;
+        if (n == arrival.length) {
+            arrival = Arrays.copyOf(arrival, 2 * n);
+        }
+        arrival[n] = addr;
+        longest = Math.max(longest, len);
     }
 
     /** The number of distinct members so far. */
@@ -68,8 +82,8 @@ public final class ZSetBuilder {
             throw new IllegalStateException("build() was already called");
         }
         int n = index.size();
-        int[] addrs = new int[n];
-        index.addresses(addrs);
+        int[] addrs = arrival.length == n ? arrival : Arrays.copyOf(arrival, n);
+        arrival = null;
         double[] scores = new double[n];
         for (int i = 0; i < n; i++) {
             scores[i] = arena.score(addrs[i]);
@@ -95,8 +109,26 @@ public final class ZSetBuilder {
         return new ListpackZSet(buf, at, n);
     }
 
-    /** Sorts the parallel arrays by (score, member) with a stable bottom-up merge sort. */
+    /**
+     * Sorts the parallel arrays by (score, member) with a stable bottom-up merge sort. Input that
+     * is already in order, or in reverse order, costs one pass: snapshots list members ascending
+     * (Ordo's) or descending (Redis's), and loading them is the common case.
+     */
     private static void sortByKey(double[] scores, int[] addrs, int n, MemberArena arena) {
+        if (inOrder(scores, addrs, n, arena, false)) {
+            return;
+        }
+        if (inOrder(scores, addrs, n, arena, true)) {
+            for (int i = 0, j = n - 1; i < j; i++, j--) {
+                double ts = scores[i];
+                scores[i] = scores[j];
+                scores[j] = ts;
+                int ta = addrs[i];
+                addrs[i] = addrs[j];
+                addrs[j] = ta;
+            }
+            return;
+        }
         double[] s = scores;
         int[] a = addrs;
         double[] ts = new double[n];
@@ -128,6 +160,17 @@ public final class ZSetBuilder {
             System.arraycopy(s, 0, scores, 0, n);
             System.arraycopy(a, 0, addrs, 0, n);
         }
+    }
+
+    /** Whether the entries are strictly ascending (or, when {@code reversed}, strictly descending). Members are distinct. */
+    private static boolean inOrder(double[] scores, int[] addrs, int n, MemberArena arena, boolean reversed) {
+        for (int i = 1; i < n; i++) {
+            boolean ascending = before(scores[i - 1], addrs[i - 1], scores[i], addrs[i], arena);
+            if (ascending == reversed) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean before(double s1, int a1, double s2, int a2, MemberArena arena) {

@@ -27,9 +27,13 @@ public final class RedisServer implements AutoCloseable {
         this.port = port;
     }
 
-    /** Starts a server with persistence off and the given extra arguments, or skips / fails as above. */
+    /**
+     * Starts a server with persistence off and the given extra arguments, or skips / fails as above.
+     * Later arguments win, so {@code "--dir", d, "--dbfilename", f} makes it load {@code d/f} at
+     * startup (and SAVE there).
+     */
     public static RedisServer start(String... extraArgs) throws IOException, InterruptedException {
-        String binary = requireBinary("redis-server");
+        String binary = requireTool("redis-server");
         int port = freePort();
         Path dir = Files.createTempDirectory("ordo-redis");
         List<String> cmd = new ArrayList<>(List.of(binary, "--port", String.valueOf(port), "--bind", "127.0.0.1",
@@ -50,11 +54,20 @@ public final class RedisServer implements AutoCloseable {
         throw new IOException("redis-server did not start on port " + port + ": " + Files.readString(dir.resolve("redis.log")));
     }
 
+    public int port() {
+        return port;
+    }
+
+    /** The temporary directory the server was started in (its working directory unless {@code --dir} moved it). */
+    public Path dir() {
+        return dir;
+    }
+
     /**
-     * The path of one of Redis's programs (redis-server, redis-check-aof, ...) on the PATH; when it is
-     * missing the test is skipped with a visible reason, or fails under {@code CI=true}.
+     * The path of a Redis tool on the PATH ({@code redis-server}, {@code redis-check-rdb} ...), or
+     * skips the calling test when it is missing (fails under {@code CI=true}), as {@link #start} does.
      */
-    public static String requireBinary(String name) {
+    public static String requireTool(String name) {
         String binary = find(name);
         if (binary == null) {
             if ("true".equals(System.getenv("CI"))) {
@@ -63,15 +76,6 @@ public final class RedisServer implements AutoCloseable {
             Assumptions.abort(name + " is not installed: comparison with Redis skipped (install redis-server to run it)");
         }
         return binary;
-    }
-
-    /** The server's working directory ({@code dir}): where its RDB and AOF files go. Deleted on {@link #close()}. */
-    public Path dir() {
-        return dir;
-    }
-
-    public int port() {
-        return port;
     }
 
     /** The version the server reports, e.g. 7.0.15. */

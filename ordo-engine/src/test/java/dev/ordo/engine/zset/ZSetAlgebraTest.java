@@ -139,4 +139,29 @@ class ZSetAlgebraTest {
         z.removeRange(0, 5000);
         z.checkInvariants();
     }
+
+    /** Snapshots arrive in order (Ordo's) or in reverse (Redis's): both skip the sort, ties included. */
+    @Test
+    void builder_acceptsInputInOrderAndInReverse() {
+        List<ZEntry> ordered = new java.util.ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            ordered.add(new ZEntry(("m" + (10_000 + i)).getBytes(StandardCharsets.UTF_8), i / 7));
+        }
+        List<ZEntry> reversed = new java.util.ArrayList<>(ordered);
+        java.util.Collections.reverse(reversed);
+        List<ZEntry> almost = new java.util.ArrayList<>(ordered);
+        java.util.Collections.swap(almost, 1000, 1001);
+        for (List<ZEntry> input : List.of(ordered, reversed, almost)) {
+            ZSetBuilder builder = new ZSetBuilder(LIMITS, 10);
+            input.forEach(e -> builder.add(e.member(), e.score()));
+            ZSet z = builder.build();
+            z.checkInvariants();
+            List<ZEntry> all = entries(z);
+            assertThat(all).hasSize(ordered.size());
+            for (int i = 0; i < all.size(); i++) {
+                assertThat(all.get(i).member()).isEqualTo(ordered.get(i).member());
+                assertThat(all.get(i).score()).isEqualTo(ordered.get(i).score());
+            }
+        }
+    }
 }

@@ -265,7 +265,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         }
     }
 
-    /** Sends what the writer holds (unless the engine owns it) and flushes; pauses reading under backpressure. */
+    /**
+     * Sends what the writer holds (unless the engine owns it) and flushes; pauses reading under
+     * backpressure. While writes are logged to the append-only file, the flush waits for them to
+     * be durable ({@link DurableFlush}).
+     */
     private void flush() {
         if (closing) {
             return;
@@ -275,6 +279,18 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             if (out != null) {
                 ctx.write(out);
             }
+        }
+        if (engine.logsWrites()) {
+            server.durableFlush(ctx.channel().eventLoop()).add(this);
+        } else {
+            flushNow();
+        }
+    }
+
+    /** Flushes what has been written to the channel; pauses reading under backpressure. */
+    void flushNow() {
+        if (closing) {
+            return;
         }
         ctx.flush();
         if (!ctx.channel().isWritable()) {
@@ -399,6 +415,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
                 ctx.write(out);
             }
         }
+        engine.awaitDurable();
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }
 

@@ -55,6 +55,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
     private final AtomicInteger admitted = new AtomicInteger();
     private final List<Channel> listeners = new CopyOnWriteArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final Map<io.netty.channel.EventLoop, DurableFlush> durableFlushes = new ConcurrentHashMap<>();
     private volatile Runnable onShutdown = this::close;
     private volatile int port;
     private ScheduledFuture<?> idleCheck;
@@ -168,6 +169,11 @@ public final class RespServer implements ServerControl, AutoCloseable {
 
     MonitorFeed monitors() {
         return monitors;
+    }
+
+    /** The group commit of {@code loop} (see {@link DurableFlush}). */
+    DurableFlush durableFlush(io.netty.channel.EventLoop loop) {
+        return durableFlushes.computeIfAbsent(loop, l -> new DurableFlush(engine, l));
     }
 
     /** Registers a new connection; false when {@code maxclients} are already connected. */

@@ -49,7 +49,7 @@ class RedisCheckAofCrossTest {
     }
 
     static Verdict redisCheck(Path file, boolean fix) throws IOException, InterruptedException {
-        String binary = RedisServer.requireBinary("redis-check-aof");
+        String binary = RedisServer.requireTool("redis-check-aof");
         List<String> cmd = new ArrayList<>(List.of(binary));
         if (fix) {
             cmd.add("--fix");

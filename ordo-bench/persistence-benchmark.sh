@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Durability side by side: Ordo's server jar and redis-server on the same data (one sorted set of
+# 1,000,000 members plus 100,000 sorted sets of 10 members), measured in one run:
+#   - SAVE time and snapshot size, and load time at start (each server's own log line);
+#   - write throughput with the append-only file on, appendfsync everysec and always:
+#     redis-benchmark ZADD, 50 clients, -P 1 and -P 16.
+# Usage: ordo-bench/persistence-benchmark.sh [--no-build]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ "${1:-}" = "--no-build" ] || ./mvnw -q -DskipTests package
+JAR=ordo-server/target/ordo-server.jar
+WORK=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_ready() { for _ in $(seq 1 600); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "server on $1 did not start" >&2; exit 1; }
+start() { # name port dir extra...
+  local name=$1 port=$2 dir=$3; shift 3
+  if [ "$name" = redis ]; then
+    redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --save "" --logfile "$dir/server.log" "$@" &
+  else
+    java -XX:+UseParallelGC -Xmx8g -jar "$JAR" --port "$port" --dir "$dir" --save "" "$@" >"$dir/server.log" 2>&1 &
+  fi
+  echo $! >"$dir/pid"; wait_ready "$port"
+}
+stop() { redis-cli -p "$1" shutdown nosave >/dev/null 2>&1 || true; wait "$(cat "$2/pid")" 2>/dev/null || true; }
+ms() { date +%s%3N; }
+FILL='for i = 1, 1000000 do redis.call("ZADD", "big", i * 1.5, "member:" .. i) end
+for k = 1, 100000 do redis.call("ZADD", "small:" .. k, 1, "a", 2, "b", 3, "c", 4, "d", 5, "e", 6, "f", 7, "g", 8, "h", 9, "i", 10, "j") end return 1'
+
+printf '%-8s %10s %12s %10s\n' server "save (s)" "size (MB)" "load (s)"
+for name in redis ordo; do
+  dir="$WORK/$name-rdb"; mkdir -p "$dir"; port=$(free_port)
+  start "$name" "$port" "$dir"
+  redis-cli -p "$port" eval "$FILL" 0 >/dev/null
+  t0=$(ms); redis-cli -p "$port" save >/dev/null; t1=$(ms)
+  size=$(stat -c %s "$dir/dump.rdb")
+  stop "$port" "$dir"
+  port=$(free_port); start "$name" "$port" "$dir"
+  load=$(grep -oE 'DB loaded from disk: [0-9.]+ seconds' "$dir/server.log" | grep -oE '[0-9.]+ ' | head -1)
+  [ "$(redis-cli -p "$port" zcard big)" = 1000000 ] || { echo "$name lost data on load" >&2; exit 1; }
+  stop "$port" "$dir"
+  printf '%-8s %10.3f %12.1f %10s\n' "$name" "$(echo "($t1-$t0)/1000" | bc -l)" "$(echo "$size/1048576" | bc -l)" "$load"
+done
+
+echo
+printf '%-8s %-9s %4s %14s\n' server fsync P "ZADD/s"
+for fsync in everysec always; do
+  for pipeline in 1 16; do
+    for name in redis ordo; do
+      dir="$WORK/$name-aof-$fsync-$pipeline"; mkdir -p "$dir"; port=$(free_port)
+      start "$name" "$port" "$dir" --appendonly yes --appendfsync "$fsync"
+      n=$([ "$pipeline" = 1 ] && echo 100000 || echo 1000000)
+      rps=$(redis-benchmark -p "$port" -t zadd -n "$n" -c 50 -P "$pipeline" -r 1000000 -q 2>/dev/null | grep -oE '[0-9.]+ requests per second' | grep -oE '^[0-9.]+')
+      stop "$port" "$dir"
+      printf '%-8s %-9s %4s %14s\n' "$name" "$fsync" "$pipeline" "$rps"
+    done
+  done
+done

@@ -1,0 +1,37 @@
+package dev.ordo.engine.command;
+
+import java.util.Map;
+
+/**
+ * The persistence commands' view of where data is kept (SAVE, BGSAVE, BGREWRITEAOF, LASTSAVE,
+ * DEBUG RELOAD, INFO persistence, SHUTDOWN's save). Called under the engine lock; failures are
+ * thrown as {@link dev.ordo.engine.error.ErrorReply} with Redis's texts.
+ */
+public interface PersistenceControl {
+    /** SAVE: writes the snapshot now, holding the lock. */
+    void save();
+
+    /** BGSAVE [SCHEDULE]: returns the status reply. */
+    String bgsave(boolean schedule);
+
+    /** BGREWRITEAOF: returns the status reply. */
+    String bgrewriteaof();
+
+    /** LASTSAVE: the Unix time in seconds of the last successful save. */
+    long lastSave();
+
+    /** DEBUG RELOAD: save, empty the keyspace, load the snapshot again. */
+    void reload();
+
+    /** Fills INFO's persistence section with Redis's field names, in Redis's order. */
+    void info(Map<String, String> fields);
+
+    /**
+     * Before SHUTDOWN: makes the append-only file durable and saves a snapshot when asked or when
+     * save points are configured (unless NOSAVE); returns false when that save failed.
+     */
+    boolean beforeShutdown(boolean save, boolean noSave);
+
+    /** CONFIG SET changed parameters (appendonly, appendfsync ...). */
+    void configChanged();
+}

@@ -1,0 +1,224 @@
+package dev.ordo.engine.persist;
+
+import dev.ordo.engine.command.EffectLog;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The writing end of the append-only file: each unit of effects ({@link EffectLog}) is encoded
+ * as RESP commands (SELECT where the database changes, MULTI/EXEC around a unit of several) into
+ * a buffer under the engine lock; {@link #flush} moves the buffer to the current incremental file
+ * and, per {@code appendfsync}, makes it durable.
+ *
+ * <p>Durability, as Redis's {@code appendfsync}:
+ * <ul>
+ *   <li>{@code always}: transports call {@link #awaitDurable} before sending replies, which
+ *       writes and fsyncs everything appended so far. Concurrent callers share one fsync (group
+ *       commit): a caller whose bytes another caller's fsync already covered returns at once.</li>
+ *   <li>{@code everysec}: {@link #awaitDurable} writes to the operating system (a killed process
+ *       loses nothing) and a background thread fsyncs once a second (a machine crash loses at
+ *       most about a second).</li>
+ *   <li>{@code no}: writes to the operating system; the kernel decides when it reaches disk.</li>
+ * </ul>
+ *
+ * <p>Locks: {@code buffer} guards the pending bytes and the appended count; {@code file} guards
+ * the channel, so an fsync never holds up appending.
+ */
+final class AppendOnlyFile implements EffectLog.Listener {
+    enum Fsync {
+        ALWAYS, EVERYSEC, NO;
+
+        static Fsync of(String name) {
+            return valueOf(name.toUpperCase(Locale.ROOT));
+        }
+    }
+
+    private static final byte[][] MULTI = {"MULTI".getBytes(StandardCharsets.US_ASCII)};
+    private static final byte[][] EXEC = {"EXEC".getBytes(StandardCharsets.US_ASCII)};
+    private static final byte[] SELECT = "SELECT".getBytes(StandardCharsets.US_ASCII);
+
+    private final Object buffer = new Object();
+    private final Object file = new Object();
+    private volatile Fsync fsync;
+    private byte[] pending = new byte[1 << 16];
+    private int pendingLength;
+    private long appended;
+    private volatile long written;
+    private volatile long synced;
+    private FileChannel channel;
+    private volatile long channelSize;
+    private int lastDb = -1;
+    private volatile IOException lastError;
+
+    AppendOnlyFile(FileChannel incr, Fsync fsync) throws IOException {
+        this.channel = incr;
+        this.channelSize = incr.size();
+        this.fsync = fsync;
+    }
+
+    void setFsync(Fsync fsync) {
+        this.fsync = fsync;
+    }
+
+    Fsync fsync() {
+        return fsync;
+    }
+
+    @Override
+    public void unit(List<EffectLog.Effect> effects) {
+        synchronized (buffer) {
+            boolean transaction = effects.size() > 1;
+            if (transaction) {
+                encode(MULTI);
+            }
+            for (EffectLog.Effect e : effects) {
+                if (e.db() != lastDb) {
+                    encode(new byte[][] {SELECT, Integer.toString(e.db()).getBytes(StandardCharsets.US_ASCII)});
+                    lastDb = e.db();
+                }
+                encode(e.args());
+            }
+            if (transaction) {
+                encode(EXEC);
+            }
+        }
+    }
+
+    private void encode(byte[][] args) {
+        int size = 16;
+        for (byte[] a : args) {
+            size += a.length + 16;
+        }
+        ensure(size);
+        int start = pendingLength;
+        header('*', args.length);
+        for (byte[] a : args) {
+            header('$', a.length);
+            System.arraycopy(a, 0, pending, pendingLength, a.length);
+            pendingLength += a.length;
+            pending[pendingLength++] = '\r';
+            pending[pendingLength++] = '\n';
+        }
+        appended += pendingLength - start;
+    }
+
+    /** Writes {@code type}, the decimal {@code n} and CRLF; room was ensured. */
+    private void header(char type, int n) {
+        pending[pendingLength++] = (byte) type;
+        if (n < 10) {
+            pending[pendingLength++] = (byte) ('0' + n);
+        } else {
+            byte[] digits = Integer.toString(n).getBytes(StandardCharsets.US_ASCII);
+            System.arraycopy(digits, 0, pending, pendingLength, digits.length);
+            pendingLength += digits.length;
+        }
+        pending[pendingLength++] = '\r';
+        pending[pendingLength++] = '\n';
+    }
+
+    private void ensure(int room) {
+        if (pendingLength + room > pending.length) {
+            pending = Arrays.copyOf(pending, Math.max(pending.length * 2, pendingLength + room));
+        }
+    }
+
+    /**
+     * Makes what has been appended so far as durable as the policy promises before a reply is
+     * sent: written and fsynced for {@code always}, written to the operating system otherwise.
+     */
+    void awaitDurable() throws IOException {
+        long target;
+        synchronized (buffer) {
+            target = appended;
+        }
+        boolean sync = fsync == Fsync.ALWAYS;
+        if (sync ? synced >= target : written >= target) {
+            return;
+        }
+        flush(sync);
+    }
+
+    /** Writes the buffer to the current file and, when {@code sync}, fsyncs it. */
+    void flush(boolean sync) throws IOException {
+        synchronized (file) {
+            byte[] bytes;
+            int length;
+            long upTo;
+            synchronized (buffer) {
+                bytes = pending;
+                length = pendingLength;
+                upTo = appended;
+                pending = new byte[Math.max(1 << 16, Math.min(bytes.length, 1 << 22))];
+                pendingLength = 0;
+            }
+            try {
+                ByteBuffer b = ByteBuffer.wrap(bytes, 0, length);
+                while (b.hasRemaining()) {
+                    channelSize += channel.write(b);
+                }
+                written = upTo;
+                lastError = null;
+                if (sync) {
+                    channel.force(false);
+                    synced = upTo;
+                }
+            } catch (IOException e) {
+                lastError = e;
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Makes everything appended so far durable, then continues in {@code next} (a rewrite opened
+     * a new incremental file); returns the previous channel, closed. Called under the engine lock.
+     */
+    void switchTo(FileChannel next) throws IOException {
+        synchronized (file) {
+            flush(true);
+            channel.close();
+            channel = next;
+            channelSize = next.size();
+            synchronized (buffer) {
+                lastDb = -1;
+            }
+        }
+    }
+
+    /** Size of the current incremental file, including bytes not yet written. */
+    long size() {
+        synchronized (buffer) {
+            return channelSize + pendingLength;
+        }
+    }
+
+    /** Bytes appended but not yet written to the file (INFO aof_buffer_length). */
+    int bufferLength() {
+        synchronized (buffer) {
+            return pendingLength;
+        }
+    }
+
+    /** The last write or fsync failure, or null when the last one succeeded. */
+    IOException lastError() {
+        return lastError;
+    }
+
+    void clearError() {
+        lastError = null;
+    }
+
+    /** Flushes, fsyncs and closes the file. */
+    void close() throws IOException {
+        synchronized (file) {
+            flush(true);
+            channel.close();
+        }
+    }
+}

@@ -1,0 +1,864 @@
+package dev.ordo.engine.persist;
+
+import dev.ordo.engine.Engine;
+import dev.ordo.engine.command.ObjectReplyWriter;
+import dev.ordo.engine.command.PersistenceControl;
+import dev.ordo.engine.command.Session;
+import dev.ordo.engine.config.Config;
+import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.keyspace.Database;
+import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.keyspace.Keyspace;
+import dev.ordo.engine.persist.aof.AofLayout;
+import dev.ordo.engine.persist.aof.AofReader;
+import dev.ordo.engine.persist.rdb.RdbReader;
+import dev.ordo.engine.persist.rdb.RdbSink;
+import dev.ordo.engine.script.Functions;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Keeps the data on disk, as Redis does: RDB snapshots (SAVE, BGSAVE, {@code save} rules, a save
+ * at SHUTDOWN) and the multi-part append-only file ({@link AofLayout}: one base written from a
+ * snapshot, then incremental files of effects), with startup loading, BGREWRITEAOF and the
+ * automatic rewrite rule.
+ *
+ * <p>Background work runs on its own thread from a {@link Snapshot} (fork-free point-in-time
+ * image); one background job runs at a time, as Redis allows one child. A rewrite opens a new
+ * incremental file and records it in the manifest at the instant its snapshot is taken, so
+ * whatever moment a crash happens, the manifest on disk names files that together hold every
+ * write: either the old base with all incremental files, or the new base with the new one.
+ *
+ * <p>Files are written to a temporary name, fsynced, renamed over the final name, and the
+ * directory fsynced. Everything but the background file writing and the everysec fsync runs
+ * under the engine lock.
+ */
+public final class Persistence implements PersistenceControl {
+    /** Elements a background job writes per hold of the engine lock. */
+    private static final long STEP_BUDGET = 16_384;
+
+    private final Engine engine;
+    private final Config config;
+    private final Keyspace keyspace;
+    private volatile Consumer<String> log = line -> { };
+    private boolean started;
+
+    private long lastSaveSeconds = System.currentTimeMillis() / 1000;
+    private long dirtyAtLastSave;
+    private long lastSaveAttemptMillis;
+    private boolean lastBgsaveOk = true;
+    private long rdbSaves;
+    private long lastBgsaveSeconds = -1;
+    private long lastLoadKeys;
+    private long lastLoadExpired;
+
+    private Job job;
+    private boolean bgsaveScheduled;
+    private boolean rewriteScheduled;
+
+    private volatile AppendOnlyFile aof;
+    private AofLayout.Manifest manifest;
+    private long aofSizeAtRewrite;
+    private long aofBaseSize;
+    private long aofOlderIncrSize;
+    private long aofRewrites;
+    private long aofRewriteFailures;
+    private long lastRewriteSeconds = -1;
+    private boolean lastRewriteOk = true;
+    private Thread fsyncThread;
+
+    public Persistence(Engine engine) {
+        this.engine = engine;
+        this.config = engine.config();
+        this.keyspace = engine.keyspace();
+    }
+
+    /** Where log lines go (the server's log). */
+    public void setLog(Consumer<String> log) {
+        this.log = log;
+    }
+
+    // ------------------------------------------------------------------ start and stop
+
+    /**
+     * Loads the data at startup (the append-only file when {@code appendonly yes} and it exists,
+     * else the snapshot) and starts the save rules and the append-only file. Throws, naming the
+     * file and offset, when a file is corrupt; the keyspace is then left empty.
+     */
+    public void start() throws IOException {
+        locked(() -> {
+            keyspace.beginCommand();
+            load();
+            if (appendOnly()) {
+                openAppendOnlyFile();
+            }
+            dirtyAtLastSave = keyspace.dirty();
+            started = true;
+        });
+        fsyncThread = new Thread(this::everySecond, "ordo-aof-fsync");
+        fsyncThread.setDaemon(true);
+        fsyncThread.start();
+        scheduleCron();
+    }
+
+    /** Makes the append-only file durable and closes it (engine close). */
+    public void stop() {
+        engine.withLock(() -> {
+            if (started) {
+                beforeShutdown(false, false);
+            }
+            started = false;
+        });
+        if (fsyncThread != null) {
+            fsyncThread.interrupt();
+        }
+    }
+
+    /**
+     * Before replies are sent: with {@code appendfsync always} everything written so far is on
+     * disk when this returns; otherwise it is at least in the operating system.
+     */
+    public void awaitDurable() {
+        AppendOnlyFile file = aof;
+        if (file != null) {
+            try {
+                file.awaitDurable();
+            } catch (IOException e) {
+                log.accept("Error writing to the AOF file: " + e.getMessage());
+            }
+        }
+    }
+
+    /** Whether the append-only file is on. */
+    public boolean appendOnlyOn() {
+        return aof != null;
+    }
+
+    private void everySecond() {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            AppendOnlyFile file = aof;
+            if (file != null && file.fsync() == AppendOnlyFile.Fsync.EVERYSEC) {
+                try {
+                    file.flush(true);
+                } catch (IOException e) {
+                    log.accept("Error fsyncing the AOF file: " + e.getMessage());
+                } catch (RuntimeException e) {
+                    // closed by a switch or a stop in between: the next round uses the new file
+                }
+            }
+        }
+    }
+
+    private void scheduleCron() {
+        engine.scheduler().schedule(this::cron, 100);
+    }
+
+    /** Redis's serverCron for persistence: save rules, scheduled jobs, the automatic rewrite. */
+    private void cron() {
+        if (!engine.tryWithLock(() -> {
+            if (!started) {
+                return;
+            }
+            keyspace.beginCommand();
+            if (job == null) {
+                startDueWork();
+            }
+        })) {
+            scheduleCron();
+            return;
+        }
+        if (started) {
+            scheduleCron();
+        }
+    }
+
+    private void startDueWork() {
+        try {
+            if (rewriteScheduled) {
+                startRewrite();
+            } else if (bgsaveScheduled || saveRuleDue()) {
+                bgsaveScheduled = false;
+                startBgsave();
+            } else if (autoRewriteDue()) {
+                log.accept("Starting automatic rewriting of AOF on " + growthPercent() + "% growth");
+                startRewrite();
+            }
+        } catch (IOException | RuntimeException e) {
+            log.accept("Background job failed to start: " + e.getMessage());
+        }
+    }
+
+    private boolean saveRuleDue() {
+        long changes = keyspace.dirty() - dirtyAtLastSave;
+        if (changes == 0) {
+            return false;
+        }
+        long nowMillis = System.currentTimeMillis();
+        if (!lastBgsaveOk && nowMillis - lastSaveAttemptMillis < 5000) {
+            return false;
+        }
+        String[] rule = config.get("save").trim().split("\\s+");
+        for (int i = 0; i + 1 < rule.length; i += 2) {
+            try {
+                long seconds = Long.parseLong(rule[i]);
+                long needed = Long.parseLong(rule[i + 1]);
+                if (changes >= needed && nowMillis / 1000 - lastSaveSeconds >= seconds) {
+                    log.accept(needed + " changes in " + seconds + " seconds. Saving...");
+                    return true;
+                }
+            } catch (NumberFormatException e) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private boolean hasSaveRules() {
+        return !config.get("save").isBlank();
+    }
+
+    private boolean autoRewriteDue() {
+        long percent = config.getLong("auto-aof-rewrite-percentage");
+        return aof != null && manifest != null && percent > 0 && aofSize() >= config.getLong("auto-aof-rewrite-min-size")
+                && growthPercent() >= percent;
+    }
+
+    private long growthPercent() {
+        long base = Math.max(1, aofSizeAtRewrite);
+        return (aofSize() - aofSizeAtRewrite) * 100 / base;
+    }
+
+    private long aofSize() {
+        return aof == null ? 0 : aofBaseSize + aofOlderIncrSize + aof.size();
+    }
+
+    // ------------------------------------------------------------------ loading
+
+    private void load() throws IOException {
+        long started = System.nanoTime();
+        Path manifestFile = layout().manifestPath();
+        if (appendOnly() && Files.exists(manifestFile)) {
+            manifest = AofLayout.read(manifestFile);
+            loadAppendOnlyFile(manifest);
+            log.accept(String.format(java.util.Locale.ROOT, "DB loaded from append only file: %.3f seconds", seconds(started)));
+        } else if (Files.exists(rdbFile())) {
+            loadRdb(rdbFile());
+            log.accept(String.format(java.util.Locale.ROOT, "DB loaded from disk: %.3f seconds (%d keys)", seconds(started),
+                    lastLoadKeys));
+        }
+    }
+
+    private static double seconds(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    private void loadRdb(Path file) throws IOException {
+        long[] counts = new long[2];
+        Functions functions = engine.scripting().functions();
+        long now = keyspace.now();
+        try {
+            RdbReader.read(file, new RdbSink() {
+                @Override
+                public void function(byte[] libraryCode) {
+                    functions.load(libraryCode, true);
+                }
+
+                @Override
+                public void entry(int db, Key key, Object value, long expireAtMillis) {
+                    if (db >= keyspace.databases()) {
+                        throw new UncheckedIOException(new IOException("the file selects database " + db + ", but only "
+                                + keyspace.databases() + " are configured"));
+                    }
+                    if (expireAtMillis != Database.NO_EXPIRY && expireAtMillis <= now && !keyspace.loading()) {
+                        counts[1]++;
+                        return;
+                    }
+                    Database d = keyspace.db(db);
+                    d.delete(key);
+                    d.add(key, value);
+                    if (expireAtMillis != Database.NO_EXPIRY) {
+                        d.setExpireAt(key, expireAtMillis);
+                    }
+                    counts[0]++;
+                }
+            }, config);
+        } catch (IOException | RuntimeException e) {
+            emptyAll();
+            throw new IOException("Bad file format reading " + file + ": " + e.getMessage(), e);
+        }
+        lastLoadKeys = counts[0];
+        lastLoadExpired = counts[1];
+    }
+
+    /**
+     * Loads the base, then replays the incremental files, all in loading mode: no key expires
+     * until the end (a base key past its time is kept too), so every logged command meets the
+     * state it met when it ran.
+     */
+    private void loadAppendOnlyFile(AofLayout.Manifest m) throws IOException {
+        keyspace.setLoading(true);
+        try {
+            loadAppendOnlyFiles(m);
+        } finally {
+            keyspace.setLoading(false);
+        }
+    }
+
+    private void loadAppendOnlyFiles(AofLayout.Manifest m) throws IOException {
+        Path dir = aofDir();
+        if (m.base() != null) {
+            Path base = dir.resolve(m.base().name());
+            if (AofReader.startsWithRdb(base)) {
+                loadRdb(base);
+            } else {
+                replay(base, false);
+            }
+            aofBaseSize = Files.size(base);
+        }
+        for (int i = 0; i < m.incrs().size(); i++) {
+            Path incr = dir.resolve(m.incrs().get(i).name());
+            replay(incr, i == m.incrs().size() - 1);
+            if (i < m.incrs().size() - 1) {
+                aofOlderIncrSize += Files.size(incr);
+            }
+        }
+    }
+
+    /** Runs the commands of one AOF file; only the last incremental file may end torn. */
+    private void replay(Path file, boolean last) throws IOException {
+        Session session = new Session(keyspace.now(), true);
+        ObjectReplyWriter out = new ObjectReplyWriter(session::protocol);
+        long[] errors = new long[1];
+        AofReader.Result result;
+        try {
+            result = AofReader.read(file, (args, offset) -> {
+                keyspace.beginCommand();
+                engine.dispatcher().dispatch(session, args, out, false);
+                if (out.take() instanceof ErrorReply e && errors[0]++ < 10) {
+                    log.accept("Command in " + file.getFileName() + " at offset " + offset + " failed: " + e.getMessage());
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            emptyAll();
+            throw e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+        }
+        if (result.torn()) {
+            if (!last || !config.get("aof-load-truncated").equals("yes")) {
+                emptyAll();
+                throw new IOException("Unexpected end of file in " + file + " at offset " + result.validUpTo()
+                        + (last ? " (aof-load-truncated is no)" : " (not the last file)")
+                        + ": run ordo-server --check-aof --fix " + file);
+            }
+            log.accept("!!! Warning: short read while loading the AOF file " + file.getFileName() + "!!! Truncating the AOF at offset "
+                    + result.validUpTo() + " (the last write was torn by a crash)");
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                ch.truncate(result.validUpTo());
+                ch.force(true);
+            }
+        }
+    }
+
+    private void emptyAll() {
+        keyspace.flushAll();
+        engine.scripting().functions().flush();
+    }
+
+    // ------------------------------------------------------------------ snapshots
+
+    @Override
+    public void save() {
+        if (job != null) {
+            throw new ErrorReply("ERR Background save already in progress");
+        }
+        try {
+            Snapshot s = capture(false);
+            Path temp = dir().resolve("temp-" + ProcessHandle.current().pid() + ".rdb");
+            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp), 1 << 16)) {
+                s.writeAll(out);
+            }
+            install(temp, rdbFile());
+            savedNow(keyspace.dirty());
+            log.accept("DB saved on disk");
+        } catch (IOException e) {
+            lastBgsaveOk = false;
+            log.accept("Failed saving the DB: " + e.getMessage());
+            throw new ErrorReply("ERR " + e.getMessage());
+        }
+    }
+
+    private void savedNow(long dirtyAtStart) {
+        dirtyAtLastSave = dirtyAtStart;
+        lastSaveSeconds = System.currentTimeMillis() / 1000;
+        lastBgsaveOk = true;
+        rdbSaves++;
+    }
+
+    @Override
+    public String bgsave(boolean schedule) {
+        if (job != null) {
+            if (job.rewrite && schedule) {
+                bgsaveScheduled = true;
+                return "Background saving scheduled";
+            }
+            throw new ErrorReply(job.rewrite
+                    ? "ERR Another child process is active (AOF?): can't BGSAVE right now. Use BGSAVE SCHEDULE in order to schedule a BGSAVE whenever possible."
+                    : "ERR Background save already in progress");
+        }
+        try {
+            startBgsave();
+        } catch (IOException e) {
+            throw new ErrorReply("ERR " + e.getMessage());
+        }
+        return "Background saving started";
+    }
+
+    private void startBgsave() throws IOException {
+        lastSaveAttemptMillis = System.currentTimeMillis();
+        long dirtyAtStart = keyspace.dirty();
+        Path temp = dir().resolve("temp-bgsave-" + ProcessHandle.current().pid() + ".rdb");
+        startJob(new Job(capture(false), temp, false, ok -> {
+            if (ok) {
+                install(temp, rdbFile());
+                savedNow(dirtyAtStart);
+                log.accept("Background saving terminated with success");
+            } else {
+                lastBgsaveOk = false;
+            }
+        }));
+        log.accept("Background saving started");
+    }
+
+    @Override
+    public long lastSave() {
+        return lastSaveSeconds;
+    }
+
+    @Override
+    public void reload() {
+        save();
+        emptyAll();
+        try {
+            loadRdb(rdbFile());
+        } catch (IOException e) {
+            throw new ErrorReply("ERR Error trying to load the RDB dump, check server logs.");
+        }
+    }
+
+    private Snapshot capture(boolean aofBase) {
+        Map<String, String> aux = new LinkedHashMap<>();
+        aux.put("redis-ver", "7.0.15");
+        aux.put("redis-bits", "64");
+        aux.put("ctime", Long.toString(System.currentTimeMillis() / 1000));
+        aux.put("used-mem", Long.toString(Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()));
+        aux.put("aof-base", aofBase ? "1" : "0");
+        List<byte[]> libraries = new ArrayList<>();
+        engine.scripting().functions().libraries().forEach(l -> libraries.add(l.code().getBytes(StandardCharsets.UTF_8)));
+        return Snapshot.capture(keyspace, aux, libraries, config.get("rdbcompression").equals("yes"),
+                config.get("rdbchecksum").equals("yes"));
+    }
+
+    // ------------------------------------------------------------------ append-only file
+
+    @Override
+    public String bgrewriteaof() {
+        if (job != null && job.rewrite) {
+            throw new ErrorReply("ERR Background append only file rewriting already in progress");
+        }
+        if (job != null) {
+            rewriteScheduled = true;
+            return "Background append only file rewriting scheduled";
+        }
+        try {
+            startRewrite();
+        } catch (IOException e) {
+            throw new ErrorReply("ERR Can't execute an AOF background rewriting. Please check the server logs for more information.");
+        }
+        return "Background append only file rewriting started";
+    }
+
+    /** At startup: continues the existing incremental file, or writes a first base and incremental file. */
+    private void openAppendOnlyFile() throws IOException {
+        if (manifest != null && !manifest.incrs().isEmpty()) {
+            AofLayout.FileEntry last = manifest.incrs().get(manifest.incrs().size() - 1);
+            FileChannel ch = FileChannel.open(aofDir().resolve(last.name()), StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+            aof = new AppendOnlyFile(ch, fsyncPolicy());
+            engine.dispatcher().effects().setListener(aof);
+            aofSizeAtRewrite = aofSize();
+            return;
+        }
+        Files.createDirectories(aofDir());
+        long baseSeq = nextBaseSeq();
+        long incrSeq = nextIncrSeq();
+        Path temp = aofDir().resolve(layout().tempRewriteName());
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp), 1 << 16)) {
+            capture(true).writeAll(out);
+        }
+        FileChannel incr = createIncr(incrSeq);
+        aof = new AppendOnlyFile(incr, fsyncPolicy());
+        engine.dispatcher().effects().setListener(aof);
+        finishRewrite(temp, baseSeq, incrSeq);
+    }
+
+    private long nextIncrSeq() {
+        return manifest == null ? 1 : manifest.nextIncrSeq();
+    }
+
+    private long nextBaseSeq() {
+        return manifest == null ? 1 : manifest.nextBaseSeq();
+    }
+
+    private FileChannel createIncr(long seq) throws IOException {
+        Path file = aofDir().resolve(layout().incrName(seq));
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        ch.force(true);
+        AofLayout.fsyncDirectory(aofDir());
+        return ch;
+    }
+
+    /**
+     * Starts a rewrite: a new incremental file takes every write from now on (recorded in the
+     * manifest before any write reaches it), and a snapshot of this instant becomes the new base.
+     */
+    private void startRewrite() throws IOException {
+        rewriteScheduled = false;
+        Files.createDirectories(aofDir());
+        long baseSeq = nextBaseSeq();
+        long incrSeq = nextIncrSeq();
+        FileChannel incr = createIncr(incrSeq);
+        AofLayout.FileEntry newIncr = new AofLayout.FileEntry(layout().incrName(incrSeq), incrSeq,
+                AofLayout.Type.INCR);
+        if (aof != null && manifest != null) {
+            long previous = aof.size();
+            aof.switchTo(incr);
+            aofOlderIncrSize += previous;
+            List<AofLayout.FileEntry> incrs = new ArrayList<>(manifest.incrs());
+            incrs.add(newIncr);
+            manifest = new AofLayout.Manifest(manifest.base(), incrs, manifest.history());
+            AofLayout.writeAtomically(aofDir(), layout().manifestName(), manifest);
+        } else {
+            closeAof();
+            aof = new AppendOnlyFile(incr, fsyncPolicy());
+            engine.dispatcher().effects().setListener(aof);
+        }
+        Path temp = aofDir().resolve(layout().tempRewriteName());
+        long started = System.currentTimeMillis();
+        startJob(new Job(capture(true), temp, true, ok -> {
+            if (ok) {
+                finishRewrite(temp, baseSeq, incrSeq);
+                lastRewriteSeconds = (System.currentTimeMillis() - started) / 1000;
+                log.accept("Background AOF rewrite finished successfully");
+            } else {
+                aofRewriteFailures++;
+                lastRewriteOk = false;
+            }
+        }));
+        log.accept("Background append only file rewriting started");
+    }
+
+    /** Installs a written base: the manifest then names it and the incremental file begun with it; older files go. */
+    private void finishRewrite(Path temp, long baseSeq, long incrSeq) throws IOException {
+        Path base = aofDir().resolve(layout().baseName(baseSeq, true));
+        install(temp, base);
+        AofLayout.Manifest old = manifest;
+        manifest = new AofLayout.Manifest(new AofLayout.FileEntry(base.getFileName().toString(), baseSeq, AofLayout.Type.BASE),
+                List.of(new AofLayout.FileEntry(layout().incrName(incrSeq), incrSeq, AofLayout.Type.INCR)), List.of());
+        AofLayout.writeAtomically(aofDir(), layout().manifestName(), manifest);
+        if (old != null) {
+            List<AofLayout.FileEntry> gone = new ArrayList<>(old.history());
+            if (old.base() != null) {
+                gone.add(old.base());
+            }
+            for (AofLayout.FileEntry e : old.incrs()) {
+                if (e.seq() != incrSeq) {
+                    gone.add(e);
+                }
+            }
+            for (AofLayout.FileEntry e : gone) {
+                Files.deleteIfExists(aofDir().resolve(e.name()));
+            }
+        }
+        aofBaseSize = Files.size(base);
+        aofOlderIncrSize = 0;
+        aofSizeAtRewrite = aofSize();
+        aofRewrites++;
+        lastRewriteOk = true;
+        aofRewriteFailures = 0;
+    }
+
+    private void closeAof() {
+        if (aof != null) {
+            engine.dispatcher().effects().setListener(null);
+            try {
+                aof.close();
+            } catch (IOException e) {
+                log.accept("Error closing the AOF file: " + e.getMessage());
+            }
+            aof = null;
+        }
+    }
+
+    private AppendOnlyFile.Fsync fsyncPolicy() {
+        return AppendOnlyFile.Fsync.of(config.get("appendfsync"));
+    }
+
+    @Override
+    public void configChanged() {
+        if (!started) {
+            return;
+        }
+        if (aof != null) {
+            aof.setFsync(fsyncPolicy());
+        }
+        if (appendOnly() && aof == null) {
+            manifest = null;
+            if (job == null) {
+                try {
+                    startRewrite();
+                } catch (IOException e) {
+                    throw new ErrorReply("ERR Failed to turn on the append only file: " + e.getMessage());
+                }
+            } else {
+                rewriteScheduled = true;
+            }
+        } else if (!appendOnly() && aof != null) {
+            if (job != null && job.rewrite) {
+                abandonJob();
+            }
+            closeAof();
+            manifest = null;
+        }
+    }
+
+    // ------------------------------------------------------------------ background jobs
+
+    /** One background snapshot writer: a BGSAVE or the base of a rewrite. */
+    private final class Job implements Runnable {
+        final Snapshot snapshot;
+        final Path temp;
+        final boolean rewrite;
+        final IoConsumer<Boolean> onDone;
+        final long startMillis = System.currentTimeMillis();
+        volatile boolean abandoned;
+
+        Job(Snapshot snapshot, Path temp, boolean rewrite, IoConsumer<Boolean> onDone) {
+            this.snapshot = snapshot;
+            this.temp = temp;
+            this.rewrite = rewrite;
+            this.onDone = onDone;
+        }
+
+        @Override
+        public void run() {
+            boolean ok = false;
+            try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                boolean[] done = {false};
+                byte[][] chunk = new byte[1][];
+                while (!done[0] && !abandoned) {
+                    engine.withLock(() -> {
+                        if (!abandoned) {
+                            done[0] = snapshot.step(STEP_BUDGET);
+                            chunk[0] = snapshot.takeOutput();
+                        }
+                    });
+                    ByteBuffer b = ByteBuffer.wrap(chunk[0] == null ? new byte[0] : chunk[0]);
+                    while (b.hasRemaining()) {
+                        out.write(b);
+                    }
+                }
+                out.force(true);
+                ok = done[0] && !abandoned;
+            } catch (IOException | RuntimeException e) {
+                log.accept((rewrite ? "Background AOF rewrite" : "Background saving") + " failed: " + e.getMessage());
+            }
+            boolean success = ok;
+            engine.withLock(() -> finished(this, success));
+        }
+    }
+
+    @FunctionalInterface
+    private interface IoConsumer<T> {
+        void accept(T value) throws IOException;
+    }
+
+    private void startJob(Job j) {
+        job = j;
+        engine.dispatcher().setWriteBarrier(j.snapshot);
+        Thread t = new Thread(j, j.rewrite ? "ordo-aof-rewrite" : "ordo-bgsave");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void finished(Job j, boolean ok) {
+        if (job != j) {
+            deleteQuietly(j.temp);
+            return;
+        }
+        job = null;
+        engine.dispatcher().setWriteBarrier(null);
+        long seconds = (System.currentTimeMillis() - j.startMillis) / 1000;
+        if (!j.rewrite) {
+            lastBgsaveSeconds = seconds;
+        }
+        try {
+            j.onDone.accept(ok && !j.abandoned);
+        } catch (IOException e) {
+            log.accept("Could not install " + j.temp + ": " + e.getMessage());
+            if (j.rewrite) {
+                lastRewriteOk = false;
+            } else {
+                lastBgsaveOk = false;
+            }
+        }
+        deleteQuietly(j.temp);
+    }
+
+    private void abandonJob() {
+        if (job != null) {
+            job.abandoned = true;
+            engine.dispatcher().setWriteBarrier(null);
+            job = null;
+        }
+    }
+
+    @Override
+    public boolean beforeShutdown(boolean save, boolean noSave) {
+        abandonJob();
+        if (save || (started && !noSave && hasSaveRules())) {
+            try {
+                save();
+            } catch (ErrorReply e) {
+                return false;
+            }
+        }
+        closeAof();
+        started = false;
+        return true;
+    }
+
+    // ------------------------------------------------------------------ INFO
+
+    @Override
+    public void info(Map<String, String> f) {
+        boolean bgsave = job != null && !job.rewrite;
+        boolean rewrite = job != null && job.rewrite;
+        long nowMillis = System.currentTimeMillis();
+        f.put("loading", "0");
+        f.put("async_loading", "0");
+        f.put("current_cow_peak", "0");
+        f.put("current_cow_size", "0");
+        f.put("current_cow_size_age", "0");
+        f.put("current_fork_perc", "0.00");
+        f.put("current_save_keys_processed", "0");
+        f.put("current_save_keys_total", job == null ? "0" : String.valueOf(job.snapshot.keys()));
+        f.put("rdb_changes_since_last_save", String.valueOf(keyspace.dirty() - dirtyAtLastSave));
+        f.put("rdb_bgsave_in_progress", bgsave ? "1" : "0");
+        f.put("rdb_last_save_time", String.valueOf(lastSaveSeconds));
+        f.put("rdb_last_bgsave_status", lastBgsaveOk ? "ok" : "err");
+        f.put("rdb_last_bgsave_time_sec", String.valueOf(lastBgsaveSeconds));
+        f.put("rdb_current_bgsave_time_sec", bgsave ? String.valueOf((nowMillis - job.startMillis) / 1000) : "-1");
+        f.put("rdb_saves", String.valueOf(rdbSaves));
+        f.put("rdb_last_cow_size", "0");
+        f.put("rdb_last_load_keys_expired", String.valueOf(lastLoadExpired));
+        f.put("rdb_last_load_keys_loaded", String.valueOf(lastLoadKeys));
+        f.put("aof_enabled", aof != null ? "1" : "0");
+        f.put("aof_rewrite_in_progress", rewrite ? "1" : "0");
+        f.put("aof_rewrite_scheduled", rewriteScheduled ? "1" : "0");
+        f.put("aof_last_rewrite_time_sec", String.valueOf(lastRewriteSeconds));
+        f.put("aof_current_rewrite_time_sec", rewrite ? String.valueOf((nowMillis - job.startMillis) / 1000) : "-1");
+        f.put("aof_last_bgrewrite_status", lastRewriteOk ? "ok" : "err");
+        f.put("aof_rewrites", String.valueOf(aofRewrites));
+        f.put("aof_rewrites_consecutive_failures", String.valueOf(aofRewriteFailures));
+        f.put("aof_last_write_status", aof != null && aof.lastError() != null ? "err" : "ok");
+        f.put("aof_last_cow_size", "0");
+        f.put("module_fork_in_progress", "0");
+        f.put("module_fork_last_cow_size", "0");
+        if (aof != null) {
+            f.put("aof_current_size", String.valueOf(aofSize()));
+            f.put("aof_base_size", String.valueOf(aofBaseSize));
+            f.put("aof_pending_rewrite", rewriteScheduled ? "1" : "0");
+            f.put("aof_buffer_length", String.valueOf(aof.bufferLength()));
+            f.put("aof_pending_bio_fsync", "0");
+            f.put("aof_delayed_fsync", "0");
+        }
+    }
+
+    // ------------------------------------------------------------------ files
+
+    private boolean appendOnly() {
+        return config.get("appendonly").equals("yes");
+    }
+
+    private Path dir() {
+        return Path.of(config.get("dir"));
+    }
+
+    private Path rdbFile() {
+        return dir().resolve(config.get("dbfilename"));
+    }
+
+    private Path aofDir() {
+        return layout().dir();
+    }
+
+    private AofLayout layout() {
+        return new AofLayout(dir(), config.get("appenddirname"), config.get("appendfilename"));
+    }
+
+    /** Moves a fsynced temporary file over {@code target} and fsyncs the directory. */
+    private static void install(Path temp, Path target) throws IOException {
+        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AofLayout.fsyncDirectory(target.toAbsolutePath().getParent());
+    }
+
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            // a leftover temporary file is harmless: the next job overwrites it
+        }
+    }
+
+    @FunctionalInterface
+    private interface IoAction {
+        void run() throws IOException;
+    }
+
+    private void locked(IoAction action) throws IOException {
+        IOException[] failure = new IOException[1];
+        engine.withLock(() -> {
+            try {
+                action.run();
+            } catch (IOException e) {
+                failure[0] = e;
+            }
+        });
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+    }
+}

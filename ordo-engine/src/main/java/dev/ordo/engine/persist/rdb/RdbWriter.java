@@ -1,0 +1,359 @@
+package dev.ordo.engine.persist.rdb;
+
+import dev.ordo.engine.keyspace.HashValue;
+import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.keyspace.SetValue;
+import dev.ordo.engine.keyspace.StringValue;
+import dev.ordo.engine.zset.ZSet;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * Writes an RDB file of version 10, the format Redis 7.0 writes, which Redis 7.0 and later load
+ * (the layout is described in {@link Rdb}). Streams: values go through one 64 KB buffer that is
+ * checksummed and handed to the output stream whenever it fills, so memory use does not grow with
+ * the data set.
+ *
+ * <p>Call {@link #header} once, then any sequence of {@link #function}, {@link #selectDb} and
+ * {@link #entry}, then {@link #finish} once. Values are written in the portable, encoding-free
+ * types: strings as type 0, sets as type 2 (members in iteration order, so a listpack's order
+ * survives), hashes as type 4, sorted sets as type 5 with binary double scores, in ascending
+ * order. The reader (Redis's or {@link RdbReader}) picks each value's encoding from its size, as
+ * Redis does with these types. Every string, keys and members included, is written as Redis
+ * writes it: as a 1-, 2- or 4-byte integer when it is the canonical spelling of one, else LZF-compressed
+ * when compression is on, it is longer than 20 bytes and that saves at least 4 bytes, else as is.
+ * Empty collections are skipped (Redis never has them; its loader would report them).
+ *
+ * <p>The output stream's {@link IOException}s surface as {@link UncheckedIOException}, the cause
+ * being the original. Not thread-safe; does not close the stream.
+ */
+public final class RdbWriter {
+    private static final int BUFFER_SIZE = 1 << 16;
+    /** Room for a string's header: a type byte, an LZF marker and two 9-byte lengths. */
+    private static final int MAX_HEADER = 20;
+    private static final long NOT_AN_INT = Long.MIN_VALUE;
+    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private final OutputStream out;
+    private final boolean compress;
+    private final boolean checksum;
+    private final byte[] buf = new byte[BUFFER_SIZE];
+    private final Lzf lzf;
+    private byte[] compressed = new byte[256];
+    private int pos;
+    private long flushed;
+    private long crc;
+    private State state = State.NEW;
+
+    private enum State {
+        NEW, OPEN, FINISHED
+    }
+
+    /**
+     * A writer to {@code out}. {@code compress} is Redis's {@code rdbcompression}: LZF for strings
+     * over 20 bytes when it helps. {@code checksum} is {@code rdbchecksum}: when false the file ends
+     * with 8 zero bytes, which readers take as "not computed".
+     */
+    public RdbWriter(OutputStream out, boolean compress, boolean checksum) {
+        this.out = out;
+        this.compress = compress;
+        this.checksum = checksum;
+        this.lzf = compress ? new Lzf() : null;
+    }
+
+    /** Writes the magic, the version and one AUX field per map entry, in the map's order. */
+    public void header(Map<String, String> aux) {
+        if (state != State.NEW) {
+            throw new IllegalStateException("header() must be the first call, and only one");
+        }
+        state = State.OPEN;
+        writeBytes(Rdb.MAGIC, 0, Rdb.MAGIC.length);
+        byte[] version = String.format("%04d", Rdb.VERSION).getBytes(StandardCharsets.US_ASCII);
+        writeBytes(version, 0, version.length);
+        for (Map.Entry<String, String> field : aux.entrySet()) {
+            byte1(Rdb.OP_AUX);
+            string(field.getKey().getBytes(StandardCharsets.UTF_8));
+            string(field.getValue().getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** Writes one function library (FUNCTION2 opcode and its code). */
+    public void function(byte[] libraryCode) {
+        requireOpen();
+        byte1(Rdb.OP_FUNCTION2);
+        string(libraryCode);
+    }
+
+    /**
+     * Starts (or returns to) database {@code db}, announcing that it holds {@code keys} keys of
+     * which {@code expires} have an expiry (a sizing hint for the reader).
+     */
+    public void selectDb(int db, long keys, long expires) {
+        requireOpen();
+        if (db < 0 || keys < 0 || expires < 0) {
+            throw new IllegalArgumentException("negative database, key count or expiry count");
+        }
+        byte1(Rdb.OP_SELECTDB);
+        length(db);
+        byte1(Rdb.OP_RESIZEDB);
+        length(keys);
+        length(expires);
+    }
+
+    /**
+     * Writes a key of the current database with its value (a {@link StringValue}, {@link HashValue},
+     * {@link SetValue} or {@link ZSet}) and its expiry in Unix milliseconds, or -1 for none.
+     */
+    public void entry(Key key, Object value, long expireAtMillis) {
+        requireOpen();
+        if (value instanceof ZSet z) {
+            if (z.size() == 0) {
+                return;
+            }
+            prefix(Rdb.TYPE_ZSET_2, key, expireAtMillis);
+            length(z.size());
+            z.forEachEntry(this::zsetEntry);
+        } else if (value instanceof StringValue s) {
+            prefix(Rdb.TYPE_STRING, key, expireAtMillis);
+            string(s.buffer(), 0, s.length());
+        } else if (value instanceof HashValue h) {
+            if (h.size() == 0) {
+                return;
+            }
+            prefix(Rdb.TYPE_HASH, key, expireAtMillis);
+            length(h.size());
+            h.forEach((field, v) -> {
+                string(field.bytes());
+                string(v);
+            });
+        } else if (value instanceof SetValue set) {
+            if (set.size() == 0) {
+                return;
+            }
+            prefix(Rdb.TYPE_SET, key, expireAtMillis);
+            length(set.size());
+            set.forEach(this::string);
+        } else {
+            throw new IllegalArgumentException("not a keyspace value: " + value);
+        }
+    }
+
+    /** Writes EOF and the checksum, and flushes the stream. No call may follow. */
+    public void finish() {
+        requireOpen();
+        byte1(Rdb.OP_EOF);
+        flushBuffer();
+        long sum = checksum ? crc : 0;
+        for (int i = 0; i < 8; i++) {
+            buf[i] = (byte) (sum >>> (8 * i));
+        }
+        try {
+            out.write(buf, 0, 8);
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        flushed += 8;
+        state = State.FINISHED;
+    }
+
+    /** Passes the buffered bytes on to the stream (a background save hands them to the file between steps). */
+    public void flush() {
+        requireOpen();
+        flushBuffer();
+    }
+
+    /** The bytes written so far, including those still in the buffer. */
+    public long bytesWritten() {
+        return flushed + pos;
+    }
+
+    private void requireOpen() {
+        if (state != State.OPEN) {
+            throw new IllegalStateException(state == State.NEW ? "header() was not called" : "finish() was called");
+        }
+    }
+
+    private void prefix(int type, Key key, long expireAtMillis) {
+        if (expireAtMillis != -1) {
+            ensure(9);
+            buf[pos++] = (byte) Rdb.OP_EXPIRETIME_MS;
+            putLongLE(expireAtMillis);
+        }
+        byte1(type);
+        string(key.bytes());
+    }
+
+    private void zsetEntry(byte[] member, int off, int len, double score) {
+        string(member, off, len);
+        ensure(8);
+        putLongLE(Double.doubleToRawLongBits(score));
+    }
+
+    private void string(byte[] s) {
+        string(s, 0, s.length);
+    }
+
+    /** Writes an RDB string: integer-encoded, LZF-compressed or plain, as the class comment says. */
+    private void string(byte[] s, int off, int len) {
+        if (len <= Rdb.MAX_INT_STRING && len > 0) {
+            long v = canonicalInt(s, off, len);
+            if (v != NOT_AN_INT) {
+                writeInt((int) v);
+                return;
+            }
+        }
+        if (compress && len > Rdb.MIN_COMPRESS && writeCompressed(s, off, len)) {
+            return;
+        }
+        length(len);
+        writeBytes(s, off, len);
+    }
+
+    /** The int32 that {@code s[off, off+len)} spells canonically (no '+', no leading zero, no "-0"), or {@link #NOT_AN_INT}. */
+    private static long canonicalInt(byte[] s, int off, int len) {
+        int i = off;
+        int end = off + len;
+        if (s[i] > '9' || (s[i] < '0' && s[i] != '-')) {
+            return NOT_AN_INT;
+        }
+        boolean negative = s[i] == '-';
+        if (negative && ++i == end) {
+            return NOT_AN_INT;
+        }
+        if (s[i] == '0' && (negative || end - i > 1)) {
+            return NOT_AN_INT;
+        }
+        long v = 0;
+        for (; i < end; i++) {
+            int d = s[i] - '0';
+            if (d < 0 || d > 9) {
+                return NOT_AN_INT;
+            }
+            v = v * 10 + d;
+        }
+        v = negative ? -v : v;
+        return v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? v : NOT_AN_INT;
+    }
+
+    private void writeInt(int v) {
+        ensure(5);
+        if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) {
+            buf[pos++] = (byte) (0xC0 | Rdb.ENC_INT8);
+            buf[pos++] = (byte) v;
+        } else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) {
+            buf[pos++] = (byte) (0xC0 | Rdb.ENC_INT16);
+            buf[pos++] = (byte) v;
+            buf[pos++] = (byte) (v >>> 8);
+        } else {
+            buf[pos++] = (byte) (0xC0 | Rdb.ENC_INT32);
+            for (int i = 0; i < 4; i++) {
+                buf[pos++] = (byte) (v >>> (8 * i));
+            }
+        }
+    }
+
+    /** Writes {@code s} LZF-compressed when that takes at most {@code len - 4} bytes; returns whether it did. */
+    private boolean writeCompressed(byte[] s, int off, int len) {
+        int max = len - 4;
+        byte[] target = compressed;
+        if (target.length < max) {
+            target = new byte[max];
+            if (max <= BUFFER_SIZE) {
+                compressed = target;
+            }
+        }
+        int n = lzf.compress(s, off, len, target, 0, max);
+        if (n == 0) {
+            return false;
+        }
+        ensure(MAX_HEADER);
+        buf[pos++] = (byte) (0xC0 | Rdb.ENC_LZF);
+        length(n);
+        length(len);
+        writeBytes(target, 0, n);
+        return true;
+    }
+
+    private void length(long len) {
+        ensure(9);
+        if (len < 1 << 6) {
+            buf[pos++] = (byte) len;
+        } else if (len < 1 << 14) {
+            buf[pos++] = (byte) (Rdb.LEN_14BIT << 6 | (int) (len >>> 8));
+            buf[pos++] = (byte) len;
+        } else if (len <= 0xFFFF_FFFFL) {
+            buf[pos++] = (byte) Rdb.LEN_32BIT;
+            for (int shift = 24; shift >= 0; shift -= 8) {
+                buf[pos++] = (byte) (len >>> shift);
+            }
+        } else {
+            buf[pos++] = (byte) Rdb.LEN_64BIT;
+            for (int shift = 56; shift >= 0; shift -= 8) {
+                buf[pos++] = (byte) (len >>> shift);
+            }
+        }
+    }
+
+    private void byte1(int b) {
+        ensure(1);
+        buf[pos++] = (byte) b;
+    }
+
+    private void putLongLE(long v) {
+        LONG_LE.set(buf, pos, v);
+        pos += 8;
+    }
+
+    private void writeBytes(byte[] b, int off, int len) {
+        if (len <= buf.length - pos) {
+            System.arraycopy(b, off, buf, pos, len);
+            pos += len;
+            return;
+        }
+        flushBuffer();
+        if (len < buf.length) {
+            System.arraycopy(b, off, buf, 0, len);
+            pos = len;
+            return;
+        }
+        if (checksum) {
+            crc = Crc64.update(crc, b, off, len);
+        }
+        try {
+            out.write(b, off, len);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        flushed += len;
+    }
+
+    private void ensure(int n) {
+        if (buf.length - pos < n) {
+            flushBuffer();
+        }
+    }
+
+    private void flushBuffer() {
+        if (pos == 0) {
+            return;
+        }
+        if (checksum) {
+            crc = Crc64.update(crc, buf, 0, pos);
+        }
+        try {
+            out.write(buf, 0, pos);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        flushed += pos;
+        pos = 0;
+    }
+}

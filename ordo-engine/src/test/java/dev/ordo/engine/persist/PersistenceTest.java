@@ -1,0 +1,234 @@
+package dev.ordo.engine.persist;
+
+import dev.ordo.engine.EmbeddedClient;
+import dev.ordo.engine.EngineTestSupport;
+import dev.ordo.engine.config.Config;
+import dev.ordo.engine.error.ErrorReply;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * An engine keeping its data in a directory: snapshots and the append-only file survive a
+ * restart key by key, background jobs run while clients write, and damaged files are refused or
+ * repaired as documented.
+ */
+class PersistenceTest {
+    @TempDir
+    Path dir;
+
+    private Config config(String appendonly) {
+        Config c = new Config();
+        c.set("dir", dir.toString(), true);
+        c.set("appendonly", appendonly, true);
+        c.set("save", "", true);
+        return c;
+    }
+
+    private EngineTestSupport open(Config config) throws IOException {
+        EngineTestSupport ordo = new EngineTestSupport(config);
+        ordo.time.set(System.currentTimeMillis());
+        ordo.engine.startPersistence();
+        return ordo;
+    }
+
+    private static void fill(EmbeddedClient c, int n) {
+        for (int i = 0; i < n; i++) {
+            c.call("ZADD", "board", String.valueOf(i * 0.5), "m" + i);
+            c.call("SADD", "set:" + (i % 7), String.valueOf(i));
+            c.call("HSET", "hash", "f" + (i % 300), "v" + i);
+            c.call("SET", "str:" + (i % 50), "value " + i);
+        }
+        c.call("ZADD", "small", "1", "a", "2", "b\0binary");
+        c.call("SET", "counter", "12345");
+        c.call("SET", "ttl", "x", "EX", "1000");
+        c.call("SELECT", "5");
+        c.call("ZADD", "other-db", "3", "c");
+        c.call("SELECT", "0");
+        c.call("FUNCTION", "LOAD", "#!lua name=lib\nredis.register_function('hello', function() return 'hi' end)");
+    }
+
+    @Test
+    void aSnapshotSurvivesARestartKeyByKey() throws IOException {
+        Map<String, String> before;
+        try (EngineTestSupport ordo = open(config("no"))) {
+            EmbeddedClient c = ordo.client();
+            fill(c, 2000);
+            assertThat(c.call("SAVE")).isEqualTo("OK");
+            assertThat((Long) c.call("LASTSAVE")).isGreaterThan(0L);
+            before = KeyspaceDigest.of(ordo.engine);
+        }
+        try (EngineTestSupport ordo = open(config("no"))) {
+            assertThat(KeyspaceDigest.of(ordo.engine)).isEqualTo(before);
+            assertThat(ordo.client().call("FCALL", "hello", "0")).isEqualTo("hi".getBytes(StandardCharsets.UTF_8));
+            String info = new String((byte[]) ordo.client().call("INFO", "persistence"), StandardCharsets.UTF_8);
+            assertThat(info).contains("rdb_last_load_keys_loaded:" + before.size());
+        }
+    }
+
+    @Test
+    void theAppendOnlyFileSurvivesARestartKeyByKey() throws IOException {
+        Map<String, String> before;
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            EmbeddedClient c = ordo.client();
+            fill(c, 2000);
+            c.call("EVAL", "redis.call('ZINCRBY', 'board', 10, 'm1') redis.call('DEL', 'str:1') return 1", "0");
+            c.call("ZPOPMIN", "board", "3");
+            before = KeyspaceDigest.of(ordo.engine);
+        }
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            assertThat(KeyspaceDigest.of(ordo.engine)).isEqualTo(before);
+            assertThat(ordo.client().call("FCALL", "hello", "0")).isEqualTo("hi".getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void backgroundJobsRunWhileClientsWriteAndLoseNothing() throws Exception {
+        Map<String, String> before;
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            EmbeddedClient c = ordo.client();
+            fill(c, 3000);
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicLong writes = new AtomicLong();
+            Thread writer = new Thread(() -> {
+                EmbeddedClient w = ordo.client();
+                while (!stop.get()) {
+                    long i = writes.incrementAndGet();
+                    w.call("ZINCRBY", "board", "1", "m" + (i % 500));
+                    w.call("SADD", "set:" + (i % 11), "w" + i);
+                    w.call("RENAME", "str:" + (i % 50), "str:" + (i % 50));
+                }
+            });
+            writer.start();
+            for (int round = 0; round < 3; round++) {
+                assertThat(c.call("BGREWRITEAOF")).isEqualTo("Background append only file rewriting started");
+                awaitIdle(c);
+                assertThat(c.call("BGSAVE")).isEqualTo("Background saving started");
+                awaitIdle(c);
+            }
+            stop.set(true);
+            writer.join();
+            assertThat(writes.get()).isGreaterThan(0);
+            String info = new String((byte[]) c.call("INFO", "persistence"), StandardCharsets.UTF_8);
+            assertThat(info).contains("aof_rewrites:4", "rdb_last_bgsave_status:ok", "aof_last_bgrewrite_status:ok",
+                    "aof_enabled:1", "rdb_saves:3");
+            before = KeyspaceDigest.of(ordo.engine);
+        }
+        try (Stream<Path> files = Files.list(dir.resolve("appendonlydir"))) {
+            assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
+                    .containsExactly("appendonly.aof.4.base.rdb", "appendonly.aof.4.incr.aof", "appendonly.aof.manifest");
+        }
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            assertThat(KeyspaceDigest.of(ordo.engine)).isEqualTo(before);
+        }
+        Files.delete(dir.resolve("appendonlydir").resolve("appendonly.aof.manifest"));
+        try (EngineTestSupport ordo = open(config("no"))) {
+            Map<String, String> fromSnapshot = KeyspaceDigest.of(ordo.engine);
+            assertThat(fromSnapshot).isNotEmpty().containsKey("0:board");
+        }
+    }
+
+    private static void awaitIdle(EmbeddedClient c) throws InterruptedException {
+        for (int i = 0; i < 2000; i++) {
+            String info = new String((byte[]) c.call("INFO", "persistence"), StandardCharsets.UTF_8);
+            if (info.contains("aof_rewrite_in_progress:0") && info.contains("rdb_bgsave_in_progress:0")
+                    && info.contains("aof_rewrite_scheduled:0")) {
+                return;
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("background job did not finish");
+    }
+
+    @Test
+    void turningTheAppendOnlyFileOnAtRuntimeWritesABaseFirst() throws Exception {
+        Map<String, String> before;
+        try (EngineTestSupport ordo = open(config("no"))) {
+            EmbeddedClient c = ordo.client();
+            fill(c, 500);
+            assertThat(c.call("CONFIG", "SET", "appendonly", "yes")).isEqualTo("OK");
+            awaitIdle(c);
+            c.call("ZADD", "after", "1", "x");
+            before = KeyspaceDigest.of(ordo.engine);
+        }
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            assertThat(KeyspaceDigest.of(ordo.engine)).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void aTornLastRecordIsDroppedAndTheFileTruncated() throws IOException {
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            ordo.client().call("ZADD", "k", "1", "a");
+            ordo.client().call("ZADD", "k", "2", "b");
+        }
+        Path incr = dir.resolve("appendonlydir").resolve("appendonly.aof.1.incr.aof");
+        long intact = Files.size(incr);
+        Files.write(incr, "*3\r\n$4\r\nZADD\r\n$1\r\nk\r\n$1".getBytes(StandardCharsets.US_ASCII), StandardOpenOption.APPEND);
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            assertThat(ordo.client().call("ZCARD", "k")).isEqualTo(2L);
+        }
+        assertThat(Files.size(incr)).isEqualTo(intact);
+
+        Files.write(incr, "*3\r\n$4\r\nZADD\r\n$1\r\nk\r\n$1".getBytes(StandardCharsets.US_ASCII), StandardOpenOption.APPEND);
+        Config strict = config("yes");
+        strict.set("aof-load-truncated", "no", true);
+        assertThatThrownBy(() -> open(strict)).isInstanceOf(IOException.class)
+                .hasMessageContaining(incr.toString()).hasMessageContaining(String.valueOf(intact));
+    }
+
+    @Test
+    void corruptionBeforeTheTailStopsTheStartNamingFileAndOffset() throws IOException {
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            for (int i = 0; i < 10; i++) {
+                ordo.client().call("ZADD", "k", String.valueOf(i), "m" + i);
+            }
+        }
+        Path incr = dir.resolve("appendonlydir").resolve("appendonly.aof.1.incr.aof");
+        try (FileChannel ch = FileChannel.open(incr, StandardOpenOption.WRITE)) {
+            ch.write(java.nio.ByteBuffer.wrap(new byte[] {'?'}), 40);
+        }
+        assertThatThrownBy(() -> open(config("yes"))).isInstanceOf(IOException.class).hasMessageContaining(incr.getFileName().toString())
+                .hasMessageContaining("40");
+    }
+
+    @Test
+    void aCorruptSnapshotIsRefusedAndNothingIsLoaded() throws IOException {
+        try (EngineTestSupport ordo = open(config("no"))) {
+            fill(ordo.client(), 100);
+            ordo.client().call("SAVE");
+        }
+        Path rdb = dir.resolve("dump.rdb");
+        byte[] bytes = Files.readAllBytes(rdb);
+        bytes[bytes.length / 2] ^= 0x5a;
+        Files.write(rdb, bytes);
+        assertThatThrownBy(() -> open(config("no"))).isInstanceOf(IOException.class).hasMessageContaining("dump.rdb");
+    }
+
+    @Test
+    void debugReloadAndCommandErrors() throws IOException {
+        try (EngineTestSupport ordo = open(config("no"))) {
+            EmbeddedClient c = ordo.client();
+            fill(c, 100);
+            Map<String, String> before = KeyspaceDigest.of(ordo.engine);
+            assertThat(c.call("DEBUG", "RELOAD")).isEqualTo("OK");
+            assertThat(KeyspaceDigest.of(ordo.engine)).isEqualTo(before);
+            assertThatThrownBy(() -> c.call("BGSAVE", "NOW")).isInstanceOf(ErrorReply.class).hasMessage("ERR syntax error");
+            assertThat(List.of(c.call("BGSAVE"))).containsExactly("Background saving started");
+        }
+    }
+}

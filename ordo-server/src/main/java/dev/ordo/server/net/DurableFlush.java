@@ -1,0 +1,47 @@
+package dev.ordo.server.net;
+
+import dev.ordo.engine.Engine;
+import io.netty.channel.EventLoop;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Group commit for one event loop while the append-only file is on: connections ask to flush
+ * their replies here instead of flushing at once, and one task, run after the loop has handled
+ * every readable socket of its turn, makes the writes durable once ({@link Engine#awaitDurable},
+ * an fsync under {@code appendfsync always}) and then flushes all of them. No reply leaves before
+ * the writes it acknowledges are as durable as the policy promises, and one fsync serves every
+ * client of the turn, as Redis's fsync before its event loop sleeps does. Event loop thread only.
+ */
+final class DurableFlush implements Runnable {
+    private final Engine engine;
+    private final EventLoop loop;
+    private final Set<Connection> waiting = new LinkedHashSet<>();
+    private boolean scheduled;
+
+    DurableFlush(Engine engine, EventLoop loop) {
+        this.engine = engine;
+        this.loop = loop;
+    }
+
+    /** Flushes {@code connection} once the writes so far are durable. */
+    void add(Connection connection) {
+        waiting.add(connection);
+        if (!scheduled) {
+            scheduled = true;
+            loop.execute(this);
+        }
+    }
+
+    @Override
+    public void run() {
+        scheduled = false;
+        engine.awaitDurable();
+        List<Connection> ready = new ArrayList<>(waiting);
+        waiting.clear();
+        ready.forEach(Connection::flushNow);
+    }
+}
