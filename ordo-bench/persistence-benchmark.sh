@@ -12,7 +12,9 @@ JAR=ordo-server/target/ordo-server.jar
 WORK=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_ready() { for _ in $(seq 1 600); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "server on $1 did not start" >&2; exit 1; }
+wait_ready() { # PONG, not the LOADING error a server answers while it loads
+  for _ in $(seq 1 1200); do [ "$(redis-cli -p "$1" ping 2>/dev/null)" = PONG ] && return 0; sleep 0.05; done
+  echo "server on $1 did not start" >&2; exit 1; }
 start() { # name port dir extra...
   local name=$1 port=$2 dir=$3; shift 3
   if [ "$name" = redis ]; then

@@ -93,6 +93,7 @@ public final class Config {
         enumeration("aof-use-rdb-preamble", "yes", true, "yes", "no");
         enumeration("rdbcompression", "yes", true, "yes", "no");
         enumeration("rdbchecksum", "yes", false, "yes", "no");
+        integer("rdb-key-save-delay", 0, true, 0, Integer.MAX_VALUE);
         enumeration("loglevel", "notice", true, "debug", "verbose", "notice", "warning", "nothing");
         string("logfile", "", false);
         enumeration("daemonize", "no", false, "yes", "no");

@@ -160,10 +160,10 @@ public final class Persistence implements PersistenceControl {
             if (file != null && file.fsync() == AppendOnlyFile.Fsync.EVERYSEC) {
                 try {
                     file.flush(true);
+                } catch (java.nio.channels.ClosedChannelException e) {
+                    // closed by a stop in between: nothing left to fsync
                 } catch (IOException e) {
                     log.accept("Error fsyncing the AOF file: " + e.getMessage());
-                } catch (RuntimeException e) {
-                    // closed by a switch or a stop in between: the next round uses the new file
                 }
             }
         }
@@ -319,6 +319,9 @@ public final class Persistence implements PersistenceControl {
         keyspace.setLoading(true);
         try {
             loadAppendOnlyFiles(m);
+        } catch (java.nio.file.NoSuchFileException e) {
+            emptyAll();
+            throw new IOException("The AOF manifest " + layout().manifestPath() + " lists " + e.getFile() + ", which does not exist", e);
         } finally {
             keyspace.setLoading(false);
         }
@@ -548,13 +551,20 @@ public final class Persistence implements PersistenceControl {
         AofLayout.FileEntry newIncr = new AofLayout.FileEntry(layout().incrName(incrSeq), incrSeq,
                 AofLayout.Type.INCR);
         if (aof != null && manifest != null) {
+            // The manifest names the new file before any write goes to it: a crash in between
+            // finds it empty, after the old file that still holds every write.
+            AofLayout.Manifest next = manifest.withIncr(newIncr);
+            try {
+                AofLayout.writeAtomically(aofDir(), layout().manifestName(), next);
+            } catch (IOException e) {
+                incr.close();
+                Files.deleteIfExists(aofDir().resolve(newIncr.name()));
+                throw e;
+            }
+            manifest = next;
             long previous = aof.size();
             aof.switchTo(incr);
             aofOlderIncrSize += previous;
-            List<AofLayout.FileEntry> incrs = new ArrayList<>(manifest.incrs());
-            incrs.add(newIncr);
-            manifest = new AofLayout.Manifest(manifest.base(), incrs, manifest.history());
-            AofLayout.writeAtomically(aofDir(), layout().manifestName(), manifest);
         } else {
             closeAof();
             aof = new AppendOnlyFile(incr, fsyncPolicy());
@@ -674,10 +684,12 @@ public final class Persistence implements PersistenceControl {
                     StandardOpenOption.TRUNCATE_EXISTING)) {
                 boolean[] done = {false};
                 byte[][] chunk = new byte[1][];
+                long delayMicros = config.getLong("rdb-key-save-delay");
                 while (!done[0] && !abandoned) {
+                    long before = snapshot.written();
                     engine.withLock(() -> {
                         if (!abandoned) {
-                            done[0] = snapshot.step(STEP_BUDGET);
+                            done[0] = snapshot.step(delayMicros > 0 ? 1 : STEP_BUDGET);
                             chunk[0] = snapshot.takeOutput();
                         }
                     });
@@ -685,11 +697,16 @@ public final class Persistence implements PersistenceControl {
                     while (b.hasRemaining()) {
                         out.write(b);
                     }
+                    if (delayMicros > 0) {
+                        Thread.sleep((snapshot.written() - before) * delayMicros / 1000);
+                    }
                 }
                 out.force(true);
                 ok = done[0] && !abandoned;
             } catch (IOException | RuntimeException e) {
                 log.accept((rewrite ? "Background AOF rewrite" : "Background saving") + " failed: " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
             boolean success = ok;
             engine.withLock(() -> finished(this, success));

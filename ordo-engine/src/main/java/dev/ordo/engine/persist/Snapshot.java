@@ -49,6 +49,7 @@ final class Snapshot implements Dispatcher.WriteBarrier {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
     private final RdbWriter writer;
     private int cursor;
+    private long written;
     private int currentDb = -1;
     private boolean finished;
 
@@ -149,7 +150,13 @@ final class Snapshot implements Dispatcher.WriteBarrier {
         sink.write(takeOutput());
     }
 
+    /** Keys written so far. */
+    long written() {
+        return written;
+    }
+
     private void write(Item item) {
+        written++;
         if (item.db != currentDb) {
             currentDb = item.db;
             writer.selectDb(item.db, keysPerDb[item.db], expiresPerDb[item.db]);

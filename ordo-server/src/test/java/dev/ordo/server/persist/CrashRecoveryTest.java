@@ -39,6 +39,8 @@ class CrashRecoveryTest {
     @TempDir
     Path dir;
 
+    private int interruptedJobs;
+
     /** The client's record: what each acknowledged write left, and the write in flight. */
     private static final class Model {
         final Map<String, Long> scores = new HashMap<>();
@@ -88,20 +90,28 @@ class CrashRecoveryTest {
                         }
                     }
                     if (now >= killAt) {
+                        if (background != 0) {
+                            // rdb-key-save-delay makes the job outlast the 60 ms to the kill: it dies mid-way.
+                            String info = client.call("INFO", "persistence");
+                            assertThat(info).contains(background == 1 ? "aof_rewrite_in_progress:1" : "rdb_bgsave_in_progress:1");
+                            interruptedJobs++;
+                        }
                         break;
                     }
                     sequence++;
                     write(client, model, sequence, random);
                 }
+            } finally {
+                model.killedAt = System.currentTimeMillis();
+                server.destroyForcibly().waitFor();
             }
-            model.killedAt = System.currentTimeMillis();
-            server.destroyForcibly().waitFor();
         }
         int port = freePort();
         Process server = start(port, fsync);
         try (RawClient client = new RawClient(port)) {
             verify(client, model, allowedLossMillis, kills);
             assertThat(model.scores).hasSizeGreaterThan(100);
+            assertThat(interruptedJobs).as("kills during a rewrite or a background save").isGreaterThan(0);
         } finally {
             server.destroyForcibly().waitFor();
         }
@@ -229,7 +239,7 @@ class CrashRecoveryTest {
         Path log = dir.resolve("server.log");
         Process p = new ProcessBuilder(java, "-Xmx2g", "-cp", System.getProperty("java.class.path"), "dev.ordo.server.Main",
                 "--port", String.valueOf(port), "--dir", dir.toString(), "--appendonly", "yes", "--appendfsync", fsync,
-                "--save", "")
+                "--save", "", "--rdb-key-save-delay", "20000")
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (System.nanoTime() < deadline) {
