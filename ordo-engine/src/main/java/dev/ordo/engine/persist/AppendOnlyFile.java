@@ -48,6 +48,8 @@ final class AppendOnlyFile implements EffectLog.Listener {
     private volatile Fsync fsync;
     private byte[] pending = new byte[1 << 16];
     private int pendingLength;
+    /** The other half of the double buffer: the flusher writes one while commands fill the other. */
+    private byte[] spare = new byte[1 << 16];
     private long appended;
     private volatile long written;
     private volatile long synced;
@@ -154,7 +156,7 @@ final class AppendOnlyFile implements EffectLog.Listener {
                 bytes = pending;
                 length = pendingLength;
                 upTo = appended;
-                pending = new byte[Math.max(1 << 16, Math.min(bytes.length, 1 << 22))];
+                pending = spare;
                 pendingLength = 0;
             }
             try {
@@ -171,6 +173,10 @@ final class AppendOnlyFile implements EffectLog.Listener {
             } catch (IOException e) {
                 lastError = e;
                 throw e;
+            } finally {
+                // Only the holder of the file lock swaps buffers, so the drained one is free again
+                // (a burst's oversized buffer is dropped rather than kept).
+                spare = bytes.length > 1 << 22 ? new byte[1 << 16] : bytes;
             }
         }
     }

@@ -394,7 +394,7 @@ public final class Persistence implements PersistenceControl {
             throw new ErrorReply("ERR Background save already in progress");
         }
         try {
-            Snapshot s = capture(false);
+            Snapshot s = capture(false, false);
             Path temp = dir().resolve("temp-" + ProcessHandle.current().pid() + ".rdb");
             try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp), 1 << 16)) {
                 s.writeAll(out);
@@ -439,7 +439,7 @@ public final class Persistence implements PersistenceControl {
         lastSaveAttemptMillis = System.currentTimeMillis();
         long dirtyAtStart = keyspace.dirty();
         Path temp = dir().resolve("temp-bgsave-" + ProcessHandle.current().pid() + ".rdb");
-        startJob(new Job(capture(false), temp, false, ok -> {
+        startJob(new Job(capture(false, true), temp, false, ok -> {
             if (ok) {
                 install(temp, rdbFile());
                 savedNow(dirtyAtStart);
@@ -467,7 +467,7 @@ public final class Persistence implements PersistenceControl {
         }
     }
 
-    private Snapshot capture(boolean aofBase) {
+    private Snapshot capture(boolean aofBase, boolean background) {
         Map<String, String> aux = new LinkedHashMap<>();
         aux.put("redis-ver", "7.0.15");
         aux.put("redis-bits", "64");
@@ -477,7 +477,7 @@ public final class Persistence implements PersistenceControl {
         List<byte[]> libraries = new ArrayList<>();
         engine.scripting().functions().libraries().forEach(l -> libraries.add(l.code().getBytes(StandardCharsets.UTF_8)));
         return Snapshot.capture(keyspace, aux, libraries, config.get("rdbcompression").equals("yes"),
-                config.get("rdbchecksum").equals("yes"));
+                config.get("rdbchecksum").equals("yes"), background);
     }
 
     // ------------------------------------------------------------------ append-only file
@@ -514,7 +514,7 @@ public final class Persistence implements PersistenceControl {
         long incrSeq = nextIncrSeq();
         Path temp = aofDir().resolve(layout().tempRewriteName());
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp), 1 << 16)) {
-            capture(true).writeAll(out);
+            capture(true, false).writeAll(out);
         }
         FileChannel incr = createIncr(incrSeq);
         aof = new AppendOnlyFile(incr, fsyncPolicy());
@@ -572,7 +572,7 @@ public final class Persistence implements PersistenceControl {
         }
         Path temp = aofDir().resolve(layout().tempRewriteName());
         long started = System.currentTimeMillis();
-        startJob(new Job(capture(true), temp, true, ok -> {
+        startJob(new Job(capture(true, true), temp, true, ok -> {
             if (ok) {
                 finishRewrite(temp, baseSeq, incrSeq);
                 lastRewriteSeconds = (System.currentTimeMillis() - started) / 1000;

@@ -48,6 +48,7 @@ final class Snapshot implements Dispatcher.WriteBarrier {
     private final long[] expiresPerDb;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
     private final RdbWriter writer;
+    private final boolean tracking;
     private int cursor;
     private long written;
     private int currentDb = -1;
@@ -56,8 +57,9 @@ final class Snapshot implements Dispatcher.WriteBarrier {
     private record Item(int db, Key key, Object value, long expireAt) {
     }
 
-    private Snapshot(Keyspace keyspace, boolean compress, boolean checksum) {
+    private Snapshot(Keyspace keyspace, boolean compress, boolean checksum, boolean tracking) {
         this.keyspace = keyspace;
+        this.tracking = tracking;
         this.keysPerDb = new long[keyspace.databases()];
         this.expiresPerDb = new long[keyspace.databases()];
         this.writer = new RdbWriter(out, compress, checksum);
@@ -65,11 +67,13 @@ final class Snapshot implements Dispatcher.WriteBarrier {
 
     /**
      * Records the keyspace as it is now and writes the file header (aux fields, then the function
-     * libraries). Keys already expired are left out.
+     * libraries). Keys already expired are left out. A {@code background} image tracks which
+     * values it has written, for the write barrier; one written at once under the lock (SAVE)
+     * needs no tracking.
      */
     static Snapshot capture(Keyspace keyspace, Map<String, String> aux, List<byte[]> libraries, boolean compress,
-            boolean checksum) {
-        Snapshot s = new Snapshot(keyspace, compress, checksum);
+            boolean checksum, boolean background) {
+        Snapshot s = new Snapshot(keyspace, compress, checksum, background);
         long now = keyspace.now();
         for (int d = 0; d < keyspace.databases(); d++) {
             int db = d;
@@ -77,7 +81,9 @@ final class Snapshot implements Dispatcher.WriteBarrier {
                 if (e.expireAt() == Database.NO_EXPIRY || e.expireAt() > now) {
                     Item item = new Item(db, key, e.value(), e.expireAt());
                     s.items.add(item);
-                    s.pending.put(e.value(), item);
+                    if (background) {
+                        s.pending.put(e.value(), item);
+                    }
                     s.keysPerDb[db]++;
                     if (e.expireAt() != Database.NO_EXPIRY) {
                         s.expiresPerDb[db]++;
@@ -120,7 +126,7 @@ final class Snapshot implements Dispatcher.WriteBarrier {
         long spent = 0;
         while (spent < budget && cursor < items.size()) {
             Item item = items.get(cursor++);
-            if (pending.remove(item.value) != null) {
+            if (!tracking || pending.remove(item.value) != null) {
                 write(item);
                 spent += weight(item.value);
             }
