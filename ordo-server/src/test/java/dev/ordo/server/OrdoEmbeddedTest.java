@@ -164,4 +164,20 @@ class OrdoEmbeddedTest {
                     .hasMessageContaining("Could not create server TCP listening socket 127.0.0.1:" + port);
         }
     }
+
+    @Test
+    void openKeepsDataInItsDirectoryAcrossRestarts(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path data = dir.resolve("data");
+        try (Ordo ordo = Ordo.open(data)) {
+            ordo.client().call("ZADD", "board", "120", "alice", "95", "bob");
+            ordo.client().call("ZINCRBY", "board", "60", "bob");
+            ordo.client().call("SET", "token", "x", "PX", "600000");
+        }
+        assertThat(data.resolve("appendonlydir").resolve("appendonly.aof.manifest")).exists();
+        try (Ordo ordo = Ordo.open(data)) {
+            assertThat(ordo.client().call("ZRANGE", "board", "0", "-1", "WITHSCORES")).asList()
+                    .extracting(b -> new String((byte[]) b, StandardCharsets.UTF_8)).containsExactly("alice", "120", "bob", "155");
+            assertThat((Long) ordo.client().call("PTTL", "token")).isBetween(1L, 600_000L);
+        }
+    }
 }
