@@ -786,7 +786,7 @@ public final class Persistence implements PersistenceControl {
         f.put("current_cow_size", "0");
         f.put("current_cow_size_age", "0");
         f.put("current_fork_perc", "0.00");
-        f.put("current_save_keys_processed", "0");
+        f.put("current_save_keys_processed", job == null ? "0" : String.valueOf(job.snapshot.written()));
         f.put("current_save_keys_total", job == null ? "0" : String.valueOf(job.snapshot.keys()));
         f.put("rdb_changes_since_last_save", String.valueOf(keyspace.dirty() - dirtyAtLastSave));
         f.put("rdb_bgsave_in_progress", bgsave ? "1" : "0");

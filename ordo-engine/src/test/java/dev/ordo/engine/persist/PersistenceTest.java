@@ -231,4 +231,46 @@ class PersistenceTest {
             assertThat(List.of(c.call("BGSAVE"))).containsExactly("Background saving started");
         }
     }
+
+    @Test
+    void saveRulesStartABackgroundSave() throws Exception {
+        Config c = config("no");
+        c.set("save", "1 2", true);
+        try (EngineTestSupport ordo = open(c)) {
+            EmbeddedClient client = ordo.client();
+            client.call("ZADD", "k", "1", "a");
+            client.call("ZADD", "k", "2", "b");
+            for (int i = 0; i < 1000 && !info(client).contains("rdb_saves:1"); i++) {
+                Thread.sleep(10);
+            }
+            assertThat(info(client)).contains("rdb_saves:1", "rdb_changes_since_last_save:0", "rdb_last_bgsave_status:ok");
+            assertThat(dir.resolve("dump.rdb")).exists();
+        }
+    }
+
+    private static String info(EmbeddedClient c) {
+        return new String((byte[]) c.call("INFO", "persistence"), StandardCharsets.UTF_8);
+    }
+
+    /** INFO persistence has Redis 7.0's fields, in its order, with the append-only file off and on. */
+    @Test
+    void infoPersistenceFieldsAreRedisOnes() throws Exception {
+        for (String appendonly : List.of("no", "yes")) {
+            List<String> redisFields;
+            try (dev.ordo.engine.differential.RedisServer redis = dev.ordo.engine.differential.RedisServer.start("--appendonly", appendonly);
+                    dev.ordo.engine.differential.RespSocket s = new dev.ordo.engine.differential.RespSocket(redis.port())) {
+                redisFields = fieldNames(s.call("INFO".getBytes(), "persistence".getBytes()).textString());
+            }
+            Path sub = Files.createDirectories(dir.resolve(appendonly));
+            Config c = config(appendonly);
+            c.set("dir", sub.toString(), true);
+            try (EngineTestSupport ordo = open(c)) {
+                assertThat(fieldNames(info(ordo.client()))).as("appendonly %s", appendonly).isEqualTo(redisFields);
+            }
+        }
+    }
+
+    private static List<String> fieldNames(String info) {
+        return info.lines().filter(l -> l.contains(":")).map(l -> l.substring(0, l.indexOf(':'))).toList();
+    }
 }
