@@ -198,6 +198,23 @@ public final class SetValue implements ScoredMembers {
         }
     }
 
+    /**
+     * The {@code index}-th smallest member of an intset-encoded set, as the number it spells
+     * (0 &lt;= index &lt; size()): how a writer of the intset layout reads the values without
+     * allocating their text.
+     *
+     * @throws IllegalStateException when the set is not intset-encoded
+     */
+    public long intAt(int index) {
+        if (encoding != Encoding.INTSET) {
+            throw new IllegalStateException("not an intset: " + encoding.redisName());
+        }
+        if (index < 0 || index >= intCount) {
+            throw new IndexOutOfBoundsException("index " + index + " of an intset of " + intCount);
+        }
+        return ints[index];
+    }
+
     /** The members in iteration order (see {@link #forEach}). */
     public List<byte[]> members() {
         List<byte[]> out = new ArrayList<>(size());

@@ -4,6 +4,8 @@ import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.SetValue;
 import dev.ordo.engine.keyspace.StringValue;
+import dev.ordo.engine.zset.Encoding;
+import dev.ordo.engine.zset.EntryVisitor;
 import dev.ordo.engine.zset.ZSet;
 
 import java.io.IOException;
@@ -14,6 +16,8 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * Writes an RDB file of version 10, the format Redis 7.0 writes, which Redis 7.0 and later load
@@ -22,14 +26,34 @@ import java.util.Map;
  * the data set.
  *
  * <p>Call {@link #header} once, then any sequence of {@link #function}, {@link #selectDb} and
- * {@link #entry}, then {@link #finish} once. Values are written in the portable, encoding-free
- * types: strings as type 0, sets as type 2 (members in iteration order, so a listpack's order
- * survives), hashes as type 4, sorted sets as type 5 with binary double scores, in ascending
- * order. The reader (Redis's or {@link RdbReader}) picks each value's encoding from its size, as
- * Redis does with these types. Every string, keys and members included, is written as Redis
- * writes it: as a 1-, 2- or 4-byte integer when it is the canonical spelling of one, else LZF-compressed
- * when compression is on, it is longer than 20 bytes and that saves at least 4 bytes, else as is.
- * Empty collections are skipped (Redis never has them; its loader would report them).
+ * {@link #entry}, then {@link #finish} once. Each value is written as Redis 7.0 writes it, in a
+ * type that follows its in-memory encoding:
+ * <ul>
+ *   <li>strings: type 0;</li>
+ *   <li>listpack sorted sets: type 17, one string holding a listpack of member, score, member,
+ *       score ... in ascending (score, member) order ({@link ListpackEncoder} describes the
+ *       entries and how scores are stored);</li>
+ *   <li>listpack hashes: type 16, a listpack of field, value, ... in the hash's order;</li>
+ *   <li>intset sets: type 11, one string holding the intset: the element width in bytes (uint32
+ *       little-endian: 2, 4 or 8, the smallest that holds every member), the element count
+ *       (uint32 little-endian), then the values ascending, each little-endian in that width;</li>
+ *   <li>the other encodings in the portable types: skiplist sorted sets as type 5 (binary double
+ *       scores, ascending), hashtable hashes as type 4, listpack and hashtable sets as type 2
+ *       (members in iteration order, so a listpack's order survives; Redis 7.0 has no listpack
+ *       sets, and version 10 files no type 20). The reader (Redis's or {@link RdbReader}) picks
+ *       each such value's encoding from its size, as Redis does.</li>
+ * </ul>
+ * A packed value that would pass 1 GB (possible only under raised encoding limits) is written in
+ * its portable type instead; readers give it the same encoding. Every string, keys and members
+ * included, is written as Redis writes it: as a 1-, 2- or 4-byte integer when it is the canonical
+ * spelling of one, else LZF-compressed when compression is on, it is longer than 20 bytes and that
+ * saves at least 4 bytes, else as is. A blob (listpack, intset) is never integer-encoded but is
+ * compressed by the same rule, as Redis does. Empty collections are skipped (Redis never has
+ * them; its loader would report them).
+ *
+ * <p>Memory: a blob is built in one reusable scratch buffer, then copied into the output buffer;
+ * apart from that nothing is copied. Writing a small value allocates nothing once the buffers
+ * have grown (a blob or string over 64 KB that is compressed gets a temporary output array).
  *
  * <p>The output stream's {@link IOException}s surface as {@link UncheckedIOException}, the cause
  * being the original. Not thread-safe; does not close the stream.
@@ -40,10 +64,20 @@ public final class RdbWriter {
     private static final int MAX_HEADER = 20;
     private static final long NOT_AN_INT = Long.MIN_VALUE;
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORT_LE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final int INTSET_HEADER = 8;
 
     private final OutputStream out;
     private final boolean compress;
     private final boolean checksum;
+    private final boolean packed;
+    private final ListpackEncoder listpack;
+    private final EntryVisitor plainZSetEntry = this::zsetEntry;
+    private final EntryVisitor packedZSetEntry = this::packedZSetEntry;
+    private final BiConsumer<Key, byte[]> plainHashEntry = this::hashEntry;
+    private final BiConsumer<Key, byte[]> packedHashEntry = this::packedHashEntry;
+    private final Consumer<byte[]> setMember = this::string;
     private final byte[] buf = new byte[BUFFER_SIZE];
     private final Lzf lzf;
     private byte[] compressed = new byte[256];
@@ -62,9 +96,21 @@ public final class RdbWriter {
      * with 8 zero bytes, which readers take as "not computed".
      */
     public RdbWriter(OutputStream out, boolean compress, boolean checksum) {
+        this(out, compress, checksum, ListpackEncoder.MAX_BYTES);
+    }
+
+    /**
+     * As {@link #RdbWriter(OutputStream, boolean, boolean)}, with packed values limited to
+     * {@code maxBlobBytes} (at most 1 GB): larger ones are written in their portable types. With 0
+     * every collection is written in its portable type (2, 4, 5), as Ordo did before it wrote
+     * blobs: a baseline for measurements, and the fallback made testable.
+     */
+    RdbWriter(OutputStream out, boolean compress, boolean checksum, int maxBlobBytes) {
         this.out = out;
         this.compress = compress;
         this.checksum = checksum;
+        this.listpack = new ListpackEncoder(maxBlobBytes);
+        this.packed = maxBlobBytes > 0;
         this.lzf = compress ? new Lzf() : null;
     }
 
@@ -117,9 +163,16 @@ public final class RdbWriter {
             if (z.size() == 0) {
                 return;
             }
+            if (packed && z.encoding() == Encoding.LISTPACK) {
+                listpack.reset();
+                z.forEachEntry(packedZSetEntry);
+                if (packedBlob(Rdb.TYPE_ZSET_LISTPACK, key, expireAtMillis, listpack.finish())) {
+                    return;
+                }
+            }
             prefix(Rdb.TYPE_ZSET_2, key, expireAtMillis);
             length(z.size());
-            z.forEachEntry(this::zsetEntry);
+            z.forEachEntry(plainZSetEntry);
         } else if (value instanceof StringValue s) {
             prefix(Rdb.TYPE_STRING, key, expireAtMillis);
             string(s.buffer(), 0, s.length());
@@ -127,19 +180,27 @@ public final class RdbWriter {
             if (h.size() == 0) {
                 return;
             }
+            if (packed && !h.isHashtable()) {
+                listpack.reset();
+                h.forEach(packedHashEntry);
+                if (packedBlob(Rdb.TYPE_HASH_LISTPACK, key, expireAtMillis, listpack.finish())) {
+                    return;
+                }
+            }
             prefix(Rdb.TYPE_HASH, key, expireAtMillis);
             length(h.size());
-            h.forEach((field, v) -> {
-                string(field.bytes());
-                string(v);
-            });
+            h.forEach(plainHashEntry);
         } else if (value instanceof SetValue set) {
             if (set.size() == 0) {
                 return;
             }
+            if (packed && set.encoding() == SetValue.Encoding.INTSET
+                    && packedBlob(Rdb.TYPE_SET_INTSET, key, expireAtMillis, intset(set))) {
+                return;
+            }
             prefix(Rdb.TYPE_SET, key, expireAtMillis);
             length(set.size());
-            set.forEach(this::string);
+            set.forEach(setMember);
         } else {
             throw new IllegalArgumentException("not a keyspace value: " + value);
         }
@@ -195,6 +256,77 @@ public final class RdbWriter {
         string(member, off, len);
         ensure(8);
         putLongLE(Double.doubleToRawLongBits(score));
+    }
+
+    private void packedZSetEntry(byte[] member, int off, int len, double score) {
+        listpack.addString(member, off, len);
+        listpack.addScore(score);
+    }
+
+    private void hashEntry(Key field, byte[] value) {
+        string(field.bytes());
+        string(value);
+    }
+
+    private void packedHashEntry(Key field, byte[] value) {
+        listpack.addString(field.bytes());
+        listpack.addString(value);
+    }
+
+    /**
+     * Builds the intset image of {@code set} (intset-encoded, not empty) in the scratch buffer;
+     * returns its size, or -1 when it would pass the blob size limit.
+     */
+    private int intset(SetValue set) {
+        int n = set.size();
+        long min = set.intAt(0);
+        long max = set.intAt(n - 1);
+        int width = min >= Short.MIN_VALUE && max <= Short.MAX_VALUE ? 2
+                : min >= Integer.MIN_VALUE && max <= Integer.MAX_VALUE ? 4 : 8;
+        long bytes = INTSET_HEADER + (long) n * width;
+        if (bytes > listpack.maxBytes()) {
+            return -1;
+        }
+        byte[] b = listpack.scratch((int) bytes);
+        INT_LE.set(b, 0, width);
+        INT_LE.set(b, 4, n);
+        int p = INTSET_HEADER;
+        switch (width) {
+            case 2:
+                for (int i = 0; i < n; i++, p += 2) {
+                    SHORT_LE.set(b, p, (short) set.intAt(i));
+                }
+                break;
+            case 4:
+                for (int i = 0; i < n; i++, p += 4) {
+                    INT_LE.set(b, p, (int) set.intAt(i));
+                }
+                break;
+            default:
+                for (int i = 0; i < n; i++, p += 8) {
+                    LONG_LE.set(b, p, set.intAt(i));
+                }
+        }
+        return (int) bytes;
+    }
+
+    /**
+     * Writes an entry of {@code type} whose value is the blob {@code scratch[0, size)}; returns
+     * false, having written nothing, when {@code size} is -1 (the blob was too large).
+     */
+    private boolean packedBlob(int type, Key key, long expireAtMillis, int size) {
+        if (size < 0) {
+            listpack.shrink();
+            return false;
+        }
+        prefix(type, key, expireAtMillis);
+        byte[] blob = listpack.buffer();
+        if (!(compress && size > Rdb.MIN_COMPRESS && writeCompressed(blob, 0, size))) {
+            length(size);
+            writeBytes(blob, 0, size);
+        }
+        listpack.shrink();
+        return true;
     }
 
     private void string(byte[] s) {

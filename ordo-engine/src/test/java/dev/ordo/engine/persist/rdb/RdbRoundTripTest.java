@@ -19,9 +19,11 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -207,6 +209,354 @@ class RdbRoundTripTest {
                     (t1 - t0) / 1e9, (t2 - t1) / 1e9));
         }
         System.out.println(report);
+    }
+
+    // ---- packed encodings: listpack sorted sets and hashes, intsets
+
+    @Test
+    void aSmallSortedSetIsOneListpackString() {
+        ZSet z = new ZSet(CONFIG.zsetListpackLimits());
+        z.add(bytes("a"), 1.5);
+        z.add(bytes("7"), 2);
+        byte[] lp = {19, 0, 0, 0, 4, 0, (byte) 0x81, 'a', 2, (byte) 0x83, '1', '.', '5', 4, 7, 1, 2, 1, (byte) 0xFF};
+        assertThat(writeOne(z, false)).isEqualTo(expectedFile(Rdb.TYPE_ZSET_LISTPACK, lp));
+        assertThat(RawRdb.listpack("a", "1.5", 7L, 2L)).isEqualTo(lp);
+    }
+
+    @Test
+    void packedValuesAreLaidOutAsRedisLaysThemOut() {
+        ZSet z = RdbTestSupport.edgeZSet(CONFIG.zsetListpackLimits());
+        List<Object> zEntries = new ArrayList<>();
+        z.forEachEntry((buf, off, len, score) -> {
+            zEntries.add(RdbTestSupport.listpackEntry(Arrays.copyOfRange(buf, off, off + len)));
+            zEntries.add(RdbTestSupport.listpackScore(score));
+        });
+        assertThat(encoding(z)).isEqualTo("listpack");
+        assertThat(zEntries).as("the data reaches every integer width and both score forms").contains(0L, 128L, -4096L,
+                32767L, 8388607L, 2147483647L, Long.MAX_VALUE, Long.MIN_VALUE, 9007199254740992L,
+                "9007199254740994", "-0", "inf", "-inf", "0.1", "0.30000000000000004");
+        assertThat(writeOne(z, false)).isEqualTo(expectedFile(Rdb.TYPE_ZSET_LISTPACK, RawRdb.listpack(zEntries.toArray())));
+
+        HashValue h = RdbTestSupport.edgeHash(CONFIG.hashListpackLimits());
+        List<Object> hEntries = new ArrayList<>();
+        h.forEach((f, v) -> {
+            hEntries.add(RdbTestSupport.listpackEntry(f.bytes()));
+            hEntries.add(RdbTestSupport.listpackEntry(v));
+        });
+        assertThat(encoding(h)).isEqualTo("listpack");
+        assertThat(writeOne(h, false)).isEqualTo(expectedFile(Rdb.TYPE_HASH_LISTPACK, RawRdb.listpack(hEntries.toArray())));
+
+        List<Integer> widths = new ArrayList<>();
+        for (SetValue set : RdbTestSupport.edgeIntsets()) {
+            long[] values = set.members().stream().mapToLong(m -> Long.parseLong(RdbTestSupport.latin1(m))).toArray();
+            byte[] blob = RawRdb.intset(values);
+            widths.add((int) blob[0]);
+            assertThat(writeOne(set, false)).as("intset %s", Arrays.toString(values))
+                    .isEqualTo(expectedFile(Rdb.TYPE_SET_INTSET, blob));
+        }
+        assertThat(widths).containsExactly(2, 2, 4, 4, 8, 8);
+    }
+
+    @Test
+    void packedValuesSurviveARoundTripWithTheirEncodingAndExactScores(@TempDir Path dir) throws IOException {
+        DataSet source = new DataSet();
+        ZSet z = RdbTestSupport.edgeZSet(CONFIG.zsetListpackLimits());
+        source.put(0, Key.of("zedge"), z, -1);
+        source.put(0, Key.of("hedge"), RdbTestSupport.edgeHash(CONFIG.hashListpackLimits()), 1_900_000_000_000L);
+        List<SetValue> intsets = RdbTestSupport.edgeIntsets();
+        for (int i = 0; i < intsets.size(); i++) {
+            source.put(1, Key.of("iset" + i), intsets.get(i), -1);
+        }
+        for (boolean compress : new boolean[] {true, false}) {
+            Path f = dir.resolve("packed-" + compress + ".rdb");
+            Files.write(f, source.write(compress, true));
+            for (DataSet back : List.of(RdbTestSupport.read(f), RdbTestSupport.read(Files.readAllBytes(f)))) {
+                assertSameData(back, source);
+                Map<Key, Stored> db0 = back.dbs.get(0);
+                assertThat(encoding(db0.get(Key.of("zedge")).value())).isEqualTo("listpack");
+                assertThat(encoding(db0.get(Key.of("hedge")).value())).isEqualTo("listpack");
+                assertThat(back.dbs.get(1).values()).allSatisfy(v -> assertThat(encoding(v.value())).isEqualTo("intset"));
+                assertThat(RdbTestSupport.scoreBits((ZSet) db0.get(Key.of("zedge")).value()))
+                        .as("every score bit for bit, -0.0 included").isEqualTo(RdbTestSupport.scoreBits(z));
+            }
+        }
+    }
+
+    @Test
+    void longEntriesAndLargeCountsTakeTheWiderForms() throws IOException {
+        Config roomy = new Config();
+        roomy.set("zset-max-listpack-value", "100000", false);
+        roomy.set("hash-max-listpack-entries", "50000", false);
+        roomy.set("hash-max-listpack-value", "100000", false);
+        // Entry sizes around the back-length bounds: 127 | 128 bytes, 16382 | 16383 bytes; string
+        // headers of 1, 2 and 5 bytes.
+        int[] lengths = {63, 64, 125, 126, 4095, 4096, 16377, 16378, 70_000};
+        ZSet z = new ZSet(roomy.zsetListpackLimits());
+        HashValue h = new HashValue();
+        for (int i = 0; i < lengths.length; i++) {
+            z.add(bytes(String.valueOf((char) ('a' + i)).repeat(lengths[i])), i);
+            h.put(Key.of(bytes("f" + i)), bytes("v".repeat(lengths[i])), roomy.hashListpackLimits());
+        }
+        for (int i = 0; h.size() < 40_000; i++) {
+            h.put(Key.of(bytes("k" + i)), bytes(String.valueOf(i)), roomy.hashListpackLimits());
+        }
+        assertThat(encoding(z)).isEqualTo("listpack");
+        assertThat(encoding(h)).isEqualTo("listpack");
+        List<Object> zEntries = new ArrayList<>();
+        z.forEachEntry((buf, off, len, score) -> {
+            zEntries.add(Arrays.copyOfRange(buf, off, off + len));
+            zEntries.add((long) score);
+        });
+        List<Object> hEntries = new ArrayList<>();
+        h.forEach((f, v) -> {
+            hEntries.add(RdbTestSupport.listpackEntry(f.bytes()));
+            hEntries.add(RdbTestSupport.listpackEntry(v));
+        });
+        byte[] hashBlob = RawRdb.listpack(hEntries.toArray());
+        assertThat(PackedList.u16(hashBlob, 4)).as("80,000 entries are counted as 'unknown'").isEqualTo(65535);
+        assertThat(writeOne(z, false)).isEqualTo(expectedFile(Rdb.TYPE_ZSET_LISTPACK, RawRdb.listpack(zEntries.toArray())));
+        assertThat(writeOne(h, false)).isEqualTo(expectedFile(Rdb.TYPE_HASH_LISTPACK, hashBlob));
+        for (boolean compress : new boolean[] {true, false}) {
+            DataSet source = new DataSet();
+            source.put(0, Key.of("z"), z, -1);
+            source.put(0, Key.of("h"), h, -1);
+            DataSet back = new DataSet();
+            RdbReader.read(new ByteArrayInputStream(source.write(compress, true)), back, roomy);
+            Object zBack = back.dbs.get(0).get(Key.of("z")).value();
+            Object hBack = back.dbs.get(0).get(Key.of("h")).value();
+            assertThat(content(zBack)).isEqualTo(content(z));
+            assertThat(content(hBack)).isEqualTo(content(h));
+            assertThat(order(hBack)).isEqualTo(order(h));
+            assertThat(encoding(zBack)).isEqualTo("listpack");
+            assertThat(encoding(hBack)).isEqualTo("listpack");
+        }
+    }
+
+    @Test
+    void packedBlobsAreCompressedLikeAnyStringWhenThatHelps() throws IOException {
+        ZSet z = new ZSet(CONFIG.zsetListpackLimits());
+        for (int i = 0; i < 100; i++) {
+            z.add(bytes("member:" + i), 0.5 + i);
+        }
+        byte[] plain = writeOne(z, false);
+        byte[] compressed = writeOne(z, true);
+        int blobAt = 17; // after the type byte at 14 and the key "k" as a 2-byte string
+        assertThat(compressed[14]).isEqualTo((byte) Rdb.TYPE_ZSET_LISTPACK);
+        assertThat(compressed[blobAt] & 0xFF).as("an LZF string").isEqualTo(0xC3);
+        assertThat(compressed.length).isLessThan(plain.length * 2 / 3);
+        ZSet tiny = new ZSet(CONFIG.zsetListpackLimits());
+        tiny.add(bytes("1"), 1);
+        byte[] tinyFile = writeOne(tiny, true);
+        assertThat(tinyFile[blobAt]).as("an 11-byte listpack is stored as is").isEqualTo((byte) 11);
+        assertThat(tinyFile).isEqualTo(expectedFile(Rdb.TYPE_ZSET_LISTPACK, RawRdb.listpack(1L, 1L)));
+        SetValue ints = SetValue.empty(SetValue.Encoding.INTSET);
+        ints.add(bytes(String.valueOf(Long.MAX_VALUE)), SetValue.Limits.DEFAULT);
+        for (int i = 0; i < 300; i++) {
+            ints.add(bytes(String.valueOf(i)), SetValue.Limits.DEFAULT);
+        }
+        byte[] intsetFile = writeOne(ints, true);
+        assertThat(intsetFile[14]).isEqualTo((byte) Rdb.TYPE_SET_INTSET);
+        assertThat(intsetFile[blobAt] & 0xFF).isEqualTo(0xC3);
+        for (Object v : List.of(z, tiny, ints)) {
+            DataSet d = new DataSet();
+            d.put(0, Key.of("k"), v, -1);
+            assertSameData(RdbTestSupport.read(d.write(true, true)), d);
+        }
+    }
+
+    @Test
+    void otherEncodingsKeepThePortableTypes() {
+        ZSet skiplist = new ZSet(CONFIG.zsetListpackLimits());
+        for (int i = 0; i < 200; i++) {
+            skiplist.add(bytes("m" + i), i);
+        }
+        HashValue table = new HashValue();
+        table.put(Key.of("f"), bytes("v".repeat(65)), CONFIG.hashListpackLimits());
+        SetValue listpackSet = SetValue.empty(SetValue.Encoding.INTSET);
+        listpackSet.add(bytes("1"), SetValue.Limits.DEFAULT);
+        listpackSet.add(bytes("a"), SetValue.Limits.DEFAULT);
+        SetValue tableSet = SetValue.empty(SetValue.Encoding.INTSET);
+        for (int i = 0; i < 600; i++) {
+            tableSet.add(bytes(String.valueOf(i)), SetValue.Limits.DEFAULT);
+        }
+        assertThat(List.of(encoding(skiplist), encoding(table), encoding(listpackSet), encoding(tableSet)))
+                .containsExactly("skiplist", "hashtable", "listpack", "hashtable");
+        assertThat(writeOne(skiplist, false)[14]).isEqualTo((byte) Rdb.TYPE_ZSET_2);
+        assertThat(writeOne(table, false)[14]).isEqualTo((byte) Rdb.TYPE_HASH);
+        assertThat(writeOne(listpackSet, false)[14]).isEqualTo((byte) Rdb.TYPE_SET);
+        assertThat(writeOne(tableSet, false)[14]).isEqualTo((byte) Rdb.TYPE_SET);
+    }
+
+    @Test
+    void aValueTooLargeForItsBlobIsWrittenInThePortableType() throws IOException {
+        ZSet small = new ZSet(CONFIG.zsetListpackLimits());
+        ZSet large = new ZSet(CONFIG.zsetListpackLimits());
+        HashValue hash = new HashValue();
+        SetValue ints = SetValue.empty(SetValue.Encoding.INTSET);
+        SetValue fewInts = SetValue.empty(SetValue.Encoding.INTSET);
+        for (int i = 0; i < 40; i++) {
+            large.add(bytes("member" + i), i + 0.5);
+            hash.put(Key.of("field" + i), bytes("value" + i), CONFIG.hashListpackLimits());
+            ints.add(bytes(String.valueOf(i * 1000)), SetValue.Limits.DEFAULT);
+        }
+        small.add(bytes("m"), 1);
+        fewInts.add(bytes("7"), SetValue.Limits.DEFAULT);
+        DataSet d = new DataSet();
+        d.put(0, Key.of("large"), large, -1);
+        d.put(0, Key.of("small"), small, -1);
+        d.put(0, Key.of("hash"), hash, -1);
+        d.put(0, Key.of("ints"), ints, -1);
+        d.put(0, Key.of("fewInts"), fewInts, -1);
+        List<Integer> types = new ArrayList<>();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        RdbWriter w = new RdbWriter(out, false, true, 64);
+        w.header(Map.of());
+        w.selectDb(0, 5, 0);
+        d.dbs.get(0).forEach((k, v) -> {
+            int at = (int) w.bytesWritten();
+            w.entry(k, v.value(), -1);
+            w.flush();
+            types.add(out.toByteArray()[at] & 0xFF);
+        });
+        w.finish();
+        assertThat(types).containsExactly(Rdb.TYPE_ZSET_2, Rdb.TYPE_ZSET_LISTPACK, Rdb.TYPE_HASH, Rdb.TYPE_SET, Rdb.TYPE_SET_INTSET);
+        DataSet back = RdbTestSupport.read(out.toByteArray());
+        assertSameData(back, d);
+        assertThat(back.dbs.get(0).values()).allSatisfy(v -> assertThat(encoding(v.value())).isIn("listpack", "intset"));
+    }
+
+    /** Writing small values reuses the writer's buffers: a few bytes per key at most, none per member. */
+    @Test
+    void writingSmallValuesAllocatesAlmostNothing() {
+        int keys = 30_000;
+        List<Key> names = new ArrayList<>();
+        List<Object> values = new ArrayList<>();
+        Random r = new Random(11);
+        for (int i = 0; i < keys; i++) {
+            names.add(Key.of("key:" + i));
+            switch (i % 3) {
+                case 0:
+                    values.add(tenMemberZSet(r, i));
+                    break;
+                case 1: {
+                    HashValue h = new HashValue();
+                    for (int f = 0; f < 8; f++) {
+                        h.put(Key.of("field" + f), bytes(f % 2 == 0 ? String.valueOf(r.nextInt()) : "value" + i),
+                                CONFIG.hashListpackLimits());
+                    }
+                    values.add(h);
+                    break;
+                }
+                default: {
+                    SetValue s = SetValue.empty(SetValue.Encoding.INTSET);
+                    for (int m = 0; m < 20; m++) {
+                        s.add(bytes(String.valueOf(r.nextInt(100_000))), SetValue.Limits.DEFAULT);
+                    }
+                    values.add(s);
+                }
+            }
+        }
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long[] perKey = new long[4];
+        for (int round = 0; round < perKey.length; round++) {
+            RdbWriter w = new RdbWriter(OutputStream.nullOutputStream(), round % 2 == 0, true);
+            w.header(Map.of());
+            w.selectDb(0, keys, 0);
+            w.entry(names.get(0), values.get(0), -1);
+            long before = mx.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < keys; i++) {
+                w.entry(names.get(i), values.get(i), -1);
+            }
+            perKey[round] = (mx.getCurrentThreadAllocatedBytes() - before) / keys;
+            w.finish();
+        }
+        System.out.println("RDB writer, bytes allocated per small key: " + Arrays.toString(perKey));
+        assertThat(perKey[2]).as("bytes per key, compressing, once warm").isLessThan(16);
+        assertThat(perKey[3]).as("bytes per key, not compressing, once warm").isLessThan(16);
+    }
+
+    /**
+     * Prints (never asserts) the size and write time of 100,000 sorted sets of 10 members, written
+     * as type 5 (Ordo before) and as type 17 (now), with and without compression. Two data sets:
+     * ordo-bench/persistence-benchmark.sh's (members "a" to "j", scores 1 to 10), and a
+     * leaderboard's (members "user:N", scores with two decimals, which are written as text).
+     */
+    @Test
+    void smallSortedSetsSizeAndSpeed(@TempDir Path dir) throws IOException {
+        int keys = 100_000;
+        Random r = new Random(2);
+        List<Key> names = new ArrayList<>(keys);
+        List<ZSet> benchmark = new ArrayList<>(keys);
+        List<ZSet> leaderboard = new ArrayList<>(keys);
+        for (int i = 0; i < keys; i++) {
+            names.add(Key.of("small:" + (i + 1)));
+            ZSet z = new ZSet(CONFIG.zsetListpackLimits());
+            for (int m = 0; m < 10; m++) {
+                z.add(new byte[] {(byte) ('a' + m)}, m + 1);
+            }
+            benchmark.add(z);
+            leaderboard.add(tenMemberZSet(r, i));
+        }
+        Path f = dir.resolve("small.rdb");
+        StringBuilder report = new StringBuilder("RDB, 100,000 sorted sets of 10 members (best of 3 writes):");
+        for (List<ZSet> sets : List.of(benchmark, leaderboard)) {
+            report.append(sets == benchmark ? "\n  benchmark data (a..j scored 1..10):" : "\n  leaderboard data (user:N, 2-decimal scores):");
+            for (int variant = 0; variant < 4; variant++) {
+                boolean packed = variant % 2 == 1;
+                boolean compress = variant < 2;
+                long best = Long.MAX_VALUE;
+                for (int round = 0; round < 3; round++) {
+                    long t0 = System.nanoTime();
+                    try (OutputStream out = Files.newOutputStream(f)) {
+                        RdbWriter w = packed ? new RdbWriter(out, compress, true) : new RdbWriter(out, compress, true, 0);
+                        w.header(Map.of("redis-ver", "7.0.15"));
+                        w.selectDb(0, keys, 0);
+                        for (int i = 0; i < keys; i++) {
+                            w.entry(names.get(i), sets.get(i), -1);
+                        }
+                        w.finish();
+                    }
+                    best = Math.min(best, System.nanoTime() - t0);
+                }
+                long t1 = System.nanoTime();
+                DataSet back = RdbTestSupport.read(f);
+                long read = System.nanoTime() - t1;
+                assertThat(back.dbs.get(0)).hasSize(keys);
+                report.append(String.format("%n    %-18s %-18s %6.2f MB, write %.3f s, read %.3f s",
+                        packed ? "type 17 (listpack)" : "type 5 (before)", compress ? "rdbcompression yes" : "rdbcompression no",
+                        Files.size(f) / 1e6, best / 1e9, read / 1e9));
+            }
+        }
+        System.out.println(report);
+    }
+
+    /** Ten members like "user:1234", scores with two decimals, as a leaderboard holds them. */
+    private static ZSet tenMemberZSet(Random r, int i) {
+        ZSet z = new ZSet(CONFIG.zsetListpackLimits());
+        for (int m = 0; z.size() < 10; m++) {
+            z.add(bytes("user:" + (i * 10 + m)), Math.floor(r.nextDouble() * 1e7) / 100);
+        }
+        return z;
+    }
+
+    /** A file with database 0 holding {@code value} under the key "k", no AUX fields, checksummed. */
+    private static byte[] writeOne(Object value, boolean compress) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        RdbWriter w = new RdbWriter(out, compress, true);
+        w.header(Map.of());
+        w.selectDb(0, 1, 0);
+        w.entry(Key.of("k"), value, -1);
+        w.finish();
+        return out.toByteArray();
+    }
+
+    /** What {@link #writeOne} must produce for a value stored as the blob {@code blob}, uncompressed. */
+    private static byte[] expectedFile(int type, byte[] blob) {
+        return new RawRdb(Rdb.VERSION).b(0xFE).length(0).b(0xFB).length(1).length(0).entry(type, "k", blob).finish();
+    }
+
+    private static byte[] bytes(String latin1) {
+        return RdbTestSupport.bytes(latin1);
     }
 
     private static int[] stringBytes(String s, boolean compress) {

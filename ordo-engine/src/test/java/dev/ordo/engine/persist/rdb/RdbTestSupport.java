@@ -5,6 +5,8 @@ import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.SetValue;
 import dev.ordo.engine.keyspace.StringValue;
+import dev.ordo.engine.number.Doubles;
+import dev.ordo.engine.zset.ListpackLimits;
 import dev.ordo.engine.zset.ZSet;
 
 import java.io.ByteArrayInputStream;
@@ -22,6 +24,79 @@ import java.util.TreeSet;
 /** Shared pieces of the RDB tests: a data set model, a collecting sink, canonical views of values. */
 final class RdbTestSupport {
     private RdbTestSupport() {
+    }
+
+    /**
+     * Members, fields and values at the edges of the listpack entry encodings: every integer width
+     * and both ends of it, integers just beyond int64, spellings string2ll refuses ("01", "+1",
+     * " 1", "-0"), the empty string, binary bytes, strings of 63 and 64 bytes.
+     */
+    static final String[] EDGE_STRINGS = {"0", "-1", "127", "128", "-128", "-4096", "4095", "-4097", "4096", "32767",
+        "-32768", "32768", "-32769", "8388607", "-8388608", "8388608", "-8388609", "2147483647", "-2147483648",
+        "2147483648", "-2147483649", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+        "-9223372036854775809", "01", "+1", " 1", "1 ", "-0", "-", "1e3", "", "a\0b", "\0", "\u00ff\u0080\n",
+        "x".repeat(63), "y".repeat(64)};
+
+    /**
+     * Scores at the edges of the listpack score rules: integers (the largest with magnitude 2^53),
+     * integral doubles beyond 2^53 and beyond int64, -0.0, infinities, 17-digit doubles, subnormals.
+     */
+    static final double[] EDGE_SCORES = {0, -0.0, 1e300, 0x1p53, 0x1p53 + 2, -0x1p53, -0x1p53 - 2, 0x1p62, 0x1p63, 1e20,
+        0.1, 0.1 + 0.2, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MIN_VALUE, -Double.MAX_VALUE, 1e-300,
+        -1.5, 127, 128, -4096, 4096, 2147483648.0, 123456789.125};
+
+    /** A listpack sorted set of the edge strings, each scored by the edge score in its position (cyclically). */
+    static ZSet edgeZSet(ListpackLimits limits) {
+        ZSet z = new ZSet(limits);
+        for (int i = 0; i < EDGE_STRINGS.length; i++) {
+            z.add(bytes(EDGE_STRINGS[i]), EDGE_SCORES[i % EDGE_SCORES.length]);
+        }
+        return z;
+    }
+
+    /** A listpack hash whose fields are the edge strings and values the same strings rotated. */
+    static HashValue edgeHash(ListpackLimits limits) {
+        HashValue h = new HashValue();
+        for (int i = 0; i < EDGE_STRINGS.length; i++) {
+            h.put(Key.of(bytes(EDGE_STRINGS[i])), bytes(EDGE_STRINGS[(i + 5) % EDGE_STRINGS.length]), limits);
+        }
+        return h;
+    }
+
+    /** Intsets needing 2, 2, 4, 4, 8 and 8 bytes per element, each at the edge of its width. */
+    static List<SetValue> edgeIntsets() {
+        long[][] sets = {{-1, 0, 1}, {Short.MIN_VALUE, Short.MAX_VALUE}, {Short.MAX_VALUE + 1}, {Short.MIN_VALUE - 1, 5},
+            {Integer.MIN_VALUE, Integer.MAX_VALUE + 1L}, {Long.MIN_VALUE, -7, Long.MAX_VALUE}};
+        List<SetValue> out = new ArrayList<>();
+        for (long[] values : sets) {
+            SetValue s = SetValue.empty(SetValue.Encoding.INTSET);
+            for (long v : values) {
+                s.add(bytes(Long.toString(v)), SetValue.Limits.DEFAULT);
+            }
+            out.add(s);
+        }
+        return out;
+    }
+
+    /**
+     * The listpack entry the rules give a member, field or value (for {@link RawRdb#listpack}): the
+     * integer when string2ll accepts the spelling, else the bytes.
+     */
+    static Object listpackEntry(byte[] s) {
+        return StringValue.isCanonicalLong(s) ? Long.parseLong(latin1(s)) : s;
+    }
+
+    /** The listpack entry the rules give a score: an integer up to 2^53 in magnitude (not -0.0), else its text. */
+    static Object listpackScore(double d) {
+        boolean negativeZero = Double.doubleToRawLongBits(d) == Double.doubleToRawLongBits(-0.0);
+        return d == Math.rint(d) && Math.abs(d) <= 0x1p53 && !negativeZero ? (Object) (long) d : Doubles.format(d);
+    }
+
+    /** The exact bit patterns of a sorted set's scores, in order, to compare beyond what equals() sees. */
+    static List<Long> scoreBits(ZSet z) {
+        List<Long> out = new ArrayList<>();
+        z.forEachEntry((buf, off, len, score) -> out.add(Double.doubleToRawLongBits(score)));
+        return out;
     }
 
     /** A value and its expiry (-1 for none). */
