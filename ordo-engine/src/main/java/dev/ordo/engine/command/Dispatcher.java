@@ -121,6 +121,13 @@ public final class Dispatcher {
     private Call.BlockRequest run(Command command, Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed) {
         CommandStats s = stats.computeIfAbsent(command.fullName(), k -> new CommandStats());
         boolean write = command.is(Command.Flag.WRITE);
+        if (write && effects.enabled()) {
+            String refusal = context.persistence().writeRefusal();
+            if (refusal != null) {
+                reject(command, session, out, refusal);
+                return null;
+            }
+        }
         if (write && barrier != null) {
             barrier.beforeWrite(session.db(), args);
         }

@@ -32,6 +32,9 @@ public interface PersistenceControl {
      */
     boolean beforeShutdown(boolean save, boolean noSave);
 
+    /** Redis's MISCONF error while writes cannot be made durable, else null. */
+    String writeRefusal();
+
     /** CONFIG SET changed parameters (appendonly, appendfsync ...). */
     void configChanged();
 }

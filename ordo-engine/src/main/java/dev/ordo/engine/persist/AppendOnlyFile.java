@@ -27,6 +27,10 @@ import java.util.Locale;
  *   <li>{@code no}: writes to the operating system; the kernel decides when it reaches disk.</li>
  * </ul>
  *
+ * <p>A failed write or fsync is kept ({@link #lastError}): the engine then refuses writes with
+ * Redis's MISCONF error and transports close the connections whose replies it would have
+ * acknowledged, until a rewrite has rebuilt the file from memory.
+ *
  * <p>Locks: {@code buffer} guards the pending bytes and the appended count; {@code file} guards
  * the channel, so an fsync never holds up appending.
  */
@@ -165,7 +169,6 @@ final class AppendOnlyFile implements EffectLog.Listener {
                     channelSize += channel.write(b);
                 }
                 written = upTo;
-                lastError = null;
                 if (sync) {
                     channel.force(false);
                     synced = upTo;
@@ -211,7 +214,11 @@ final class AppendOnlyFile implements EffectLog.Listener {
         }
     }
 
-    /** The last write or fsync failure, or null when the last one succeeded. */
+    /**
+     * The first write or fsync failure, or null. It stays until a rewrite rebuilds the file from
+     * memory ({@link #clearError}): the bytes of a failed write are not in the file, so until then
+     * the file is behind the data and writes are refused.
+     */
     IOException lastError() {
         return lastError;
     }

@@ -15,7 +15,6 @@ import dev.ordo.engine.persist.rdb.RdbReader;
 import dev.ordo.engine.persist.rdb.RdbSink;
 import dev.ordo.engine.script.Functions;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -116,7 +115,7 @@ public final class Persistence implements PersistenceControl {
         scheduleCron();
     }
 
-    /** Makes the append-only file durable and closes it (engine close). */
+    /** A graceful stop (engine close): saves when save rules are set, makes the append-only file durable and closes it. */
     public void stop() {
         engine.withLock(() -> {
             if (started) {
@@ -131,17 +130,27 @@ public final class Persistence implements PersistenceControl {
 
     /**
      * Before replies are sent: with {@code appendfsync always} everything written so far is on
-     * disk when this returns; otherwise it is at least in the operating system.
+     * disk when this returns; otherwise it is at least in the operating system. Throws
+     * {@link UncheckedIOException} when this write fails: the replies waiting must not be sent.
      */
     public void awaitDurable() {
         AppendOnlyFile file = aof;
-        if (file != null) {
+        // After a failure nothing new is appended (writes are refused), so there is nothing to wait for.
+        if (file != null && file.lastError() == null) {
             try {
                 file.awaitDurable();
             } catch (IOException e) {
-                log.accept("Error writing to the AOF file: " + e.getMessage());
+                log.accept("Error writing to the AOF file: " + e.getMessage() + ". Writes are refused until BGREWRITEAOF succeeds.");
+                throw new UncheckedIOException("the append-only file could not be written", e);
             }
         }
+    }
+
+    @Override
+    public String writeRefusal() {
+        AppendOnlyFile file = aof;
+        IOException failed = file == null ? null : file.lastError();
+        return failed == null ? null : "MISCONF Errors writing to the AOF file: " + failed.getMessage();
     }
 
     /** Whether the append-only file is on. */
@@ -394,10 +403,11 @@ public final class Persistence implements PersistenceControl {
             throw new ErrorReply("ERR Background save already in progress");
         }
         try {
-            Snapshot s = capture(false, false);
             Path temp = dir().resolve("temp-" + ProcessHandle.current().pid() + ".rdb");
-            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp), 1 << 16)) {
-                s.writeAll(out);
+            try (OutputStream out = Files.newOutputStream(temp)) {
+                capture(false, out).writeAll();
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
             }
             install(temp, rdbFile());
             savedNow(keyspace.dirty());
@@ -439,7 +449,7 @@ public final class Persistence implements PersistenceControl {
         lastSaveAttemptMillis = System.currentTimeMillis();
         long dirtyAtStart = keyspace.dirty();
         Path temp = dir().resolve("temp-bgsave-" + ProcessHandle.current().pid() + ".rdb");
-        startJob(new Job(capture(false, true), temp, false, ok -> {
+        startJob(new Job(capture(false, null), temp, false, ok -> {
             if (ok) {
                 install(temp, rdbFile());
                 savedNow(dirtyAtStart);
@@ -467,7 +477,8 @@ public final class Persistence implements PersistenceControl {
         }
     }
 
-    private Snapshot capture(boolean aofBase, boolean background) {
+    /** An image of now for a snapshot file ({@code aofBase}: an AOF base); see {@link Snapshot#capture}. */
+    private Snapshot capture(boolean aofBase, OutputStream direct) {
         Map<String, String> aux = new LinkedHashMap<>();
         aux.put("redis-ver", "7.0.15");
         aux.put("redis-bits", "64");
@@ -477,7 +488,7 @@ public final class Persistence implements PersistenceControl {
         List<byte[]> libraries = new ArrayList<>();
         engine.scripting().functions().libraries().forEach(l -> libraries.add(l.code().getBytes(StandardCharsets.UTF_8)));
         return Snapshot.capture(keyspace, aux, libraries, config.get("rdbcompression").equals("yes"),
-                config.get("rdbchecksum").equals("yes"), background);
+                config.get("rdbchecksum").equals("yes"), direct);
     }
 
     // ------------------------------------------------------------------ append-only file
@@ -513,8 +524,10 @@ public final class Persistence implements PersistenceControl {
         long baseSeq = nextBaseSeq();
         long incrSeq = nextIncrSeq();
         Path temp = aofDir().resolve(layout().tempRewriteName());
-        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp), 1 << 16)) {
-            capture(true, false).writeAll(out);
+        try (OutputStream out = Files.newOutputStream(temp)) {
+            capture(true, out).writeAll();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
         }
         FileChannel incr = createIncr(incrSeq);
         aof = new AppendOnlyFile(incr, fsyncPolicy());
@@ -572,7 +585,7 @@ public final class Persistence implements PersistenceControl {
         }
         Path temp = aofDir().resolve(layout().tempRewriteName());
         long started = System.currentTimeMillis();
-        startJob(new Job(capture(true, true), temp, true, ok -> {
+        startJob(new Job(capture(true, null), temp, true, ok -> {
             if (ok) {
                 finishRewrite(temp, baseSeq, incrSeq);
                 lastRewriteSeconds = (System.currentTimeMillis() - started) / 1000;
@@ -609,6 +622,7 @@ public final class Persistence implements PersistenceControl {
         }
         aofBaseSize = Files.size(base);
         aofOlderIncrSize = 0;
+        aof.clearError();
         aofSizeAtRewrite = aofSize();
         aofRewrites++;
         lastRewriteOk = true;

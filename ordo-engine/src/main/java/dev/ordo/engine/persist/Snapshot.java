@@ -12,6 +12,7 @@ import dev.ordo.engine.zset.ZSet;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -46,7 +47,8 @@ final class Snapshot implements Dispatcher.WriteBarrier {
     private final Map<Object, Item> pending = new IdentityHashMap<>();
     private final long[] keysPerDb;
     private final long[] expiresPerDb;
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
+    /** Where a background image collects its bytes between steps; null when writing straight to a file. */
+    private final ByteArrayOutputStream out;
     private final RdbWriter writer;
     private final boolean tracking;
     private int cursor;
@@ -57,23 +59,26 @@ final class Snapshot implements Dispatcher.WriteBarrier {
     private record Item(int db, Key key, Object value, long expireAt) {
     }
 
-    private Snapshot(Keyspace keyspace, boolean compress, boolean checksum, boolean tracking) {
+    private Snapshot(Keyspace keyspace, boolean compress, boolean checksum, OutputStream direct) {
         this.keyspace = keyspace;
-        this.tracking = tracking;
+        this.tracking = direct == null;
+        this.out = direct == null ? new ByteArrayOutputStream(1 << 16) : null;
         this.keysPerDb = new long[keyspace.databases()];
         this.expiresPerDb = new long[keyspace.databases()];
-        this.writer = new RdbWriter(out, compress, checksum);
+        this.writer = new RdbWriter(direct == null ? out : direct, compress, checksum);
     }
 
     /**
      * Records the keyspace as it is now and writes the file header (aux fields, then the function
-     * libraries). Keys already expired are left out. A {@code background} image tracks which
-     * values it has written, for the write barrier; one written at once under the lock (SAVE)
-     * needs no tracking.
+     * libraries). Keys already expired are left out. With {@code direct} null the image is a
+     * background one: it collects its bytes for {@link #takeOutput} and tracks which values it
+     * has written, for the write barrier. Otherwise it writes straight to {@code direct}, whole,
+     * under the lock ({@link #writeAll}: SAVE, a base at startup), and needs no tracking.
      */
     static Snapshot capture(Keyspace keyspace, Map<String, String> aux, List<byte[]> libraries, boolean compress,
-            boolean checksum, boolean background) {
-        Snapshot s = new Snapshot(keyspace, compress, checksum, background);
+            boolean checksum, OutputStream direct) {
+        Snapshot s = new Snapshot(keyspace, compress, checksum, direct);
+        boolean background = direct == null;
         long now = keyspace.now();
         for (int d = 0; d < keyspace.databases(); d++) {
             int db = d;
@@ -148,12 +153,11 @@ final class Snapshot implements Dispatcher.WriteBarrier {
         return bytes;
     }
 
-    /** Writes the whole image to {@code sink} at once (SAVE, which holds the lock throughout). */
-    void writeAll(java.io.OutputStream sink) throws IOException {
-        while (!step(1 << 20)) {
-            sink.write(takeOutput());
+    /** Writes the whole image to the stream it was captured for (holding the lock throughout). */
+    void writeAll() {
+        while (!step(Long.MAX_VALUE)) {
+            // each step writes until the budget; this one is unlimited
         }
-        sink.write(takeOutput());
     }
 
     /** Keys written so far. */

@@ -415,8 +415,19 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
                 ctx.write(out);
             }
         }
-        engine.awaitDurable();
+        try {
+            engine.awaitDurable();
+        } catch (java.io.UncheckedIOException e) {
+            ctx.close();
+            return;
+        }
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** Closes without sending the replies waiting for a durability that failed. */
+    void closeUnacknowledged() {
+        server.log().warning("Closing client whose writes could not be made durable: " + describe());
+        closeNow();
     }
 
     /** Stops running commands and closes, dropping unsent replies. */

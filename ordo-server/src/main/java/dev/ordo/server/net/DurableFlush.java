@@ -3,6 +3,7 @@ package dev.ordo.server.net;
 import dev.ordo.engine.Engine;
 import io.netty.channel.EventLoop;
 
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -39,9 +40,16 @@ final class DurableFlush implements Runnable {
     @Override
     public void run() {
         scheduled = false;
-        engine.awaitDurable();
         List<Connection> ready = new ArrayList<>(waiting);
         waiting.clear();
+        try {
+            engine.awaitDurable();
+        } catch (UncheckedIOException e) {
+            // The writes these replies acknowledge are not durable: the clients lose their
+            // connections instead of an acknowledgement (Redis exits in this case).
+            ready.forEach(Connection::closeUnacknowledged);
+            return;
+        }
         ready.forEach(Connection::flushNow);
     }
 }
