@@ -185,6 +185,26 @@ final class AppendOnlyFile implements EffectLog.Listener {
     }
 
     /**
+     * The everysec fsync: writes what is pending, then fsyncs what has been written without
+     * holding the file lock, so the event loop's writes never wait behind a slow fsync.
+     */
+    void fsyncWritten() throws IOException {
+        flush(false);
+        FileChannel ch;
+        long upTo;
+        synchronized (file) {
+            ch = channel;
+            upTo = written;
+        }
+        if (synced < upTo) {
+            ch.force(false);
+            synchronized (file) {
+                synced = Math.max(synced, upTo);
+            }
+        }
+    }
+
+    /**
      * Makes everything appended so far durable, then continues in {@code next} (a rewrite opened
      * a new incremental file); returns the previous channel, closed. Called under the engine lock.
      */

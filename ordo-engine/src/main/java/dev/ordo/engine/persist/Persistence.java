@@ -168,9 +168,9 @@ public final class Persistence implements PersistenceControl {
             AppendOnlyFile file = aof;
             if (file != null && file.fsync() == AppendOnlyFile.Fsync.EVERYSEC) {
                 try {
-                    file.flush(true);
+                    file.fsyncWritten();
                 } catch (java.nio.channels.ClosedChannelException e) {
-                    // closed by a stop in between: nothing left to fsync
+                    // closed by a switch or a stop in between: that fsync was made by whoever closed it
                 } catch (IOException e) {
                     log.accept("Error fsyncing the AOF file: " + e.getMessage());
                 }
