@@ -47,12 +47,17 @@ public final class Lzf {
         int outEnd = outOff + maxOut;
         int ctrlAt = op++;
         int literals = 0;
-        while (ip + 2 < end) {
-            int seq = (in[ip] & 0xFF) << 16 | (in[ip + 1] & 0xFF) << 8 | (in[ip + 2] & 0xFF);
-            int h = (seq * 0x9E3779B1) >>> shift;
-            int ref = table[h] - 1 + off;
-            table[h] = ip - off + 1;
-            int distance = ip - ref - 1;
+        while (ip < end) {
+            // The last two bytes cannot start a match (a match is at least 3 bytes): literals.
+            int ref = -1;
+            int distance = 0;
+            if (ip + 2 < end) {
+                int seq = (in[ip] & 0xFF) << 16 | (in[ip + 1] & 0xFF) << 8 | (in[ip + 2] & 0xFF);
+                int h = (seq * 0x9E3779B1) >>> shift;
+                ref = table[h] - 1 + off;
+                table[h] = ip - off + 1;
+                distance = ip - ref - 1;
+            }
             if (ref >= off && distance < MAX_DISTANCE
                     && in[ref] == in[ip] && in[ref + 1] == in[ip + 1] && in[ref + 2] == in[ip + 2]) {
                 int limit = Math.min(MAX_MATCH, end - ip);
@@ -94,17 +99,6 @@ public final class Lzf {
                     literals = 0;
                     ctrlAt = op++;
                 }
-            }
-        }
-        while (ip < end) {
-            if (op >= outEnd) {
-                return 0;
-            }
-            out[op++] = in[ip++];
-            if (++literals == MAX_LITERAL) {
-                out[ctrlAt] = (byte) (MAX_LITERAL - 1);
-                literals = 0;
-                ctrlAt = op++;
             }
         }
         if (literals == 0) {

@@ -28,14 +28,7 @@ final class AofBytes {
     }
 
     static byte[] resp(byte[]... args) {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        b.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-        for (byte[] a : args) {
-            b.writeBytes(("$" + a.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            b.writeBytes(a);
-            b.writeBytes(new byte[] {'\r', '\n'});
-        }
-        return b.toByteArray();
+        return dev.ordo.engine.differential.RespSocket.encode(args);
     }
 
     /** One command outside a transaction. */
