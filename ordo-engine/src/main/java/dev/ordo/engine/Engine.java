@@ -180,7 +180,7 @@ public final class Engine implements CallContext, KeyspaceListener {
     /**
      * Called by transports before they send replies: with {@code appendfsync always} the writes
      * those replies acknowledge are on disk when this returns (one fsync covers every caller
-     * waiting at the time).
+     * waiting at the time); with the other policies it returns at once.
      */
     public void awaitDurable() {
         if (persistent) {
@@ -188,9 +188,9 @@ public final class Engine implements CallContext, KeyspaceListener {
         }
     }
 
-    /** Whether writes are being logged to the append-only file (transports then wait for {@link #awaitDurable}). */
-    public boolean logsWrites() {
-        return persistent && persistence.appendOnlyOn();
+    /** Whether replies must wait for {@link #awaitDurable} before they are sent ({@code appendfsync always}). */
+    public boolean repliesWaitForDisk() {
+        return persistent && persistence.repliesWaitForDisk();
     }
 
     /** The engine's timer (for services that run periodic work). */

@@ -21,10 +21,12 @@ import java.util.Locale;
  *   <li>{@code always}: transports call {@link #awaitDurable} before sending replies, which
  *       writes and fsyncs everything appended so far. Concurrent callers share one fsync (group
  *       commit): a caller whose bytes another caller's fsync already covered returns at once.</li>
- *   <li>{@code everysec}: {@link #awaitDurable} writes to the operating system (a killed process
- *       loses nothing) and a background thread fsyncs once a second (a machine crash loses at
- *       most about a second).</li>
- *   <li>{@code no}: writes to the operating system; the kernel decides when it reaches disk.</li>
+ *   <li>{@code everysec}: replies do not wait; a background writer hands the buffer to the
+ *       operating system every 100 ms (a killed process loses at most that) and fsyncs once a
+ *       second ({@link #fsyncWritten}, without blocking appends: a machine crash loses at most
+ *       about a second).</li>
+ *   <li>{@code no}: the background writer hands the buffer to the operating system; the kernel
+ *       decides when it reaches disk.</li>
  * </ul>
  *
  * <p>A failed write or fsync is kept ({@link #lastError}): the engine then refuses writes with

@@ -50,6 +50,8 @@ import java.util.function.Consumer;
 public final class Persistence implements PersistenceControl {
     /** Elements a background job writes per hold of the engine lock. */
     private static final long STEP_BUDGET = 16_384;
+    /** How often the background writer hands appended bytes to the operating system. */
+    private static final long WRITE_INTERVAL_MILLIS = 100;
 
     private final Engine engine;
     private final Config config;
@@ -109,7 +111,7 @@ public final class Persistence implements PersistenceControl {
             dirtyAtLastSave = keyspace.dirty();
             started = true;
         });
-        fsyncThread = new Thread(this::everySecond, "ordo-aof-fsync");
+        fsyncThread = new Thread(this::backgroundWriter, "ordo-aof-writer");
         fsyncThread.setDaemon(true);
         fsyncThread.start();
         scheduleCron();
@@ -129,14 +131,15 @@ public final class Persistence implements PersistenceControl {
     }
 
     /**
-     * Before replies are sent: with {@code appendfsync always} everything written so far is on
-     * disk when this returns; otherwise it is at least in the operating system. Throws
-     * {@link UncheckedIOException} when this write fails: the replies waiting must not be sent.
+     * Before replies are sent under {@code appendfsync always}: everything written so far is on
+     * disk when this returns. Throws {@link UncheckedIOException} when this write fails: the
+     * replies waiting must not be sent. Under the other policies replies do not wait (the
+     * background writer bounds what a crash can lose) and this returns at once.
      */
     public void awaitDurable() {
         AppendOnlyFile file = aof;
         // After a failure nothing new is appended (writes are refused), so there is nothing to wait for.
-        if (file != null && file.lastError() == null) {
+        if (file != null && file.fsync() == AppendOnlyFile.Fsync.ALWAYS && file.lastError() == null) {
             try {
                 file.awaitDurable();
             } catch (IOException e) {
@@ -153,27 +156,40 @@ public final class Persistence implements PersistenceControl {
         return failed == null ? null : "MISCONF Errors writing to the AOF file: " + failed.getMessage();
     }
 
-    /** Whether the append-only file is on. */
-    public boolean appendOnlyOn() {
-        return aof != null;
+    /** Whether replies must wait for {@link #awaitDurable}: the append-only file is on with {@code appendfsync always}. */
+    public boolean repliesWaitForDisk() {
+        AppendOnlyFile file = aof;
+        return file != null && file.fsync() == AppendOnlyFile.Fsync.ALWAYS;
     }
 
-    private void everySecond() {
+    /**
+     * The background writer: every {@value #WRITE_INTERVAL_MILLIS} ms it hands what has been
+     * appended to the operating system (so a killed process loses at most that much under
+     * {@code everysec} and {@code no}), and once a second, under {@code everysec}, fsyncs it
+     * (so a machine crash loses at most about a second).
+     */
+    private void backgroundWriter() {
+        long ticks = 0;
         while (!Thread.currentThread().isInterrupted()) {
             try {
-                Thread.sleep(1000);
+                Thread.sleep(WRITE_INTERVAL_MILLIS);
             } catch (InterruptedException e) {
                 return;
             }
             AppendOnlyFile file = aof;
-            if (file != null && file.fsync() == AppendOnlyFile.Fsync.EVERYSEC) {
-                try {
+            if (file == null || file.lastError() != null) {
+                continue;
+            }
+            try {
+                if (++ticks % (1000 / WRITE_INTERVAL_MILLIS) == 0 && file.fsync() == AppendOnlyFile.Fsync.EVERYSEC) {
                     file.fsyncWritten();
-                } catch (java.nio.channels.ClosedChannelException e) {
-                    // closed by a switch or a stop in between: that fsync was made by whoever closed it
-                } catch (IOException e) {
-                    log.accept("Error fsyncing the AOF file: " + e.getMessage());
+                } else {
+                    file.flush(false);
                 }
+            } catch (java.nio.channels.ClosedChannelException e) {
+                // closed by a switch or a stop in between: whoever closed it flushed and fsynced it
+            } catch (IOException e) {
+                log.accept("Error writing to the AOF file: " + e.getMessage() + ". Writes are refused until BGREWRITEAOF succeeds.");
             }
         }
     }

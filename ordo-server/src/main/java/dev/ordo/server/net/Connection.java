@@ -267,8 +267,8 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
 
     /**
      * Sends what the writer holds (unless the engine owns it) and flushes; pauses reading under
-     * backpressure. While writes are logged to the append-only file, the flush waits for them to
-     * be durable ({@link DurableFlush}).
+     * backpressure. Under {@code appendfsync always} the flush waits until the writes are on disk
+     * ({@link DurableFlush}).
      */
     private void flush() {
         if (closing) {
@@ -280,7 +280,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
                 ctx.write(out);
             }
         }
-        if (engine.logsWrites()) {
+        if (engine.repliesWaitForDisk()) {
             server.durableFlush(ctx.channel().eventLoop()).add(this);
         } else {
             flushNow();

@@ -10,12 +10,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Group commit for one event loop while the append-only file is on: connections ask to flush
+ * Group commit for one event loop under {@code appendfsync always}: connections ask to flush
  * their replies here instead of flushing at once, and one task, run after the loop has handled
- * every readable socket of its turn, makes the writes durable once ({@link Engine#awaitDurable},
- * an fsync under {@code appendfsync always}) and then flushes all of them. No reply leaves before
- * the writes it acknowledges are as durable as the policy promises, and one fsync serves every
- * client of the turn, as Redis's fsync before its event loop sleeps does. Event loop thread only.
+ * every readable socket of its turn, makes the writes durable once ({@link Engine#awaitDurable}:
+ * one write and one fsync) and then flushes all of them. No reply leaves before the writes it
+ * acknowledges are on disk, and one fsync serves every client of the turn, as Redis's fsync
+ * before its event loop sleeps does. Event loop thread only.
  */
 final class DurableFlush implements Runnable {
     private final Engine engine;
