@@ -273,4 +273,28 @@ class PersistenceTest {
     private static List<String> fieldNames(String info) {
         return info.lines().filter(l -> l.contains(":")).map(l -> l.substring(0, l.indexOf(':'))).toList();
     }
+
+    @Test
+    void theAutomaticRuleRewritesAGrowingFile() throws Exception {
+        Config c = config("yes");
+        c.set("auto-aof-rewrite-min-size", "4096", true);
+        c.set("auto-aof-rewrite-percentage", "100", true);
+        Map<String, String> before;
+        try (EngineTestSupport ordo = open(c)) {
+            EmbeddedClient client = ordo.client();
+            assertThat(info(client)).contains("aof_rewrites:1");
+            for (int i = 0; i < 2000 && !info(client).contains("aof_rewrites:2"); i++) {
+                client.call("ZINCRBY", "board", "1", "member-" + (i % 20));
+                Thread.sleep(1);
+            }
+            for (int i = 0; i < 1000 && !(info(client).contains("aof_rewrites:2") && info(client).contains("aof_rewrite_in_progress:0")); i++) {
+                Thread.sleep(5);
+            }
+            assertThat(info(client)).contains("aof_rewrites:2", "aof_last_bgrewrite_status:ok");
+            before = KeyspaceDigest.of(ordo.engine);
+        }
+        try (EngineTestSupport ordo = open(c)) {
+            assertThat(KeyspaceDigest.of(ordo.engine)).isEqualTo(before);
+        }
+    }
 }
