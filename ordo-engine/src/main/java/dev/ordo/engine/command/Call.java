@@ -8,6 +8,7 @@ import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.number.Doubles;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -253,7 +254,7 @@ public final class Call {
             }
         }
         if (propagated == null) {
-            propagated = new java.util.ArrayList<>(1);
+            propagated = new ArrayList<>(1);
         }
         propagated.add(out);
     }

@@ -23,7 +23,6 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -531,8 +530,7 @@ public final class Persistence implements PersistenceControl {
         if (manifest != null && !manifest.incrs().isEmpty()) {
             AofLayout.FileEntry last = manifest.incrs().get(manifest.incrs().size() - 1);
             FileChannel ch = FileChannel.open(aofDir().resolve(last.name()), StandardOpenOption.WRITE, StandardOpenOption.APPEND);
-            aof = new AppendOnlyFile(ch, fsyncPolicy());
-            engine.dispatcher().effects().setListener(aof);
+            appendTo(ch);
             aofSizeAtRewrite = aofSize();
             return;
         }
@@ -546,8 +544,7 @@ public final class Persistence implements PersistenceControl {
             throw e.getCause();
         }
         FileChannel incr = createIncr(incrSeq);
-        aof = new AppendOnlyFile(incr, fsyncPolicy());
-        engine.dispatcher().effects().setListener(aof);
+        appendTo(incr);
         finishRewrite(temp, baseSeq, incrSeq);
     }
 
@@ -596,15 +593,12 @@ public final class Persistence implements PersistenceControl {
             aofOlderIncrSize += previous;
         } else {
             closeAof();
-            aof = new AppendOnlyFile(incr, fsyncPolicy());
-            engine.dispatcher().effects().setListener(aof);
+            appendTo(incr);
         }
         Path temp = aofDir().resolve(layout().tempRewriteName());
-        long started = System.currentTimeMillis();
         startJob(new Job(capture(true, null), temp, true, ok -> {
             if (ok) {
                 finishRewrite(temp, baseSeq, incrSeq);
-                lastRewriteSeconds = (System.currentTimeMillis() - started) / 1000;
                 log.accept("Background AOF rewrite finished successfully");
             } else {
                 aofRewriteFailures++;
@@ -655,6 +649,12 @@ public final class Persistence implements PersistenceControl {
             }
             aof = null;
         }
+    }
+
+    /** Logs every write's effects to {@code incr} from now on. */
+    private void appendTo(FileChannel incr) throws IOException {
+        aof = new AppendOnlyFile(incr, fsyncPolicy());
+        engine.dispatcher().effects().setListener(aof);
     }
 
     private AppendOnlyFile.Fsync fsyncPolicy() {
@@ -764,7 +764,9 @@ public final class Persistence implements PersistenceControl {
         job = null;
         engine.dispatcher().setWriteBarrier(null);
         long seconds = (System.currentTimeMillis() - j.startMillis) / 1000;
-        if (!j.rewrite) {
+        if (j.rewrite) {
+            lastRewriteSeconds = seconds;
+        } else {
             lastBgsaveSeconds = seconds;
         }
         try {
@@ -872,15 +874,13 @@ public final class Persistence implements PersistenceControl {
         return new AofLayout(dir(), config.get("appenddirname"), config.get("appendfilename"));
     }
 
-    /** Moves a fsynced temporary file over {@code target} and fsyncs the directory. */
+    /** Fsyncs a written temporary file, then moves it over {@code target} ({@link AofLayout#moveIntoPlace}). */
     private static void install(Path temp, Path target) throws IOException {
         try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
             ch.force(true);
         }
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        AofLayout.fsyncDirectory(target.toAbsolutePath().getParent());
+        AofLayout.moveIntoPlace(temp, target);
     }
-
 
     private static void deleteQuietly(Path file) {
         try {

@@ -23,12 +23,7 @@ public final class SlidingLogLimiter extends ScriptedLimiter {
     /** The most permits one request may take (each is one entry, written in one command). */
     public static final int MAX_PERMITS_PER_REQUEST = 1000;
 
-    private static final Script SCRIPT = new Script("""
-            local p = tonumber(ARGV[1])
-            local n = #KEYS
-            local t = redis.call('TIME')
-            local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-            local allowed, remaining, wait = 1, nil, 0
+    private static final Script SCRIPT = script("""
             local counts = {}
             for i = 1, n do
               local limit, window = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])

@@ -22,12 +22,7 @@ import java.util.List;
  * (the current window's number), {@code c} and {@code p} (current and previous counts).
  */
 public final class SlidingWindowLimiter extends ScriptedLimiter {
-    private static final Script SCRIPT = new Script("""
-            local p = tonumber(ARGV[1])
-            local n = #KEYS
-            local t = redis.call('TIME')
-            local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-            local allowed, remaining, wait = 1, nil, 0
+    private static final Script SCRIPT = script("""
             local state = {}
             for i = 1, n do
               local limit, window = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])

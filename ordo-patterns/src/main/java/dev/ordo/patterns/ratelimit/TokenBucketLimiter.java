@@ -42,12 +42,7 @@ public final class TokenBucketLimiter extends ScriptedLimiter {
         }
     }
 
-    private static final Script SCRIPT = new Script("""
-            local p = tonumber(ARGV[1])
-            local n = #KEYS
-            local t = redis.call('TIME')
-            local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-            local allowed, remaining, wait = 1, nil, 0
+    private static final Script SCRIPT = script("""
             local level = {}
             for i = 1, n do
               local capacity, rate = tonumber(ARGV[3 * i - 1]), tonumber(ARGV[3 * i]) / tonumber(ARGV[3 * i + 1])

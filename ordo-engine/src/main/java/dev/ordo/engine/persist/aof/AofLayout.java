@@ -605,8 +605,16 @@ public record AofLayout(Path parent, String dirName, String fileName) {
             }
             ch.force(true);
         }
-        Files.move(tmp, dir.resolve(manifestName), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        fsyncDirectory(dir);
+        moveIntoPlace(tmp, dir.resolve(manifestName));
+    }
+
+    /**
+     * Renames a complete, fsynced file over {@code target} in one step and fsyncs the directory,
+     * so after a crash the name holds either the old file or the new one, never a part.
+     */
+    public static void moveIntoPlace(Path written, Path target) throws IOException {
+        Files.move(written, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        fsyncDirectory(target.toAbsolutePath().getParent());
     }
 
     /** Makes a directory's entries (creations, renames, deletions) durable. */

@@ -541,18 +541,24 @@ public final class RdbReader {
         }
         long len = lengthFrom(first, at);
         checkStringLength(len, at);
-        int n = (int) len;
+        window((int) len, trailing);
+    }
+
+    /**
+     * Points {@link #strBuf} at the next {@code n} bytes: a window of the read buffer when they
+     * fit with {@code trailing} more bytes behind them, else a fresh array.
+     */
+    private void window(int n, int trailing) throws IOException {
         if (n + trailing <= buf.length) {
             need(n + trailing);
             strBuf = buf;
             strOff = pos;
-            strLen = n;
             pos += n;
         } else {
             strBuf = readBytes(n);
             strOff = 0;
-            strLen = n;
         }
+        strLen = n;
     }
 
     private void encodedString(int encoding, long at) throws IOException {
@@ -603,17 +609,9 @@ public final class RdbReader {
                     + " compressed bytes", at);
         }
         int n = (int) compressedLength;
-        byte[] src;
-        int srcOff;
-        if (n <= buf.length) {
-            need(n);
-            src = buf;
-            srcOff = pos;
-            pos += n;
-        } else {
-            src = readBytes(n);
-            srcOff = 0;
-        }
+        window(n, 0);
+        byte[] src = strBuf;
+        int srcOff = strOff;
         int out = (int) length;
         if (out <= SCRATCH_LIMIT) {
             if (scratch.length < out) {
