@@ -262,8 +262,9 @@ public final class Engine implements CallContext, KeyspaceListener {
         while (true) {
             Scripting.Run run = scripting.running();
             if (run != null && run.elapsedMillis() >= config.getLong("busy-reply-threshold")) {
-                answerWhileBusy(session, args, out, run);
-                return false;
+                if (answerWhileBusy(session, args, out, run, false)) {
+                    return false;
+                }
             }
             try {
                 if (lock.tryLock(2, TimeUnit.MILLISECONDS)) {
@@ -278,47 +279,70 @@ public final class Engine implements CallContext, KeyspaceListener {
     }
 
     /**
-     * What Redis answers while a script is busy (also for a transport serving its clients from
-     * inside the script's thread, see {@link Scripting.BusyHandler}): the usual unknown-command, arity and NOAUTH
-     * errors; SCRIPT KILL, FUNCTION KILL and SHUTDOWN NOSAVE act; everything else is BUSY.
+     * What Redis answers while a script is busy, for a transport serving its clients from inside
+     * the script's thread (see {@link Scripting.BusyHandler}): the usual unknown-command, arity and
+     * NOAUTH errors; SCRIPT KILL, FUNCTION KILL and SHUTDOWN NOSAVE act; the other commands Redis
+     * flags allow-busy (AUTH, HELLO, MULTI, DISCARD, WATCH, UNWATCH, RESET, QUIT, FUNCTION STATS)
+     * run as usual, and inside MULTI every allow-busy command is queued as usual (or refused, for
+     * SHUTDOWN); EXEC discards the transaction (EXECABORT naming BUSY); everything else is BUSY.
      */
     public void answerWhileBusy(Session session, byte[][] args, ReplyWriter out, Scripting.Run run) {
+        answerWhileBusy(session, args, out, run, true);
+    }
+
+    /**
+     * Answers a command that arrives while a script is busy; returns false, having written
+     * nothing, for an allow-busy command or EXEC when the caller is not on the script's thread:
+     * only that thread may touch engine state beside the script, so such a caller waits for the
+     * lock instead.
+     */
+    private boolean answerWhileBusy(Session session, byte[][] args, ReplyWriter out, Scripting.Run run, boolean onScriptThread) {
         Command c = commands.lookup(args[0]);
         if (c == null) {
             session.failTransaction();
             out.error(Errors.unknownCommand(new String(args[0], java.nio.charset.StandardCharsets.UTF_8), List.of()));
-            return;
+            return true;
         }
         if (!c.arityAccepts(args.length)) {
             session.failTransaction();
             out.error(Errors.wrongArity(c.fullName()));
-            return;
+            return true;
         }
         if (!session.authenticated() && !c.is(Command.Flag.NO_AUTH)) {
             session.failTransaction();
             out.error(Errors.NOAUTH);
-            return;
+            return true;
         }
         Command sub = args.length > 1 && !c.subcommands().isEmpty() ? c.subcommand(args[1]) : null;
-        String name = sub != null ? sub.fullName() : c.fullName();
-        String busy = run.isFunction()
-                ? "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE."
-                : "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
-        if ((name.equals("script|kill") || name.equals("function|kill")) && args.length == 2) {
+        Command target = sub != null ? sub : c;
+        String name = target.fullName();
+        boolean queues = session.inMulti() && !Transactions.runsInsideMulti(target);
+        if ((name.equals("script|kill") || name.equals("function|kill")) && args.length == 2 && !queues) {
             String error = scripting.kill(name.startsWith("function"));
             if (error == null) {
                 out.simpleString("OK");
             } else {
                 out.error(error);
             }
-        } else if (name.equals("shutdown") && hasWord(args, "nosave")) {
+        } else if (name.equals("shutdown") && hasWord(args, "nosave") && !queues) {
             scripting.abort();
             server.shutdown();
             session.markClosing();
+        } else if (target.is(Command.Flag.ALLOW_BUSY) && (queues || !name.equals("shutdown"))) {
+            if (!onScriptThread) {
+                return false;
+            }
+            dispatcher.dispatchBesideScript(session, args, out);
+        } else if (name.equals("exec")) {
+            if (!onScriptThread) {
+                return false;
+            }
+            dispatcher.refuse(target, session, out, Errors.busy(run.isFunction()));
         } else {
             session.failTransaction();
-            out.error(busy);
+            out.error(Errors.busy(run.isFunction()));
         }
+        return true;
     }
 
     private static boolean hasWord(byte[][] args, String word) {

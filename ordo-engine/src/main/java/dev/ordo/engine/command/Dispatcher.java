@@ -118,6 +118,20 @@ public final class Dispatcher {
         }
     }
 
+    /**
+     * Runs another client's allow-busy command (MULTI, WATCH, AUTH, HELLO ...) on the thread of a
+     * busy script, between two of its instructions: never blocking, leaving the script as the
+     * command that runs.
+     */
+    public void dispatchBesideScript(Session session, byte[][] args, ReplyWriter out) {
+        Command outer = lastRun;
+        try {
+            dispatch(session, args, out, false);
+        } finally {
+            lastRun = outer;
+        }
+    }
+
     private Call.BlockRequest run(Command command, Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed) {
         CommandStats s = stats.computeIfAbsent(command.fullName(), k -> new CommandStats());
         boolean write = command.is(Command.Flag.WRITE);
@@ -199,9 +213,24 @@ public final class Dispatcher {
     }
 
     private void reject(Command command, Session session, ReplyWriter out, String error) {
-        flagTransaction(session);
         stats.computeIfAbsent(command.fullName(), k -> new CommandStats()).rejectedCalls++;
-        out.error(error);
+        refuse(command, session, out, error);
+    }
+
+    /**
+     * Refuses a command before it runs, as Redis does: EXEC discards the transaction and its
+     * watches and answers EXECABORT naming why; any other command fails an open transaction and
+     * gets {@code error}. Touches engine state: only the thread running commands may call it.
+     */
+    public void refuse(Command command, Session session, ReplyWriter out, String error) {
+        if (command.fullName().equals("exec")) {
+            session.endMulti();
+            context.transactions().unwatchAll(session);
+            out.error(Errors.execAbort(error));
+        } else {
+            flagTransaction(session);
+            out.error(error);
+        }
     }
 
     /** The command (or subcommand) the last dispatch ran, or null when it was rejected before running. */

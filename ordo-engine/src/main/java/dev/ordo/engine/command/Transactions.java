@@ -1,6 +1,7 @@
 package dev.ordo.engine.command;
 
 import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Key;
 
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ public final class Transactions {
     }
 
     /** Whether {@code command} runs at once inside MULTI instead of being queued. */
-    static boolean runsInsideMulti(Command command) {
+    public static boolean runsInsideMulti(Command command) {
         switch (command.fullName()) {
             case "exec":
             case "discard":
@@ -110,7 +111,7 @@ public final class Transactions {
         Transactions t = c.context().transactions();
         if (multi.flagged) {
             t.unwatchAll(session);
-            throw new ErrorReply("EXECABORT Transaction discarded because of previous errors.");
+            throw new ErrorReply(Errors.EXEC_ABORT_PREVIOUS);
         }
         t.expireWatched(session, c.keyspace());
         boolean dirty = session.watchDirty();

@@ -97,6 +97,20 @@ public final class Errors {
     /** SHUTDOWN ABORT when no shutdown is under way. */
     public static final String NO_SHUTDOWN_IN_PROGRESS = "ERR No shutdown in progress.";
 
+    /** EXEC at a transaction whose queueing failed. */
+    public static final String EXEC_ABORT_PREVIOUS = "EXECABORT Transaction discarded because of previous errors.";
+
+    /** EXEC refused before it runs (BUSY, arity ...): the transaction is discarded, naming why; an ERR code is dropped. */
+    public static String execAbort(String error) {
+        return "EXECABORT Transaction discarded because of: " + (error.startsWith("ERR ") ? error.substring(4) : error);
+    }
+
+    /** What a client gets while a script ({@code function} false) or a function runs past busy-reply-threshold. */
+    public static String busy(boolean function) {
+        return "BUSY Redis is busy running a script. You can only call " + (function ? "FUNCTION" : "SCRIPT")
+                + " KILL or SHUTDOWN NOSAVE.";
+    }
+
     /** CLIENT LIST / KILL TYPE with a type Redis does not know. */
     public static String unknownClientType(String type) {
         return sanitize("ERR Unknown client type '" + type + "'");

@@ -7,6 +7,7 @@ import dev.ordo.engine.command.ReplyWriter;
 import dev.ordo.engine.command.Compatibility;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.script.lib.BitLib;
 import dev.ordo.engine.script.lib.CjsonLib;
 import dev.ordo.engine.script.lib.CmsgpackLib;
@@ -203,8 +204,7 @@ public final class Scripting {
             return "NOTBUSY No scripts in execution right now.";
         }
         if (r.isFunction != function) {
-            return function ? "NOTBUSY No scripts in execution right now."
-                    : "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
+            return function ? "NOTBUSY No scripts in execution right now." : Errors.busy(true);
         }
         return r.requestKill();
     }

@@ -248,6 +248,8 @@ eval("return redis.call('config', 'nosuch')"),
         cases.add(c("multi exec", r("MULTI"), r("SET", "a", "1"), r("INCR", "a"), r("ZADD", "z", "1", "m"), r("EXEC"), r("GET", "a")));
         cases.add(c("runtime error does not roll back", r("SET", "s", "x"), r("MULTI"), r("INCR", "s"), r("SET", "t", "1"), r("EXEC"), r("GET", "t")));
         cases.add(c("queue-time error aborts", r("MULTI"), r("SET", "a", "1"), r("NOSUCH"), r("INCR"), r("EXEC"), r("GET", "a")));
+        cases.add(c("refused exec discards the transaction", r("MULTI"), r("SET", "a", "1"), r("EXEC", "x"), r("DISCARD"), r("EXEC", "y"),
+                r("GET", "a"), r("WATCH", "a"), r("MULTI"), r("EXEC", "z"), r("SET", "a", "2"), r("MULTI"), r("GET", "a"), r("EXEC")));
         cases.add(c("multi errors", r("EXEC"), r("DISCARD"), r("MULTI"), r("MULTI"), r("WATCH", "a"), r("DISCARD"), r("MULTI"), r("DISCARD"),
                 r("MULTI"), r("PING"), r("ECHO", "e"), r("EXEC"), r("MULTI"), r("EXEC")));
         cases.add(c("watch", r("SET", "w", "1"), r("WATCH", "w"), r("SET", "w", "2"), r("MULTI"), r("GET", "w"), r("EXEC"),

@@ -7,7 +7,10 @@ import dev.ordo.server.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.nio.AbstractNioChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -20,19 +23,22 @@ import java.util.List;
 /**
  * Serves the other clients of the event loop while a script runs on it past {@code
  * busy-reply-threshold}, as Redis does from inside a busy script: their commands get BUSY,
- * except SCRIPT KILL and SHUTDOWN NOSAVE which act (see {@link Engine#answerWhileBusy}).
+ * except SCRIPT KILL and SHUTDOWN NOSAVE which act and the allow-busy commands (AUTH, HELLO,
+ * MULTI, WATCH ...) which run (see {@link Engine#answerWhileBusy}).
  *
  * <p>Scripts run on the event loop (no thread hop per script), so while one runs nothing else
  * reads the sockets. Once it is busy, the script's instruction hook calls {@link #poll} about
  * every millisecond (on the event loop thread, or on a coroutine's thread while the loop waits
  * for it). The first poll registers the sockets of that loop's idle
  * connections (nothing half-parsed, nothing waiting to be written, not blocked, not
- * monitoring) with a selector of its own (a socket may be registered with several selectors);
+ * monitoring) with a selector of its own (a socket may be registered with several selectors),
+ * and the loop's listening sockets, so new clients are accepted and served too;
  * each poll reads what arrived (up to 64 KiB kept per client), answers every complete command
  * with its reply written straight to the socket (what the socket does not take waits, in order),
  * and keeps any incomplete tail. When the script ends ({@link #ended}), the
  * selector is closed, unsent replies go out through Netty, and each tail is handed to its
- * connection's pipeline, where decoding goes on as if Netty had read it.
+ * connection's pipeline, where decoding goes on as if Netty had read it. A client that sent QUIT
+ * gets its replies, then is closed at that point.
  */
 final class BusyTakeover implements Scripting.BusyHandler {
     /** Input kept per connection while busy; past it, reading from that client waits for the script to end. */
@@ -76,7 +82,11 @@ final class BusyTakeover implements Scripting.BusyHandler {
                 return;
             }
             for (SelectionKey key : selector.selectedKeys()) {
-                serve((Taken) key.attachment(), run);
+                if (key.attachment() instanceof Taken t) {
+                    serve(t, run);
+                } else {
+                    accept((Channel) key.attachment(), run);
+                }
             }
             selector.selectedKeys().clear();
         } catch (IOException e) {
@@ -91,10 +101,46 @@ final class BusyTakeover implements Scripting.BusyHandler {
             if (c.session() == run.caller() || ch == null || !ch.eventLoop().inEventLoop(run.thread()) || !c.idleForTakeover()) {
                 continue;
             }
-            SocketChannel socket = (SocketChannel) ((AbstractNioChannel.NioUnsafe) ch.unsafe()).ch();
-            Taken t = new Taken(c, socket);
-            socket.register(selector, SelectionKey.OP_READ, t);
-            taken.add(t);
+            take(c);
+        }
+        for (Channel listener : server.listeners()) {
+            if (listener.eventLoop().inEventLoop(run.thread())) {
+                javaChannel(listener).register(selector, SelectionKey.OP_ACCEPT, listener);
+            }
+        }
+    }
+
+    private void take(Connection c) throws IOException {
+        SocketChannel socket = (SocketChannel) javaChannel(c.channel());
+        Taken t = new Taken(c, socket);
+        socket.register(selector, SelectionKey.OP_READ, t);
+        taken.add(t);
+    }
+
+    private static java.nio.channels.SelectableChannel javaChannel(Channel ch) {
+        return ((AbstractNioChannel.NioUnsafe) ch.unsafe()).ch();
+    }
+
+    /**
+     * Accepts the clients waiting on a listener of this loop, as Redis does while a script is
+     * busy: each becomes a Netty channel set up as the listener's own accepts are (options,
+     * decoder, {@link Connection}, admission against maxclients), then is served here like the
+     * others. Only on the loop's own thread, which registers the channel at once; from a
+     * coroutine's thread the clients wait in the backlog for the script to end.
+     */
+    private void accept(Channel listener, Scripting.Run run) throws IOException {
+        if (Thread.currentThread() != run.thread()) {
+            return;
+        }
+        java.nio.channels.ServerSocketChannel server = (java.nio.channels.ServerSocketChannel) javaChannel(listener);
+        SocketChannel socket;
+        while ((socket = server.accept()) != null) {
+            NioSocketChannel child = new NioSocketChannel(listener, socket);
+            listener.pipeline().fireChannelRead(child);
+            Connection c = child.pipeline().get(Connection.class);
+            if (c != null && child.eventLoop().inEventLoop() && c.idleForTakeover()) {
+                take(c);
+            }
         }
     }
 
@@ -126,6 +172,11 @@ final class BusyTakeover implements Scripting.BusyHandler {
             RespWriter out = new RespWriter(t.connection.channel().alloc(), t.connection.session());
             for (byte[][] args : commands) {
                 engine.answerWhileBusy(t.connection.session(), args, out, run);
+                if (t.connection.session().closing()) {
+                    t.input.clear();
+                    t.failed = true;
+                    break;
+                }
             }
             ByteBuf reply = out.take();
             if (reply != null) {
@@ -171,9 +222,15 @@ final class BusyTakeover implements Scripting.BusyHandler {
         for (Taken t : handBack) {
             Channel ch = t.connection.channel();
             if (t.unsent.isReadable() && ch.isActive()) {
-                ch.writeAndFlush(t.unsent);
+                ChannelFuture sent = ch.writeAndFlush(t.unsent);
+                if (t.connection.session().closing()) {
+                    sent.addListener(ChannelFutureListener.CLOSE);
+                }
             } else {
                 t.unsent.release();
+                if (t.connection.session().closing()) {
+                    ch.close();
+                }
             }
             if (t.input.isReadable() && ch.isActive()) {
                 // After the script's command has finished, not nested inside it.

@@ -149,6 +149,11 @@ public final class RespServer implements ServerControl, AutoCloseable {
         return connections.values();
     }
 
+    /** The listening channels. */
+    List<Channel> listeners() {
+        return listeners;
+    }
+
     /** The bound port (0 before {@link #start}). */
     public int port() {
         return port;

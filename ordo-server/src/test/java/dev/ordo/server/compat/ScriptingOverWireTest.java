@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -62,6 +64,16 @@ class ScriptingOverWireTest {
     @Test
     void scriptThatWrote_isUnkillable_andFinishes_sameTextsAsRedis() throws Exception {
         assertThat(unkillable(ordoPort)).isEqualTo(unkillable(redis.port()));
+    }
+
+    @Test
+    void allowBusyCommands_runDuringBusyScript_sameRepliesAsRedis() throws Exception {
+        assertThat(allowBusy(ordoPort)).isEqualTo(allowBusy(redis.port()));
+    }
+
+    @Test
+    void clientConnectingDuringBusyScript_isServed_sameRepliesAsRedis() throws Exception {
+        assertThat(newcomer(ordoPort)).isEqualTo(newcomer(redis.port()));
     }
 
     /** A client pipelining during a busy script gets every reply, in order: BUSY ones first, then real ones. */
@@ -150,6 +162,81 @@ class ScriptingOverWireTest {
             return String.join("\n", busy.toString(), otherCommand.toString(), kill.toString(),
                     killed.toString(), after.toString(), notBusy.toString());
         }
+    }
+
+    /**
+     * What Redis runs beside a busy script (its allow-busy commands) and what it refuses: a
+     * transaction opened, a refused command that dooms it, WATCH and UNWATCH, RESET, AUTH, HELLO,
+     * and the transaction's EXECABORT once the script is killed.
+     */
+    private static String allowBusy(int port) throws Exception {
+        try (RespSocket a = new RespSocket(port); RespSocket b = new RespSocket(port)) {
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "100"));
+            a.send(b("EVAL", ENDLESS, "0"));
+            List<String> seen = new ArrayList<>();
+            seen.add(waitForBusy(b).toString());
+            seen.add(b.call(b("WATCH", "busy:watched")).toString());
+            seen.add(b.call(b("UNWATCH")).toString());
+            seen.add(b.call(b("MULTI")).toString());
+            seen.add(b.call(b("SET", "busy:k", "v")).toString());
+            seen.add(b.call(b("UNWATCH")).toString());
+            seen.add(b.call(b("EXEC")).toString());
+            seen.add(b.call(b("DISCARD")).toString());
+            seen.add(b.call(b("MULTI")).toString());
+            seen.add(b.call(b("PING")).toString());
+            seen.add(b.call(b("RESET")).toString());
+            seen.add(b.call(b("AUTH", "nopass")).toString());
+            Reply hello = b.call(b("HELLO", "3"));
+            seen.add(hello.kind() + " proto=" + field(hello, "proto"));
+            seen.add(b.call(b("GET", "busy:k")).toString());
+            seen.add(b.call(b("MULTI")).toString());
+            seen.add(b.call(b("INCR", "busy:n")).toString());
+            seen.add(b.call(b("SCRIPT", "KILL")).toString());
+            seen.add(b.call(b("SHUTDOWN", "NOSAVE")).toString());
+            seen.add(b.call(b("DISCARD")).toString());
+            seen.add(b.call(b("MULTI")).toString());
+            seen.add(b.call(b("INCR", "busy:n")).toString());
+            try (RespSocket killer = new RespSocket(port)) {
+                seen.add(killer.call(b("SCRIPT", "KILL")).toString());
+            }
+            seen.add(a.read().kind().toString());
+            seen.add(b.call(b("EXEC")).toString());
+            seen.add(b.call(b("GET", "busy:k")).toString());
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "5000"));
+            return String.join("\n", seen);
+        }
+    }
+
+    /** A client that connects while a script is busy: BUSY for ordinary commands, PING included; QUIT closes it. */
+    private static String newcomer(int port) throws Exception {
+        try (RespSocket a = new RespSocket(port); RespSocket b = new RespSocket(port)) {
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "100"));
+            a.send(b("EVAL", ENDLESS, "0"));
+            waitForBusy(b);
+            List<String> seen = new ArrayList<>();
+            try (RespSocket c = new RespSocket(port)) {
+                seen.add(c.call(b("PING")).toString());
+                seen.add(c.call(b("MULTI")).toString());
+                seen.add(c.call(b("DISCARD")).toString());
+                seen.add(c.call(b("QUIT")).toString());
+                seen.add(b.call(b("SCRIPT", "KILL")).toString());
+                seen.add(a.read().kind().toString());
+                seen.add("closed " + closedWithin(c, 5000));
+            }
+            seen.add(b.call(b("PING")).toString());
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "5000"));
+            return String.join("\n", seen);
+        }
+    }
+
+    /** The value under {@code name} in a map reply, as text. */
+    private static String field(Reply map, String name) {
+        for (int i = 0; i + 1 < map.children().size(); i += 2) {
+            if (name.equals(map.children().get(i).textString())) {
+                return map.children().get(i + 1).toString();
+            }
+        }
+        return null;
     }
 
     private static String unkillable(int port) throws Exception {
