@@ -4,11 +4,19 @@
 #   - SAVE time and snapshot size, and load time at start (each server's own log line), for the
 #     1M-member set alone (the issue's anchor) and with the small sets added;
 #   - write throughput with the append-only file on, appendfsync everysec and always:
-#     redis-benchmark ZADD, 50 clients, -P 1 and -P 16, after a warm-up run of a fifth of the requests.
-# Usage: ordo-bench/persistence-benchmark.sh [--no-build]
+#     redis-benchmark ZADD, 50 clients, -P 1 and -P 16: a warm-up run, then the median of three.
+# Usage: ordo-bench/persistence-benchmark.sh [--no-build] [--aof-only]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ "${1:-}" = "--no-build" ] || ./mvnw -q -DskipTests package
+BUILD=1 SNAPSHOTS=1
+for arg in "$@"; do
+  case $arg in
+    --no-build) BUILD=0 ;;
+    --aof-only) SNAPSHOTS=0 ;;
+    *) echo "usage: $0 [--no-build] [--aof-only]" >&2; exit 2 ;;
+  esac
+done
+[ $BUILD = 0 ] || ./mvnw -q -DskipTests package
 JAR=ordo-server/target/ordo-server.jar
 WORK=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
@@ -31,26 +39,28 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 BIG='for i = 1, 1000000 do redis.call("ZADD", "big", i * 1.5, "member:" .. i) end return 1'
 SMALL='for k = 1, 100000 do redis.call("ZADD", "small:" .. k, 1, "a", 2, "b", 3, "c", 4, "d", 5, "e", 6, "f", 7, "g", 8, "h", 9, "i", 10, "j") end return 1'
 
-# Each figure is the median of three: three SAVEs in a row, three restarts that load the file.
-printf '%-22s %-6s %10s %10s %10s\n' "data" server "save (s)" "size (MB)" "load (s)"
-for data in "1M-member zset" "+ 100k zsets of 10"; do
-  for name in redis ordo; do
-    dir="$WORK/$name-rdb"; rm -rf "$dir"; mkdir -p "$dir"; port=$(free_port)
-    start "$name" "$port" "$dir"
-    redis-cli -p "$port" eval "$BIG" 0 >/dev/null
-    [ "$data" = "1M-member zset" ] || redis-cli -p "$port" eval "$SMALL" 0 >/dev/null
-    save=$(for _ in 1 2 3; do t0=$(ms); redis-cli -p "$port" save >/dev/null; t1=$(ms); echo $((t1 - t0)); done | median)
-    size=$(stat -c %s "$dir/dump.rdb")
-    stop "$port" "$dir"
-    load=$(for _ in 1 2 3; do
-      : >"$dir/server.log"; port=$(free_port); start "$name" "$port" "$dir"
-      [ "$(redis-cli -p "$port" zcard big)" = 1000000 ] || { echo "$name lost data on load" >&2; exit 1; }
-      grep -oE 'DB loaded from disk: [0-9.]+ seconds' "$dir/server.log" | grep -oE '[0-9.]+' | head -1
+if [ $SNAPSHOTS = 1 ]; then
+  # Each figure is the median of three: three SAVEs in a row, three restarts that load the file.
+  printf '%-22s %-6s %10s %10s %10s\n' "data" server "save (s)" "size (MB)" "load (s)"
+  for data in "1M-member zset" "+ 100k zsets of 10"; do
+    for name in redis ordo; do
+      dir="$WORK/$name-rdb"; rm -rf "$dir"; mkdir -p "$dir"; port=$(free_port)
+      start "$name" "$port" "$dir"
+      redis-cli -p "$port" eval "$BIG" 0 >/dev/null
+      [ "$data" = "1M-member zset" ] || redis-cli -p "$port" eval "$SMALL" 0 >/dev/null
+      save=$(for _ in 1 2 3; do t0=$(ms); redis-cli -p "$port" save >/dev/null; t1=$(ms); echo $((t1 - t0)); done | median)
+      size=$(stat -c %s "$dir/dump.rdb")
       stop "$port" "$dir"
-    done | median)
-    printf '%-22s %-6s %10.3f %10.1f %10s\n' "$data" "$name" "$(echo "$save/1000" | bc -l)" "$(echo "$size/1048576" | bc -l)" "$load"
+      load=$(for _ in 1 2 3; do
+        : >"$dir/server.log"; port=$(free_port); start "$name" "$port" "$dir"
+        [ "$(redis-cli -p "$port" zcard big)" = 1000000 ] || { echo "$name lost data on load" >&2; exit 1; }
+        grep -oE 'DB loaded from disk: [0-9.]+ seconds' "$dir/server.log" | grep -oE '[0-9.]+' | head -1
+        stop "$port" "$dir"
+      done | median)
+      printf '%-22s %-6s %10.3f %10.1f %10s\n' "$data" "$name" "$(echo "$save/1000" | bc -l)" "$(echo "$size/1048576" | bc -l)" "$load"
+    done
   done
-done
+fi
 
 echo
 printf '%-8s %-9s %4s %14s\n' server fsync P "ZADD/s"
@@ -60,9 +70,13 @@ for fsync in everysec always; do
       dir="$WORK/$name-aof-$fsync-$pipeline"; mkdir -p "$dir"; port=$(free_port)
       start "$name" "$port" "$dir" --appendonly yes --appendfsync "$fsync"
       n=$([ "$pipeline" = 1 ] && echo 100000 || echo 1000000)
-      # a warm-up run first, for both servers (the JVM compiles its hot paths in it)
-      redis-benchmark -p "$port" -t zadd -n $((n / 5)) -c 50 -P "$pipeline" -r 1000000 -q >/dev/null 2>&1
-      rps=$(redis-benchmark -p "$port" -t zadd -n "$n" -c 50 -P "$pipeline" -r 1000000 -q 2>/dev/null | grep -oE '[0-9.]+ requests per second' | grep -oE '^[0-9.]+')
+      # a warm-up run as long as a measured one, for both servers: a fresh JVM is still compiling
+      # its hot paths during the first seconds (a fifth of a run left -P 1 measuring the compiler),
+      # and a server that has been up a minute has long finished; then the median of three runs
+      redis-benchmark -p "$port" -t zadd -n "$n" -c 50 -P "$pipeline" -r 1000000 -q >/dev/null 2>&1
+      rps=$(for _ in 1 2 3; do
+        redis-benchmark -p "$port" -t zadd -n "$n" -c 50 -P "$pipeline" -r 1000000 -q 2>/dev/null | grep -oE '[0-9.]+ requests per second' | grep -oE '^[0-9.]+'
+      done | median)
       stop "$port" "$dir"
       printf '%-8s %-9s %4s %14s\n' "$name" "$fsync" "$pipeline" "$rps"
     done
