@@ -138,6 +138,16 @@ public final class Errors {
                 + command.toUpperCase(java.util.Locale.ROOT) + " HELP.");
     }
 
+    /** EVAL / SCRIPT LOAD of a script Lua 5.1 does not compile; {@code luaMessage} is Lua's, e.g. {@code user_script:1: ...}. */
+    public static String scriptCompile(String luaMessage) {
+        return sanitize("ERR Error compiling script (new function): " + luaMessage);
+    }
+
+    /** FUNCTION LOAD of a library Lua 5.1 does not compile; {@code luaMessage} is Lua's, e.g. {@code user_function:2: ...}. */
+    public static String functionCompile(String luaMessage) {
+        return sanitize("ERR Error compiling function: " + luaMessage);
+    }
+
     /** SET with an EX/PX/EXAT/PXAT time that is not positive or overflows once absolute in ms. */
     public static final String INVALID_EXPIRE_SET = "ERR invalid expire time in 'set' command";
     /** SETEX with a time that is not positive or overflows. */

@@ -1,6 +1,7 @@
 package dev.ordo.engine.script;
 
 import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.error.Errors;
 import org.luaj.vm2.Globals;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaFunction;
@@ -165,6 +166,10 @@ public final class Functions {
             int nl = text.indexOf('\n');
             String rest = nl < 0 ? "" : "\n" + text.substring(nl + 1);
             body = rest.getBytes(StandardCharsets.UTF_8);
+        }
+        String lua51Error = Lua51Syntax.firstError(body, "user_function");
+        if (lua51Error != null) {
+            throw new ErrorReply(Errors.functionCompile(lua51Error));
         }
         try {
             LuaValue chunk = sandbox.compile(body, "@user_function", env);

@@ -47,7 +47,8 @@ import java.util.regex.Pattern;
  * notices a kill at its next check (every 1,024 Lua instructions and every {@code redis.call}).
  *
  * <p>Errors leave a script as Redis words them: {@code <message> script: <name>, on
- * @user_script:<line>.}, with {@code ERR} in front of messages Lua raised as strings.
+ * @user_script:<line>.}, with {@code ERR} in front of messages Lua raised as strings. Compile
+ * errors are Lua 5.1's ({@link Lua51Syntax} checks a script before LuaJ compiles it).
  */
 public final class Scripting {
     private static final Logger LOG = Logger.getLogger(Scripting.class.getName());
@@ -235,11 +236,15 @@ public final class Scripting {
                 source[i] = ' ';
             }
         }
+        String lua51Error = Lua51Syntax.firstError(source, "user_script");
+        if (lua51Error != null) {
+            throw new ErrorReply(Errors.scriptCompile(lua51Error));
+        }
         LuaValue fn;
         try {
             fn = sandbox.compile(source, "@user_script");
         } catch (LuaError e) {
-            throw new ErrorReply("ERR Error compiling script (new function): " + compileMessage(e));
+            throw new ErrorReply(Errors.scriptCompile(compileMessage(e)));
         }
         s = new Script(sha, body.clone(), fn, shebang, noWrites);
         cache.put(sha, s);

@@ -64,6 +64,16 @@ class ScriptDifferentialTest {
         return args;
     }
 
+    /** {@code local a0, a1, ...}: n local variables. */
+    private static String locals(int n) {
+        return "local " + targets(n);
+    }
+
+    /** {@code a0, a1, ...}: n names. */
+    private static String targets(int n) {
+        return String.join(", ", java.util.stream.IntStream.range(0, n).mapToObj(i -> "a" + i).toList());
+    }
+
     static final String SLIDING_WINDOW = """
             local key    = KEYS[1]
             local now    = tonumber(ARGV[1])
@@ -244,6 +254,69 @@ eval("return redis.call('config', 'nosuch')"),
                 r("FUNCTION", "LOAD", "#!lua name=e9\nredis.register_function('f')"), r("FUNCTION", "LOAD", "#!lua name=e10\nx = 1"),
                 r("FUNCTION", "LOAD", "#!lua name=ok1\nredis.register_function('f1', function() return redis.REDIS_VERSION ~= nil end)"),
                 r("FUNCTION", "LOAD", "#!lua name=ok2\nredis.register_function('f1', function() return 2 end)"), r("FCALL", "f1", "0")));
+        // compile errors, worded as Lua 5.1 words them
+        cases.add(c("compile errors: a token expected",
+                eval("a 1"), eval("return {1,2"), eval("for i=1 do end"), eval("x = {[1 = 2}"), eval("x = {[1] 2}"), eval("if x 1 then end"),
+                eval("while x end"), eval("for i = 1, 2 x = 1 end"), eval("local function f(a b) end"), eval("return a:b:c()")));
+        cases.add(c("compile errors: a token expected, opened on an earlier line",
+                eval("if x then\n  y = 1\n"), eval("x = {\n1,\n2"), eval("local f = function()\n  return 1\n"), eval("repeat\n  x = 1\n"),
+                eval("x = f(\n1,\n2"), eval("while true do\n\n  local x = (1\n\nend")));
+        cases.add(c("compile errors: unexpected symbols",
+                eval("return ("), eval("x = 1;;"), eval(";"), eval("return 1 << 2"), eval("x = 1 :: y"), eval("::top::"), eval("return 7 // 2"),
+                eval("x = }"), eval("return return")));
+        cases.add(c("compile errors: a name expected",
+                eval("local 1 = 2"), eval("x = a.1"), eval("function a.() end"), eval("for 1 = 1, 2 do end"), eval("local function (a) end")));
+        cases.add(c("compile errors: strings and long brackets",
+                eval("return 'abc"), eval("return 'ab\ncd'"), eval("return \"abc\\"), eval("return [[abc"), eval("--[==[ never closed\n\n"),
+                eval("x = [="), eval("x = [==x"), eval("return '\\300'"), eval("return \"ab\\256cd\"")));
+        cases.add(c("compile errors: malformed numbers",
+                eval("return 1..2"), eval("return 3e"), eval("return 0x"), eval("return 0x1p"), eval("return 1e+"), eval("return .5e"),
+                eval("return 1e5x"), eval("return 0xAg"), eval("return 0x.8")));
+        cases.add(c("compile errors: lua 5.1 grammar",
+                eval("for x y in z do end"), eval("a:b"), eval("a:b c"), eval("local x = f\n(g)"), eval("f\n(1)"), eval("break"),
+                eval("\n\nbreak\n\nx = 1"), eval("local function f() break end"), eval("while true do break x = 1 end"),
+                eval("function f() return ... end"), eval("return function(a) return {...} end"), eval("(a) = 1"), eval("a, f() = 1"),
+                eval("f() = 1"), eval("return 1 x"), eval("return 1;;"), eval("x = 1 end"), eval("until x"), eval("local function f(a,) end"),
+                eval("local function f(..., a) end"), eval("function a:b:c() end"), eval("x = {a.b = 1}"), eval("local a <const> = 1"),
+                eval("goto continue")));
+        cases.add(c("compile errors: how the near token is shown",
+                eval("x = 1 'a\\tb\\65'"), eval("x = 1 \"a\\0b\""), eval("x = 1 [==[\nfirst\nsecond]==]"), eval("x = 1 0x10"), eval("x = 1 \u0001"),
+                eval("x = 1 \u007f"), eval("x = 1 \0"), eval("return a ~ b"), eval("return a != b"), eval("x = 1 @")));
+        cases.add(c("compile errors: line counting",
+                eval("x = 1\r\ny\r\n"), eval("x = 1\n\ry"), eval("x = 1\r\ry"), eval("return 'a\\\r\nb' x"), eval("return [[\r\na\r\n\r\nb]] x"),
+                eval("-- comment\n--[[ long\ncomment ]] x")));
+        cases.add(c("lua 5.1 syntax that compiles",
+                eval("return 0x1p4"), eval("return 5 % 2 ^ 3 .. #'x'"), eval("local x = function(v) return v end return {x\n(7)}"),
+                eval("return 'a' .. 'b' --[==[ multi\nline ]==] .. 'c'"), eval("return [==[\nfirst]] ]=] ]==]"),
+                eval("return (function(...) return select('#', ...) end)(1, nil, 3)"),
+                eval("local t = {1, 2; 3, n = 4, ['k'] = 5,} return #t + t.n + t.k"),
+                eval("local s = 'x' return s:rep(3) .. ('%d'):format(5) .. #{...}"), eval("do local x = 1; do local x = x + 1; return x end end"),
+                eval("return \"\\65\\066\\0677\""), eval("return 'a\\\nb'"), eval("local x = 5 return {- - x, not nil == true, 2^3^2}"),
+                eval("repeat local x = 1 until x == 1 return 'done'"), eval("local f = function(...) local a, b = ... return b end return f(1, 2)"),
+                eval("return 1 --[[ inline ]] + 1"), eval("return 'x' --[= not long\n")));
+        cases.add(c("compile errors: lua 5.1's limits",
+                eval("return " + "(".repeat(198) + "1" + ")".repeat(198)), eval("return " + "(".repeat(199) + "1" + ")".repeat(199)),
+                eval("do ".repeat(199) + "end ".repeat(199)), eval("do ".repeat(200) + "end ".repeat(200)),
+                eval("return " + "1 .. ".repeat(199) + "1"), eval("return " + "- ".repeat(199) + "1"),
+                eval("return " + "(".repeat(100_000)), eval("return " + "{".repeat(1 << 20)),
+                eval(locals(200) + " return a199"), eval(locals(201)), eval("local function f(...)\n" + locals(199) + " end"),
+                eval("local function f(...)\n" + locals(200) + " end"), eval("local t = {}\nfunction t:m()\n" + locals(200) + " end"),
+                eval("for i = 1, 2 do " + locals(197) + " end"), eval(locals(60) + "\nreturn (function() return #{" + targets(60) + "} end)()"),
+                eval(locals(61) + "\nreturn function()\n return {" + targets(61) + "} end"),
+                eval(locals(61) + "\nreturn function() return function()\n\n return {" + targets(61) + "} end end"),
+                eval(targets(199) + " = 1"), eval(locals(201).replace("local", "") + " = 1"), eval("do " + targets(200) + " = 1 end")));
+        cases.add(c("compile errors: script load, eval_ro and shebang lines", r("SCRIPT", "LOAD", "return ("), r("SCRIPT", "LOAD", "x = [[\n\n"),
+                r("EVAL_RO", "local x = f\n(g)", "0"), eval("#!lua\nreturn ("), eval("#!lua flags=no-writes\n\n\nx = 1 1"), eval("#!lua\n#!lua\nreturn 1")));
+        cases.add(c("compile errors: function load", r("FUNCTION", "LOAD", "#!lua name=c1\na 1"), r("FUNCTION", "LOAD", "#!lua name=c2\n\nreturn ("),
+                r("FUNCTION", "LOAD", "#!lua name=c3\nbreak"),
+                r("FUNCTION", "LOAD", "#!lua name=c4\nredis.register_function('f', function() return 1 end)\nlocal x = "),
+                r("FUNCTION", "LOAD", "#!lua name=c5\nredis.register_function('f', function()\n  return {1, 2\nend)"),
+                r("FUNCTION", "LOAD", "#!lua name=c6\nreturn " + "1 .. ".repeat(199) + "1"),
+                r("FUNCTION", "LOAD", "#!lua name=c7\nredis.register_function('f', function(keys, args) return ... end)"),
+                r("FUNCTION", "LOAD", "#!lua name=c8\r\nreturn 'abc"), r("FUNCTION", "LOAD", "#!lua name=c9\n--[[ unfinished"),
+                r("FUNCTION", "LOAD", "#!lua name=ok\nredis.register_function('f', function(keys, args) local t = {n = 1; 2,} local function x(v) return #v + v.n end return {x\n(t)} end)"),
+                r("FCALL", "f", "0"), r("FUNCTION", "LOAD", "#!lua name=ok\nredis.register_function('g', function() return 1 end)"),
+                r("FUNCTION", "FLUSH")));
         // transactions
         cases.add(c("multi exec", r("MULTI"), r("SET", "a", "1"), r("INCR", "a"), r("ZADD", "z", "1", "m"), r("EXEC"), r("GET", "a")));
         cases.add(c("runtime error does not roll back", r("SET", "s", "x"), r("MULTI"), r("INCR", "s"), r("SET", "t", "1"), r("EXEC"), r("GET", "t")));
