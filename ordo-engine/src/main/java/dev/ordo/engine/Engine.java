@@ -11,7 +11,9 @@ import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.Transactions;
 import dev.ordo.engine.command.CommandFamilies;
 import dev.ordo.engine.config.Config;
+import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.keyspace.KeyType;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.keyspace.KeyspaceListener;
 import dev.ordo.engine.error.Errors;
@@ -38,7 +40,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread that takes the lock per command, so on the fast path the lock is never contended;
  * embedded callers take it from their own threads. Blocked clients (BZPOPMIN ...) wait without
  * the lock and are served, first come first served, right after the command that created the key
- * they wait for, still under that command's lock.
+ * they wait for or swapped it in (SWAPDB), still under that command's lock, from that key, and
+ * only while it holds the type of value they wait for: a key of another type leaves them waiting.
  *
  * <p>Work the engine schedules itself (active expiry, blocking timeouts, forgetting a closed
  * connection) only tries the lock and retries shortly, so it never stalls the thread it runs on
@@ -66,6 +69,7 @@ public final class Engine implements CallContext, KeyspaceListener {
     private final Map<DbKey, ArrayDeque<Blocked>> blockedByKey = new HashMap<>();
     private final Set<DbKey> readyKeys = new LinkedHashSet<>();
     private int blockedCount;
+    private long blockedArrivals;
     private volatile boolean closed;
     private final List<CommandObserver> observers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -98,14 +102,19 @@ public final class Engine implements CallContext, KeyspaceListener {
         final byte[][] args;
         final ReplyWriter out;
         final Resumer resumer;
+        final KeyType valueType;
+        /** Order of arrival among all blocked clients (first come, first served). */
+        final long arrival;
         final List<DbKey> keys = new ArrayList<>();
         Scheduler.Task timeout;
 
-        Blocked(Session session, byte[][] args, ReplyWriter out, Resumer resumer) {
+        Blocked(Session session, byte[][] args, ReplyWriter out, Resumer resumer, KeyType valueType, long arrival) {
             this.session = session;
             this.args = args;
             this.out = out;
             this.resumer = resumer;
+            this.valueType = valueType;
+            this.arrival = arrival;
         }
     }
 
@@ -389,9 +398,22 @@ public final class Engine implements CallContext, KeyspaceListener {
         dispatcher.effects().expired(db, key.bytes());
     }
 
+    /**
+     * SWAPDB: watched keys of either database are touched, and a key that clients of either
+     * database wait for and that exists there now is ready, as if it had just been created (Redis
+     * rescans its blocked keys the same way). Keys are served in the order their first waiter came.
+     */
     @Override
     public void databasesSwapped(int a, int b) {
         transactions.swapped(a, b, keyspace);
+        List<DbKey> swappedIn = new ArrayList<>();
+        for (DbKey k : blockedByKey.keySet()) {
+            if ((k.db() == a || k.db() == b) && keyspace.db(k.db()).peek(k.key()) != null) {
+                swappedIn.add(k);
+            }
+        }
+        swappedIn.sort(java.util.Comparator.comparingLong(k -> blockedByKey.get(k).peekFirst().arrival));
+        readyKeys.addAll(swappedIn);
     }
 
     @Override
@@ -403,7 +425,7 @@ public final class Engine implements CallContext, KeyspaceListener {
     }
 
     private void registerBlocked(Session session, byte[][] args, ReplyWriter out, Resumer resumer, Call.BlockRequest block) {
-        Blocked b = new Blocked(session, args, out, resumer);
+        Blocked b = new Blocked(session, args, out, resumer, block.valueType(), blockedArrivals++);
         for (Key key : block.keys()) {
             DbKey k = new DbKey(session.db(), key);
             b.keys.add(k);
@@ -448,26 +470,39 @@ public final class Engine implements CallContext, KeyspaceListener {
         return found;
     }
 
-    /** Retries the commands of clients waiting on keys that were created, in arrival order. */
+    /** Serves the clients waiting on keys that were created or swapped in, key by key in the order they became ready. */
     private void serveReadyKeys() {
         while (!readyKeys.isEmpty()) {
             Iterator<DbKey> it = readyKeys.iterator();
             DbKey k = it.next();
             it.remove();
-            ArrayDeque<Blocked> queue = blockedByKey.get(k);
-            while (queue != null && !queue.isEmpty() && keyspace.db(k.db()).exists(k.key())) {
-                Blocked b = queue.peekFirst();
-                Call.BlockRequest again = dispatcher.retryBlocked(b.session, b.args, b.out);
-                if (again != null) {
-                    break;
-                }
-                unregister(b);
-                if (b.timeout != null) {
-                    b.timeout.cancel();
-                }
-                b.resumer.resume();
-                queue = blockedByKey.get(k);
+            serveWaitersOf(k);
+        }
+    }
+
+    /**
+     * Serves the clients waiting on {@code k} in arrival order, each from {@code k}, while it holds
+     * a value; a client waiting for another type of value is passed over and keeps waiting.
+     */
+    private void serveWaitersOf(DbKey k) {
+        ArrayDeque<Blocked> queue = blockedByKey.get(k);
+        if (queue == null) {
+            return;
+        }
+        for (Blocked b : List.copyOf(queue)) {
+            Database.Entry entry = keyspace.db(k.db()).entry(k.key());
+            if (entry == null) {
+                return;
             }
+            if (KeyType.of(entry.value()) != b.valueType
+                    || dispatcher.retryBlocked(b.session, b.args, b.out, k.key()) != null) {
+                continue;
+            }
+            unregister(b);
+            if (b.timeout != null) {
+                b.timeout.cancel();
+            }
+            b.resumer.resume();
         }
     }
 
