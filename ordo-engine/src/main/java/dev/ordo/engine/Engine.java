@@ -62,6 +62,7 @@ public final class Engine implements CallContext, KeyspaceListener {
     private final Dispatcher dispatcher;
     private final Scripting scripting;
     private final Transactions transactions = new Transactions();
+    private final EmbeddedServerControl embeddedClients;
     private volatile ServerControl server;
     private final Persistence persistence;
     private volatile boolean persistent;
@@ -126,7 +127,8 @@ public final class Engine implements CallContext, KeyspaceListener {
         this.dispatcher = new Dispatcher(this);
         this.scripting = new Scripting(this);
         ScriptCommands.register(commands, scripting);
-        this.server = new EmbeddedServerControl(this);
+        this.embeddedClients = new EmbeddedServerControl(this);
+        this.server = embeddedClients;
         this.persistence = new Persistence(this);
         keyspace.addListener(this);
         scheduleActiveExpiry();
@@ -141,7 +143,10 @@ public final class Engine implements CallContext, KeyspaceListener {
         observers.remove(observer);
     }
 
-    /** Lets a network server take over CLIENT, SHUTDOWN and INFO's transport fields. */
+    /**
+     * Lets a network server take over CLIENT, SHUTDOWN and INFO's transport fields. The embedded
+     * clients stay registered with the control it replaces, which it must list and kill through.
+     */
     public void setServerControl(ServerControl server) {
         this.server = server;
     }
@@ -228,6 +233,11 @@ public final class Engine implements CallContext, KeyspaceListener {
     /** A client in this process: the same commands and replies as over the network, no sockets. */
     public EmbeddedClient connect() {
         return new EmbeddedClient(this);
+    }
+
+    /** The registry of live embedded clients (also the control while no network server has taken over). */
+    EmbeddedServerControl embeddedClients() {
+        return embeddedClients;
     }
 
     /** A new session; it starts authenticated when no password is configured. */

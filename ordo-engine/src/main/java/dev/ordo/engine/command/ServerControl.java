@@ -8,7 +8,7 @@ import java.util.List;
  * transport. The embedded default knows only its own sessions.
  */
 public interface ServerControl {
-    /** Every connected client's session. */
+    /** Every connected client's session, in id order. */
     List<Session> clients();
 
     /** Closes the connection of the client with {@code id}; returns whether there was one. */

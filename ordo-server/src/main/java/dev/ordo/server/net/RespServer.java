@@ -215,15 +215,14 @@ public final class RespServer implements ServerControl, AutoCloseable {
         }
     }
 
+    /** Every client, network and embedded (those of the control this server replaced), in id order as Redis lists them. */
     @Override
     public List<Session> clients() {
         List<Session> all = new ArrayList<>(previous.clients());
-        List<Session> network = new ArrayList<>();
         for (Connection c : connections.values()) {
-            network.add(c.session());
+            all.add(c.session());
         }
-        network.sort(Comparator.comparingLong(Session::id));
-        all.addAll(network);
+        all.sort(Comparator.comparingLong(Session::id));
         return all;
     }
 
