@@ -2,6 +2,7 @@ package dev.ordo.engine;
 
 import dev.ordo.engine.command.ServerControl;
 import dev.ordo.engine.command.Session;
+import dev.ordo.engine.command.TransportStats;
 import dev.ordo.engine.error.ErrorReply;
 
 import java.util.ArrayList;
@@ -15,12 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * a network server that takes over the control lists and kills them through this one.
  */
 final class EmbeddedServerControl implements ServerControl {
-    private final Engine engine;
     private final List<EmbeddedClient> clients = new CopyOnWriteArrayList<>();
-
-    EmbeddedServerControl(Engine engine) {
-        this.engine = engine;
-    }
 
     void register(EmbeddedClient c) {
         clients.add(c);
@@ -64,7 +60,11 @@ final class EmbeddedServerControl implements ServerControl {
     }
 
     @Override
-    public int blockedClients() {
-        return engine.blockedClients();
+    public TransportStats transportStats() {
+        return TransportStats.NONE;
+    }
+
+    @Override
+    public void resetStats() {
     }
 }

@@ -1,11 +1,14 @@
 package dev.ordo.engine;
 
+import dev.ordo.engine.command.BlockedClients;
 import dev.ordo.engine.command.Call;
 import dev.ordo.engine.command.CallContext;
 import dev.ordo.engine.command.Command;
 import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.command.Dispatcher;
+import dev.ordo.engine.command.InstantaneousMetrics;
 import dev.ordo.engine.command.ReplyWriter;
+import dev.ordo.engine.command.ScriptCounts;
 import dev.ordo.engine.command.ServerControl;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.Transactions;
@@ -44,7 +47,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * only while it holds the type of value they wait for: a key of another type leaves them waiting.
  *
  * <p>Work the engine schedules itself (active expiry, blocking timeouts, forgetting a closed
- * connection) only tries the lock and retries shortly, so it never stalls the thread it runs on
+ * connection, sampling INFO's instantaneous figures) only tries the lock and retries shortly, so it never stalls the thread it runs on
  * behind a long script.
  *
  * <p>Scripts: a script holds the lock while it runs. A caller that cannot get the lock waits,
@@ -127,11 +130,12 @@ public final class Engine implements CallContext, KeyspaceListener {
         this.dispatcher = new Dispatcher(this);
         this.scripting = new Scripting(this);
         ScriptCommands.register(commands, scripting);
-        this.embeddedClients = new EmbeddedServerControl(this);
+        this.embeddedClients = new EmbeddedServerControl();
         this.server = embeddedClients;
         this.persistence = new Persistence(this);
         keyspace.addListener(this);
         scheduleActiveExpiry();
+        scheduleMetricsSample();
     }
 
     /** Adds an observer of every executed command (not those flagged skip_monitor or admin). */
@@ -349,6 +353,12 @@ public final class Engine implements CallContext, KeyspaceListener {
         return false;
     }
 
+    @Override
+    public ScriptCounts scriptCounts() {
+        return new ScriptCounts(scripting.cachedScripts(), scripting.functions().functionCount(),
+                scripting.functions().libraries().size());
+    }
+
     /** The script runner (SCRIPT and FUNCTION state, the running script). */
     public Scripting scripting() {
         return scripting;
@@ -387,7 +397,7 @@ public final class Engine implements CallContext, KeyspaceListener {
                     it.remove();
                 }
             }
-            blockedCount = countBlocked();
+            blockedCount = blocking().clients();
         } finally {
             lock.unlock();
         }
@@ -396,6 +406,19 @@ public final class Engine implements CallContext, KeyspaceListener {
     /** Number of clients waiting in a blocking command. */
     public int blockedClients() {
         return blockedCount;
+    }
+
+    @Override
+    public BlockedClients blocking() {
+        Set<Blocked> distinct = new java.util.HashSet<>();
+        blockedByKey.values().forEach(distinct::addAll);
+        int withTimeout = 0;
+        for (Blocked b : distinct) {
+            if (b.timeout != null) {
+                withTimeout++;
+            }
+        }
+        return new BlockedClients(distinct.size(), blockedByKey.size(), withTimeout);
     }
 
     @Override
@@ -516,13 +539,7 @@ public final class Engine implements CallContext, KeyspaceListener {
         }
     }
 
-    private int countBlocked() {
-        Set<Blocked> distinct = new java.util.HashSet<>();
-        blockedByKey.values().forEach(distinct::addAll);
-        return distinct.size();
-    }
-
-    /** Stops background work (the active expiry cycle). */
+    /** Stops background work (the active expiry cycle, the sampling of instantaneous figures). */
     public void close() {
         closed = true;
         scripting.abort();
@@ -548,6 +565,7 @@ public final class Engine implements CallContext, KeyspaceListener {
             return;
         }
         try {
+            long start = System.nanoTime();
             keyspace.beginCommand();
             for (int d = 0; keyspace.activeExpireEnabled() && d < keyspace.databases(); d++) {
                 for (int round = 0; round < 16; round++) {
@@ -556,10 +574,24 @@ public final class Engine implements CallContext, KeyspaceListener {
                     }
                 }
             }
+            keyspace.stats().expireCycleMicros += (System.nanoTime() - start) / 1000;
         } finally {
             lock.unlock();
         }
         scheduleActiveExpiry();
+    }
+
+    private void scheduleMetricsSample() {
+        if (!closed) {
+            scheduler.schedule(this::sampleMetrics, InstantaneousMetrics.SAMPLE_PERIOD_MILLIS);
+        }
+    }
+
+    /** Samples the instantaneous figures (skipped while a long command holds the lock: the next sample covers the gap). */
+    private void sampleMetrics() {
+        tryWithLock(() -> dispatcher.instantaneous().sample(keyspace.clock().millis(), dispatcher.totalCommands(),
+                server.transportStats()));
+        scheduleMetricsSample();
     }
 
     /** Feeds MONITOR: only commands that ran, and not admin or skip_monitor ones (flags of the subcommand that ran). */

@@ -21,6 +21,7 @@ public final class Dispatcher {
     private final Map<String, CommandStats> stats = new LinkedHashMap<>();
     private final SlowLog slowLog = new SlowLog();
     private final EffectLog effects = new EffectLog();
+    private final InstantaneousMetrics instantaneous = new InstantaneousMetrics();
     private WriteBarrier barrier;
     private long totalCommands;
     private Command lastRun;
@@ -227,6 +228,12 @@ public final class Dispatcher {
     public void resetStats() {
         stats.clear();
         totalCommands = 0;
+        instantaneous.reset(context.keyspace().clock().millis());
+    }
+
+    /** The instantaneous figures of INFO stats, sampled by the engine. */
+    public InstantaneousMetrics instantaneous() {
+        return instantaneous;
     }
 
     private static String text(byte[] b) {

@@ -20,6 +20,9 @@ public interface ServerControl {
     /** Lines of INFO's server section that only the transport knows (tcp_port ...), as "name:value". */
     List<String> serverInfo();
 
-    /** Number of clients currently blocked. */
-    int blockedClients();
+    /** The transport's counters for INFO stats ({@link TransportStats#NONE} without a network server). */
+    TransportStats transportStats();
+
+    /** Sets the transport's counters back to zero (CONFIG RESETSTAT). */
+    void resetStats();
 }
