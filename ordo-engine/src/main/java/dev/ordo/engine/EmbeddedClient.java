@@ -14,17 +14,21 @@ import java.util.concurrent.ExecutionException;
  * ObjectReplyWriter}); an error reply is thrown as {@link ErrorReply}. Thread-safe: a call from
  * any thread runs under the engine lock; a blocking command parks the calling thread without it.
  * One client is one session (selected database, protocol, name).
+ *
+ * <p>It is one of the engine's clients from creation to {@link #close()}, whether or not a
+ * network server serves the engine: CLIENT LIST shows it and CLIENT KILL ends it. Once closed or
+ * killed, a call throws {@link IllegalStateException}, and so does a call blocked at the time.
  */
 public final class EmbeddedClient implements AutoCloseable {
     private final Engine engine;
     private final Session session;
+    private volatile boolean closed;
+    private volatile CompletableFuture<Void> waiting;
 
     EmbeddedClient(Engine engine) {
         this.engine = engine;
         this.session = engine.newSession();
-        if (engine.server() instanceof EmbeddedServerControl control) {
-            control.register(session);
-        }
+        engine.embeddedClients().register(this);
     }
 
     /** Runs a command given as text arguments (UTF-8). */
@@ -43,16 +47,12 @@ public final class EmbeddedClient implements AutoCloseable {
         }
         ObjectReplyWriter out = new ObjectReplyWriter(session::protocol);
         CompletableFuture<Void> unblocked = new CompletableFuture<>();
+        waiting = unblocked;
+        if (closed) {
+            throw closedError();
+        }
         if (engine.execute(session, args, out, () -> unblocked.complete(null)) == Engine.Outcome.BLOCKED) {
-            try {
-                unblocked.get();
-            } catch (InterruptedException e) {
-                engine.disconnect(session);
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while blocked", e);
-            } catch (ExecutionException e) {
-                throw new IllegalStateException(e.getCause());
-            }
+            awaitServed(unblocked);
         }
         engine.awaitDurable();
         Object reply = out.take();
@@ -62,16 +62,53 @@ public final class EmbeddedClient implements AutoCloseable {
         return reply;
     }
 
+    /** Waits until the blocked command is answered; throws if the client is closed meanwhile. */
+    private void awaitServed(CompletableFuture<Void> unblocked) {
+        if (closed) {
+            engine.disconnect(session);
+            throw closedError();
+        }
+        try {
+            unblocked.get();
+        } catch (InterruptedException e) {
+            engine.disconnect(session);
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while blocked", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IllegalStateException closedWhileBlocked) {
+                throw closedWhileBlocked;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    private static IllegalStateException closedError() {
+        return new IllegalStateException("client closed (close() or CLIENT KILL)");
+    }
+
     /** This client's session. */
     public Session session() {
         return session;
     }
 
+    /** Whether this client has been closed or killed. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Ends this client: it leaves the client list and stops waiting for any key. */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        session.markClosing();
+        engine.embeddedClients().unregister(this);
         engine.disconnect(session);
-        if (engine.server() instanceof EmbeddedServerControl control) {
-            control.unregister(session);
+        CompletableFuture<Void> w = waiting;
+        if (w != null) {
+            w.completeExceptionally(closedError());
         }
     }
 }

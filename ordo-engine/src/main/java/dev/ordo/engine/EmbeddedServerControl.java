@@ -2,38 +2,47 @@ package dev.ordo.engine;
 
 import dev.ordo.engine.command.ServerControl;
 import dev.ordo.engine.command.Session;
+import dev.ordo.engine.command.TransportStats;
 import dev.ordo.engine.error.ErrorReply;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Server control for an engine with no network server: knows the embedded clients only. */
+/**
+ * Server control for an engine with no network server, and the registry of the engine's embedded
+ * clients in every case: each {@link EmbeddedClient} registers here from creation to close, so
+ * a network server that takes over the control lists and kills them through this one.
+ */
 final class EmbeddedServerControl implements ServerControl {
-    private final Engine engine;
-    private final List<Session> sessions = new CopyOnWriteArrayList<>();
+    private final List<EmbeddedClient> clients = new CopyOnWriteArrayList<>();
 
-    EmbeddedServerControl(Engine engine) {
-        this.engine = engine;
+    void register(EmbeddedClient c) {
+        clients.add(c);
     }
 
-    void register(Session s) {
-        sessions.add(s);
+    void unregister(EmbeddedClient c) {
+        clients.remove(c);
     }
 
-    void unregister(Session s) {
-        sessions.remove(s);
-    }
-
+    /** The embedded clients' sessions, in id order. */
     @Override
     public List<Session> clients() {
-        return List.copyOf(sessions);
+        List<Session> sessions = new ArrayList<>(clients.size());
+        for (EmbeddedClient c : clients) {
+            sessions.add(c.session());
+        }
+        sessions.sort(Comparator.comparingLong(Session::id));
+        return sessions;
     }
 
+    /** Closes the embedded client with {@code id}: it leaves the list and its calls fail from now on. */
     @Override
     public boolean kill(long id) {
-        for (Session s : sessions) {
-            if (s.id() == id) {
-                s.markClosing();
+        for (EmbeddedClient c : clients) {
+            if (c.session().id() == id) {
+                c.close();
                 return true;
             }
         }
@@ -51,7 +60,11 @@ final class EmbeddedServerControl implements ServerControl {
     }
 
     @Override
-    public int blockedClients() {
-        return engine.blockedClients();
+    public TransportStats transportStats() {
+        return TransportStats.NONE;
+    }
+
+    @Override
+    public void resetStats() {
     }
 }

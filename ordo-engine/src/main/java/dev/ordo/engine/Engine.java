@@ -1,17 +1,22 @@
 package dev.ordo.engine;
 
+import dev.ordo.engine.command.BlockedClients;
 import dev.ordo.engine.command.Call;
 import dev.ordo.engine.command.CallContext;
 import dev.ordo.engine.command.Command;
 import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.command.Dispatcher;
+import dev.ordo.engine.command.InstantaneousMetrics;
 import dev.ordo.engine.command.ReplyWriter;
+import dev.ordo.engine.command.ScriptCounts;
 import dev.ordo.engine.command.ServerControl;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.Transactions;
 import dev.ordo.engine.command.CommandFamilies;
 import dev.ordo.engine.config.Config;
+import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.keyspace.KeyType;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.keyspace.KeyspaceListener;
 import dev.ordo.engine.error.Errors;
@@ -38,10 +43,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread that takes the lock per command, so on the fast path the lock is never contended;
  * embedded callers take it from their own threads. Blocked clients (BZPOPMIN ...) wait without
  * the lock and are served, first come first served, right after the command that created the key
- * they wait for, still under that command's lock.
+ * they wait for or swapped it in (SWAPDB), still under that command's lock, from that key, and
+ * only while it holds the type of value they wait for: a key of another type leaves them waiting.
  *
  * <p>Work the engine schedules itself (active expiry, blocking timeouts, forgetting a closed
- * connection) only tries the lock and retries shortly, so it never stalls the thread it runs on
+ * connection, sampling INFO's instantaneous figures) only tries the lock and retries shortly, so it never stalls the thread it runs on
  * behind a long script.
  *
  * <p>Scripts: a script holds the lock while it runs. A caller that cannot get the lock waits,
@@ -59,6 +65,7 @@ public final class Engine implements CallContext, KeyspaceListener {
     private final Dispatcher dispatcher;
     private final Scripting scripting;
     private final Transactions transactions = new Transactions();
+    private final EmbeddedServerControl embeddedClients;
     private volatile ServerControl server;
     private final Persistence persistence;
     private volatile boolean persistent;
@@ -66,6 +73,7 @@ public final class Engine implements CallContext, KeyspaceListener {
     private final Map<DbKey, ArrayDeque<Blocked>> blockedByKey = new HashMap<>();
     private final Set<DbKey> readyKeys = new LinkedHashSet<>();
     private int blockedCount;
+    private long blockedArrivals;
     private volatile boolean closed;
     private final List<CommandObserver> observers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -98,14 +106,19 @@ public final class Engine implements CallContext, KeyspaceListener {
         final byte[][] args;
         final ReplyWriter out;
         final Resumer resumer;
+        final KeyType valueType;
+        /** Order of arrival among all blocked clients (first come, first served). */
+        final long arrival;
         final List<DbKey> keys = new ArrayList<>();
         Scheduler.Task timeout;
 
-        Blocked(Session session, byte[][] args, ReplyWriter out, Resumer resumer) {
+        Blocked(Session session, byte[][] args, ReplyWriter out, Resumer resumer, KeyType valueType, long arrival) {
             this.session = session;
             this.args = args;
             this.out = out;
             this.resumer = resumer;
+            this.valueType = valueType;
+            this.arrival = arrival;
         }
     }
 
@@ -117,10 +130,12 @@ public final class Engine implements CallContext, KeyspaceListener {
         this.dispatcher = new Dispatcher(this);
         this.scripting = new Scripting(this);
         ScriptCommands.register(commands, scripting);
-        this.server = new EmbeddedServerControl(this);
+        this.embeddedClients = new EmbeddedServerControl();
+        this.server = embeddedClients;
         this.persistence = new Persistence(this);
         keyspace.addListener(this);
         scheduleActiveExpiry();
+        scheduleMetricsSample();
     }
 
     /** Adds an observer of every executed command (not those flagged skip_monitor or admin). */
@@ -132,7 +147,10 @@ public final class Engine implements CallContext, KeyspaceListener {
         observers.remove(observer);
     }
 
-    /** Lets a network server take over CLIENT, SHUTDOWN and INFO's transport fields. */
+    /**
+     * Lets a network server take over CLIENT, SHUTDOWN and INFO's transport fields. The embedded
+     * clients stay registered with the control it replaces, which it must list and kill through.
+     */
     public void setServerControl(ServerControl server) {
         this.server = server;
     }
@@ -219,6 +237,11 @@ public final class Engine implements CallContext, KeyspaceListener {
     /** A client in this process: the same commands and replies as over the network, no sockets. */
     public EmbeddedClient connect() {
         return new EmbeddedClient(this);
+    }
+
+    /** The registry of live embedded clients (also the control while no network server has taken over). */
+    EmbeddedServerControl embeddedClients() {
+        return embeddedClients;
     }
 
     /** A new session; it starts authenticated when no password is configured. */
@@ -354,6 +377,12 @@ public final class Engine implements CallContext, KeyspaceListener {
         return false;
     }
 
+    @Override
+    public ScriptCounts scriptCounts() {
+        return new ScriptCounts(scripting.cachedScripts(), scripting.functions().functionCount(),
+                scripting.functions().libraries().size());
+    }
+
     /** The script runner (SCRIPT and FUNCTION state, the running script). */
     public Scripting scripting() {
         return scripting;
@@ -392,7 +421,7 @@ public final class Engine implements CallContext, KeyspaceListener {
                     it.remove();
                 }
             }
-            blockedCount = countBlocked();
+            blockedCount = blocking().clients();
         } finally {
             lock.unlock();
         }
@@ -401,6 +430,19 @@ public final class Engine implements CallContext, KeyspaceListener {
     /** Number of clients waiting in a blocking command. */
     public int blockedClients() {
         return blockedCount;
+    }
+
+    @Override
+    public BlockedClients blocking() {
+        Set<Blocked> distinct = new java.util.HashSet<>();
+        blockedByKey.values().forEach(distinct::addAll);
+        int withTimeout = 0;
+        for (Blocked b : distinct) {
+            if (b.timeout != null) {
+                withTimeout++;
+            }
+        }
+        return new BlockedClients(distinct.size(), blockedByKey.size(), withTimeout);
     }
 
     @Override
@@ -413,9 +455,22 @@ public final class Engine implements CallContext, KeyspaceListener {
         dispatcher.effects().expired(db, key.bytes());
     }
 
+    /**
+     * SWAPDB: watched keys of either database are touched, and a key that clients of either
+     * database wait for and that exists there now is ready, as if it had just been created (Redis
+     * rescans its blocked keys the same way). Keys are served in the order their first waiter came.
+     */
     @Override
     public void databasesSwapped(int a, int b) {
         transactions.swapped(a, b, keyspace);
+        List<DbKey> swappedIn = new ArrayList<>();
+        for (DbKey k : blockedByKey.keySet()) {
+            if ((k.db() == a || k.db() == b) && keyspace.db(k.db()).peek(k.key()) != null) {
+                swappedIn.add(k);
+            }
+        }
+        swappedIn.sort(java.util.Comparator.comparingLong(k -> blockedByKey.get(k).peekFirst().arrival));
+        readyKeys.addAll(swappedIn);
     }
 
     @Override
@@ -427,7 +482,7 @@ public final class Engine implements CallContext, KeyspaceListener {
     }
 
     private void registerBlocked(Session session, byte[][] args, ReplyWriter out, Resumer resumer, Call.BlockRequest block) {
-        Blocked b = new Blocked(session, args, out, resumer);
+        Blocked b = new Blocked(session, args, out, resumer, block.valueType(), blockedArrivals++);
         for (Key key : block.keys()) {
             DbKey k = new DbKey(session.db(), key);
             b.keys.add(k);
@@ -472,36 +527,43 @@ public final class Engine implements CallContext, KeyspaceListener {
         return found;
     }
 
-    /** Retries the commands of clients waiting on keys that were created, in arrival order. */
+    /** Serves the clients waiting on keys that were created or swapped in, key by key in the order they became ready. */
     private void serveReadyKeys() {
         while (!readyKeys.isEmpty()) {
             Iterator<DbKey> it = readyKeys.iterator();
             DbKey k = it.next();
             it.remove();
-            ArrayDeque<Blocked> queue = blockedByKey.get(k);
-            while (queue != null && !queue.isEmpty() && keyspace.db(k.db()).exists(k.key())) {
-                Blocked b = queue.peekFirst();
-                Call.BlockRequest again = dispatcher.retryBlocked(b.session, b.args, b.out);
-                if (again != null) {
-                    break;
-                }
-                unregister(b);
-                if (b.timeout != null) {
-                    b.timeout.cancel();
-                }
-                b.resumer.resume();
-                queue = blockedByKey.get(k);
-            }
+            serveWaitersOf(k);
         }
     }
 
-    private int countBlocked() {
-        Set<Blocked> distinct = new java.util.HashSet<>();
-        blockedByKey.values().forEach(distinct::addAll);
-        return distinct.size();
+    /**
+     * Serves the clients waiting on {@code k} in arrival order, each from {@code k}, while it holds
+     * a value; a client waiting for another type of value is passed over and keeps waiting.
+     */
+    private void serveWaitersOf(DbKey k) {
+        ArrayDeque<Blocked> queue = blockedByKey.get(k);
+        if (queue == null) {
+            return;
+        }
+        for (Blocked b : List.copyOf(queue)) {
+            Database.Entry entry = keyspace.db(k.db()).entry(k.key());
+            if (entry == null) {
+                return;
+            }
+            if (KeyType.of(entry.value()) != b.valueType
+                    || dispatcher.retryBlocked(b.session, b.args, b.out, k.key()) != null) {
+                continue;
+            }
+            unregister(b);
+            if (b.timeout != null) {
+                b.timeout.cancel();
+            }
+            b.resumer.resume();
+        }
     }
 
-    /** Stops background work (the active expiry cycle). */
+    /** Stops background work (the active expiry cycle, the sampling of instantaneous figures). */
     public void close() {
         closed = true;
         scripting.abort();
@@ -527,6 +589,7 @@ public final class Engine implements CallContext, KeyspaceListener {
             return;
         }
         try {
+            long start = System.nanoTime();
             keyspace.beginCommand();
             for (int d = 0; keyspace.activeExpireEnabled() && d < keyspace.databases(); d++) {
                 for (int round = 0; round < 16; round++) {
@@ -535,10 +598,24 @@ public final class Engine implements CallContext, KeyspaceListener {
                     }
                 }
             }
+            keyspace.stats().expireCycleMicros += (System.nanoTime() - start) / 1000;
         } finally {
             lock.unlock();
         }
         scheduleActiveExpiry();
+    }
+
+    private void scheduleMetricsSample() {
+        if (!closed) {
+            scheduler.schedule(this::sampleMetrics, InstantaneousMetrics.SAMPLE_PERIOD_MILLIS);
+        }
+    }
+
+    /** Samples the instantaneous figures (skipped while a long command holds the lock: the next sample covers the gap). */
+    private void sampleMetrics() {
+        tryWithLock(() -> dispatcher.instantaneous().sample(keyspace.clock().millis(), dispatcher.totalCommands(),
+                server.transportStats()));
+        scheduleMetricsSample();
     }
 
     /** Feeds MONITOR: only commands that ran, and not admin or skip_monitor ones (flags of the subcommand that ran). */

@@ -93,9 +93,12 @@ public final class Ordo implements AutoCloseable {
         return new Ordo(config, log);
     }
 
-    /** The in-process client (one shared session: its SELECT and HELLO apply to every caller). */
+    /**
+     * The in-process client (one shared session: its SELECT and HELLO apply to every caller). If
+     * CLIENT KILL ended it, the next call here returns a new one, as a client library reconnects.
+     */
     public synchronized EmbeddedClient client() {
-        if (client == null) {
+        if (client == null || (client.isClosed() && !closing)) {
             client = engine.connect();
         }
         return client;

@@ -1,5 +1,6 @@
 package dev.ordo.server;
 
+import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.config.Config;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -179,5 +180,128 @@ class OrdoEmbeddedTest {
             assertThat(range).extracting(b -> new String((byte[]) b, StandardCharsets.UTF_8)).containsExactly("alice", "120", "bob", "155");
             assertThat((Long) ordo.client().call("PTTL", "token")).isBetween(1L, 600_000L);
         }
+    }
+
+    /** The client ids of a CLIENT LIST reply, in the order listed. */
+    private static List<Long> listedIds(String clientList) {
+        List<Long> ids = new ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^(?:\\$\\d+\r\n)?id=(\\d+) ").matcher(clientList);
+        while (m.find()) {
+            ids.add(Long.parseLong(m.group(1)));
+        }
+        return ids;
+    }
+
+    private static long idOf(RawClient c) throws IOException {
+        return Long.parseLong(c.call("CLIENT", "ID").substring(1).trim());
+    }
+
+    @Test
+    void clientList_embeddedClientsBeforeAndAfterOpenPort_listsEveryClientOnceInIdOrder() throws IOException {
+        try (Ordo ordo = Ordo.embedded()) {
+            EmbeddedClient before = ordo.engine().connect();
+            int port = ordo.openPort(0);
+            try (RawClient network = new RawClient(port)) {
+                long networkId = idOf(network);
+                EmbeddedClient after = ordo.engine().connect();
+
+                assertThat(listedIds(network.call("CLIENT", "LIST")))
+                        .containsExactly(before.session().id(), networkId, after.session().id());
+                assertThat(listedIds(text(after.call("CLIENT", "LIST")))).containsExactly(before.session().id(), networkId,
+                        after.session().id());
+                assertThat(network.call("INFO", "clients")).contains("\r\nconnected_clients:3\r\n");
+
+                after.close();
+                assertThat(listedIds(network.call("CLIENT", "LIST"))).containsExactly(before.session().id(), networkId);
+                before.close();
+                assertThat(listedIds(network.call("CLIENT", "LIST"))).containsExactly(networkId);
+            }
+        }
+    }
+
+    @Test
+    void clientListIdAndInfo_embeddedClientAfterOpenPort_describeTheSameClient() throws IOException {
+        try (Ordo ordo = Ordo.embedded()) {
+            int port = ordo.openPort(0);
+            try (RawClient network = new RawClient(port)) {
+                EmbeddedClient embedded = ordo.engine().connect();
+                embedded.call("CLIENT", "SETNAME", "worker");
+                embedded.call("SELECT", "4");
+                String id = String.valueOf(embedded.session().id());
+
+                String info = text(embedded.call("CLIENT", "INFO"));
+                String listed = network.call("CLIENT", "LIST", "ID", id);
+
+                assertThat(info).startsWith("id=" + id + " addr= laddr= fd=-1 name=worker ").contains(" db=4 ");
+                assertThat(listed).contains("\r\nid=" + id + " addr= laddr= fd=-1 name=worker ").contains(" db=4 ");
+                assertThat(info.substring(info.indexOf(" flags="), info.indexOf(" cmd=")))
+                        .isEqualTo(listed.substring(listed.indexOf(" flags="), listed.indexOf(" cmd=")));
+            }
+        }
+    }
+
+    @Test
+    void clientKillId_embeddedClientAfterOpenPort_endsItAndItsBlockedCall() throws Exception {
+        try (Ordo ordo = Ordo.embedded()) {
+            int port = ordo.openPort(0);
+            try (RawClient network = new RawClient(port)) {
+                EmbeddedClient embedded = ordo.engine().connect();
+                long id = embedded.session().id();
+                java.util.concurrent.CompletableFuture<Object> blocked =
+                        java.util.concurrent.CompletableFuture.supplyAsync(() -> embedded.call("BZPOPMIN", "q", "0"));
+                long deadline = System.nanoTime() + 5_000_000_000L;
+                while (ordo.engine().blockedClients() != 1 && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                assertThat(ordo.engine().blockedClients()).isEqualTo(1);
+
+                assertThat(network.call("CLIENT", "KILL", "ID", String.valueOf(id))).isEqualTo(":1\r\n");
+
+                assertThatThrownBy(() -> blocked.get(5, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(IllegalStateException.class);
+                assertThat(ordo.engine().blockedClients()).isZero();
+                assertThat(embedded.isClosed()).isTrue();
+                assertThatThrownBy(() -> embedded.call("PING")).isInstanceOf(IllegalStateException.class);
+                assertThat(listedIds(network.call("CLIENT", "LIST"))).doesNotContain(id);
+                assertThat(network.call("CLIENT", "KILL", "ID", String.valueOf(id))).isEqualTo(":0\r\n");
+                network.call("ZADD", "q", "1", "kept");
+                assertThat(network.call("ZCARD", "q")).isEqualTo(":1\r\n");
+            }
+        }
+    }
+
+    @Test
+    void client_sharedClientKilled_isReplacedByANewOne() throws IOException {
+        try (Ordo ordo = Ordo.embedded()) {
+            EmbeddedClient first = ordo.client();
+            int port = ordo.openPort(0);
+            try (RawClient network = new RawClient(port)) {
+                assertThat(network.call("CLIENT", "KILL", "ID", String.valueOf(first.session().id()))).isEqualTo(":1\r\n");
+            }
+            assertThat(first.isClosed()).isTrue();
+            assertThat(ordo.client()).isNotSameAs(first);
+            assertThat(ordo.client().call("PING")).isEqualTo("PONG");
+        }
+    }
+
+    @Test
+    void clientList_afterThePortCloses_stillListsEmbeddedClientsCreatedWhileItWasOpen() throws IOException {
+        try (Ordo ordo = Ordo.embedded()) {
+            int port = ordo.openPort(0);
+            EmbeddedClient whileOpen = ordo.engine().connect();
+            try (RawClient c = new RawClient(port)) {
+                c.send("SHUTDOWN\r\n");
+                assertThat(c.closedByServer()).isTrue();
+            }
+            awaitRefused(port);
+            EmbeddedClient afterwards = ordo.engine().connect();
+
+            assertThat(listedIds(text(afterwards.call("CLIENT", "LIST"))))
+                    .containsExactly(whileOpen.session().id(), afterwards.session().id());
+        }
+    }
+
+    private static String text(Object reply) {
+        return reply instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : (String) reply;
     }
 }

@@ -4,6 +4,7 @@ import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.keyspace.KeyType;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.number.Doubles;
 
@@ -23,16 +24,21 @@ public final class Call {
     private final Command command;
     private final boolean blockingAllowed;
     private final EffectLog effects;
+    private final Key readyKey;
     private BlockRequest block;
     private List<byte[][]> propagated;
 
-    /** What a blocking command asks for when it cannot be served now. */
-    public record BlockRequest(List<Key> keys, long timeoutMillis) {
+    /**
+     * What a blocking command asks for when it cannot be served now: the keys, the type of value
+     * that serves it (a key holding another type does not wake it), and the timeout.
+     */
+    public record BlockRequest(List<Key> keys, KeyType valueType, long timeoutMillis) {
     }
 
     Call(CallContext context, Session session, byte[][] args, ReplyWriter reply, Command command, boolean blockingAllowed,
-            EffectLog effects) {
+            EffectLog effects, Key readyKey) {
         this.context = context;
+        this.readyKey = readyKey;
         this.effects = effects;
         this.session = session;
         this.args = args;
@@ -213,12 +219,24 @@ public final class Call {
         return blockingAllowed;
     }
 
-    /** Asks to block on {@code keys} for {@code timeoutMillis} (0: forever); the handler must not reply. */
-    public void block(List<Key> keys, long timeoutMillis) {
+    /**
+     * Asks to block on {@code keys} until one holds a {@code valueType} value, for {@code
+     * timeoutMillis} (0: forever); the handler must not reply.
+     */
+    public void block(List<Key> keys, KeyType valueType, long timeoutMillis) {
         if (!blockingAllowed) {
             throw new IllegalStateException("blocking not allowed here");
         }
-        block = new BlockRequest(keys, timeoutMillis);
+        block = new BlockRequest(keys, valueType, timeoutMillis);
+    }
+
+    /**
+     * Whether a blocking command may serve itself from {@code key}: any of its keys on a first
+     * run; once blocked, only the key whose arrival woke it, as Redis 7.0 pops a woken client's
+     * reply from that key without looking at its other keys.
+     */
+    public boolean mayServeFrom(Key key) {
+        return readyKey == null || readyKey.equals(key);
     }
 
     BlockRequest blockRequest() {

@@ -24,6 +24,16 @@ public interface CallContext {
         throw new UnsupportedOperationException("this context keeps no command statistics");
     }
 
+    /** The clients waiting in blocking commands (INFO clients). */
+    default BlockedClients blocking() {
+        return BlockedClients.NONE;
+    }
+
+    /** What the script engine holds (INFO memory). */
+    default ScriptCounts scriptCounts() {
+        return ScriptCounts.NONE;
+    }
+
     /** Snapshots and the append-only file. */
     default PersistenceControl persistence() {
         throw new UnsupportedOperationException("this context keeps no data on disk");

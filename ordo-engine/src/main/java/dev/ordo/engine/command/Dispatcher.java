@@ -2,6 +2,7 @@ package dev.ordo.engine.command;
 
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.keyspace.Key;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ public final class Dispatcher {
     private final Map<String, CommandStats> stats = new LinkedHashMap<>();
     private final SlowLog slowLog = new SlowLog();
     private final EffectLog effects = new EffectLog();
+    private final InstantaneousMetrics instantaneous = new InstantaneousMetrics();
     private WriteBarrier barrier;
     private long totalCommands;
     private Command lastRun;
@@ -89,17 +91,20 @@ public final class Dispatcher {
             out.simpleString("QUEUED");
             return null;
         }
-        return run(command, session, args, out, blockingAllowed);
+        return run(command, session, args, out, blockingAllowed, null);
     }
 
     private static void flagTransaction(Session session) {
         session.failTransaction();
     }
 
-    /** Runs a blocked client's command again now that a key it waits for exists. */
-    public Call.BlockRequest retryBlocked(Session session, byte[][] args, ReplyWriter out) {
+    /**
+     * Runs a blocked client's command again now that {@code readyKey}, one of the keys it waits
+     * for, holds a value of the type it waits for: it is served from that key only.
+     */
+    public Call.BlockRequest retryBlocked(Session session, byte[][] args, ReplyWriter out, Key readyKey) {
         Command command = context.commands().lookup(args[0]);
-        return run(command, session, args, out, true);
+        return run(command, session, args, out, true, readyKey);
     }
 
     /**
@@ -110,7 +115,7 @@ public final class Dispatcher {
     public void runNested(Command command, Session session, byte[][] args, ReplyWriter out) {
         Command outer = lastRun;
         try {
-            run(command, session, args, out, false);
+            run(command, session, args, out, false, null);
         } catch (RuntimeException e) {
             out.error("ERR internal error while running '" + command.fullName() + "': " + e);
         } finally {
@@ -132,7 +137,8 @@ public final class Dispatcher {
         }
     }
 
-    private Call.BlockRequest run(Command command, Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed) {
+    private Call.BlockRequest run(Command command, Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed,
+            Key readyKey) {
         CommandStats s = stats.computeIfAbsent(command.fullName(), k -> new CommandStats());
         boolean write = command.is(Command.Flag.WRITE);
         if (write && effects.enabled()) {
@@ -147,7 +153,7 @@ public final class Dispatcher {
         }
         long start = System.nanoTime();
         long dirtyBefore = context.keyspace().dirty();
-        Call call = new Call(context, session, args, out, command, blockingAllowed, effects);
+        Call call = new Call(context, session, args, out, command, blockingAllowed, effects, readyKey);
         lastRun = command;
         boolean failed = false;
         effects.begin();
@@ -251,6 +257,12 @@ public final class Dispatcher {
     public void resetStats() {
         stats.clear();
         totalCommands = 0;
+        instantaneous.reset(context.keyspace().clock().millis());
+    }
+
+    /** The instantaneous figures of INFO stats, sampled by the engine. */
+    public InstantaneousMetrics instantaneous() {
+        return instantaneous;
     }
 
     private static String text(byte[] b) {

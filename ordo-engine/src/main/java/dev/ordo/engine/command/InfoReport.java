@@ -20,11 +20,16 @@ import java.util.Map;
  * {@code # Title} followed by {@code name:value} lines, every line ending in CRLF, sections
  * separated by an empty line.
  *
- * <p>Figures Ordo has are real: clients, commands, keyspace counters, JVM heap as memory, JVM
- * process times as CPU. Figures about machinery Ordo lacks (forks, RDB and AOF, replication,
- * network byte counts, errors by code) keep Redis's field names with idle values, so that tools
- * reading INFO find every field they expect. The transport's {@link ServerControl#serverInfo()}
- * lines replace same-named server fields or are added to the server section.
+ * <p>Figures Ordo has are real: clients (blocked, watching, in the timeout table), commands and
+ * their instantaneous rate, the transport's connections and network bytes ({@link
+ * ServerControl#transportStats()}: none for embedded clients), keyspace counters, cached scripts
+ * and functions, the JVM heap as memory (used as used_memory and the allocator's allocated bytes,
+ * committed as its active and resident bytes and as RSS), JVM process times as CPU. Figures about
+ * machinery Ordo lacks (forks, replication, pub/sub, tracking, defragmentation, a separate Lua
+ * heap, per-client buffers, errors by code, latency percentiles) keep Redis's field names with
+ * idle values, so that tools reading INFO find every field they expect. The transport's {@link
+ * ServerControl#serverInfo()} lines replace same-named server fields or are added to the server
+ * section.
  */
 final class InfoReport {
     /** Every section, in the order INFO prints them. */
@@ -175,15 +180,20 @@ final class InfoReport {
     }
 
     private void clients(Map<String, String> f) {
-        ServerControl server = call.context().server();
-        f.put("connected_clients", String.valueOf(server.clients().size()));
+        BlockedClients blocked = call.context().blocking();
+        Transactions transactions = call.context().transactions();
+        f.put("connected_clients", String.valueOf(call.context().server().clients().size()));
         f.put("cluster_connections", "0");
         f.put("maxclients", config().get("maxclients"));
         f.put("client_recent_max_input_buffer", "0");
         f.put("client_recent_max_output_buffer", "0");
-        f.put("blocked_clients", String.valueOf(server.blockedClients()));
-        zeros(f, "tracking_clients", "pubsub_clients", "watching_clients", "clients_in_timeout_table", "total_watched_keys",
-                "total_blocking_keys", "total_blocking_keys_on_nokey");
+        f.put("blocked_clients", String.valueOf(blocked.clients()));
+        zeros(f, "tracking_clients", "pubsub_clients");
+        f.put("watching_clients", String.valueOf(transactions.watchingClients()));
+        f.put("clients_in_timeout_table", String.valueOf(blocked.withTimeout()));
+        f.put("total_watched_keys", String.valueOf(transactions.watchedKeys()));
+        f.put("total_blocking_keys", String.valueOf(blocked.keys()));
+        f.put("total_blocking_keys_on_nokey", "0");
     }
 
     private void memory(Map<String, String> f) {
@@ -200,14 +210,44 @@ final class InfoReport {
         f.put("used_memory_peak", String.valueOf(peak));
         f.put("used_memory_peak_human", human(peak));
         f.put("used_memory_peak_perc", String.format(Locale.ROOT, "%.2f%%", peak == 0 ? 0.0 : 100.0 * used / peak));
+        zeros(f, "used_memory_overhead", "used_memory_startup", "used_memory_dataset");
+        f.put("used_memory_dataset_perc", "0.00%");
+        f.put("allocator_allocated", String.valueOf(used));
+        f.put("allocator_active", String.valueOf(committed));
+        f.put("allocator_resident", String.valueOf(committed));
         f.put("total_system_memory", String.valueOf(system));
         f.put("total_system_memory_human", human(system));
+        zeros(f, "used_memory_lua", "used_memory_vm_eval");
+        f.put("used_memory_lua_human", human(0));
+        f.put("used_memory_scripts_eval", "0");
+        ScriptCounts scripts = call.context().scriptCounts();
+        f.put("number_of_cached_scripts", String.valueOf(scripts.cachedScripts()));
+        f.put("number_of_functions", String.valueOf(scripts.functions()));
+        f.put("number_of_libraries", String.valueOf(scripts.libraries()));
+        zeros(f, "used_memory_vm_functions", "used_memory_vm_total");
+        f.put("used_memory_vm_total_human", human(0));
+        zeros(f, "used_memory_functions", "used_memory_scripts");
+        f.put("used_memory_scripts_human", human(0));
         f.put("maxmemory", String.valueOf(maxmemory));
         f.put("maxmemory_human", human(maxmemory));
         f.put("maxmemory_policy", config().get("maxmemory-policy"));
-        f.put("mem_fragmentation_ratio", String.format(Locale.ROOT, "%.2f", used == 0 ? 0.0 : (double) committed / used));
+        f.put("allocator_frag_ratio", ratio(committed, used));
+        f.put("allocator_frag_bytes", String.valueOf(committed - used));
+        f.put("allocator_rss_ratio", ratio(committed, committed));
+        f.put("allocator_rss_bytes", "0");
+        f.put("rss_overhead_ratio", ratio(committed, committed));
+        f.put("rss_overhead_bytes", "0");
+        f.put("mem_fragmentation_ratio", ratio(committed, used));
+        f.put("mem_fragmentation_bytes", String.valueOf(committed - used));
+        zeros(f, "mem_not_counted_for_evict", "mem_replication_backlog", "mem_total_replication_buffers", "mem_clients_slaves",
+                "mem_clients_normal", "mem_cluster_links", "mem_aof_buffer");
         f.put("mem_allocator", "jvm");
         zeros(f, "active_defrag_running", "lazyfree_pending_objects", "lazyfreed_objects");
+    }
+
+    /** {@code a / b} with two decimals, as Redis prints its memory ratios (0.00 when b is 0). */
+    private static String ratio(long a, long b) {
+        return String.format(Locale.ROOT, "%.2f", b == 0 ? 0.0 : (double) a / b);
     }
 
     private static long heapPeak() {
@@ -253,20 +293,26 @@ final class InfoReport {
         for (Dispatcher.CommandStats s : dispatcher.stats().values()) {
             errors += s.failedCalls + s.rejectedCalls;
         }
-        f.put("total_connections_received", "0");
+        TransportStats transport = call.context().server().transportStats();
+        InstantaneousMetrics instantaneous = dispatcher.instantaneous();
+        f.put("total_connections_received", String.valueOf(transport.connectionsReceived()));
         // Redis counts a command once it has run, so the INFO being answered is not yet included.
         f.put("total_commands_processed", String.valueOf(Math.max(0, dispatcher.totalCommands() - 1)));
-        zeros(f, "instantaneous_ops_per_sec", "total_net_input_bytes", "total_net_output_bytes",
-                "total_net_repl_input_bytes", "total_net_repl_output_bytes");
-        for (String kbps : List.of("instantaneous_input_kbps", "instantaneous_output_kbps",
-                "instantaneous_input_repl_kbps", "instantaneous_output_repl_kbps")) {
-            f.put(kbps, "0.00");
-        }
-        zeros(f, "rejected_connections", "sync_full", "sync_partial_ok", "sync_partial_err");
+        f.put("instantaneous_ops_per_sec", String.valueOf(instantaneous.opsPerSec()));
+        f.put("total_net_input_bytes", String.valueOf(transport.inputBytes()));
+        f.put("total_net_output_bytes", String.valueOf(transport.outputBytes()));
+        zeros(f, "total_net_repl_input_bytes", "total_net_repl_output_bytes");
+        f.put("instantaneous_input_kbps", kbps(instantaneous.inputKbps()));
+        f.put("instantaneous_output_kbps", kbps(instantaneous.outputKbps()));
+        f.put("instantaneous_input_repl_kbps", kbps(0));
+        f.put("instantaneous_output_repl_kbps", kbps(0));
+        f.put("rejected_connections", String.valueOf(transport.rejectedConnections()));
+        zeros(f, "sync_full", "sync_partial_ok", "sync_partial_err");
         f.put("expired_keys", String.valueOf(ks.expiredKeys));
         f.put("expired_stale_perc", "0.00");
-        zeros(f, "expired_time_cap_reached_count", "expire_cycle_cpu_milliseconds", "evicted_keys", "evicted_clients",
-                "total_eviction_exceeded_time", "current_eviction_exceeded_time");
+        f.put("expired_time_cap_reached_count", "0");
+        f.put("expire_cycle_cpu_milliseconds", String.valueOf(ks.expireCycleMicros / 1000));
+        zeros(f, "evicted_keys", "evicted_clients", "total_eviction_exceeded_time", "current_eviction_exceeded_time");
         f.put("keyspace_hits", String.valueOf(ks.keyspaceHits));
         f.put("keyspace_misses", String.valueOf(ks.keyspaceMisses));
         zeros(f, "pubsub_channels", "pubsub_patterns", "pubsubshard_channels", "latest_fork_usec", "total_forks",
@@ -275,11 +321,17 @@ final class InfoReport {
                 "current_active_defrag_time", "tracking_total_keys", "tracking_total_items", "tracking_total_prefixes",
                 "unexpected_error_replies");
         f.put("total_error_replies", String.valueOf(errors));
-        zeros(f, "dump_payload_sanitizations", "total_reads_processed", "total_writes_processed",
-                "io_threaded_reads_processed", "io_threaded_writes_processed", "reply_buffer_shrinks",
+        f.put("dump_payload_sanitizations", "0");
+        f.put("total_reads_processed", String.valueOf(transport.readsProcessed()));
+        f.put("total_writes_processed", String.valueOf(transport.writesProcessed()));
+        zeros(f, "io_threaded_reads_processed", "io_threaded_writes_processed", "reply_buffer_shrinks",
                 "reply_buffer_expands", "eventloop_cycles", "eventloop_duration_sum", "eventloop_duration_cmd_sum",
                 "instantaneous_eventloop_cycles_per_sec", "instantaneous_eventloop_duration_usec",
                 "acl_access_denied_auth", "acl_access_denied_cmd", "acl_access_denied_key", "acl_access_denied_channel");
+    }
+
+    private static String kbps(double value) {
+        return String.format(Locale.ROOT, "%.2f", value);
     }
 
     private static void replication(Map<String, String> f) {

@@ -271,10 +271,12 @@ final class ServerCommands {
     /** CONFIG RESETSTAT: clears command statistics and the keyspace counters. */
     private static void configResetStat(Call c) {
         c.context().dispatcher().resetStats();
+        c.context().server().resetStats();
         Keyspace.Stats stats = c.keyspace().stats();
         stats.expiredKeys = 0;
         stats.keyspaceHits = 0;
         stats.keyspaceMisses = 0;
+        stats.expireCycleMicros = 0;
         c.reply().simpleString("OK");
     }
 

@@ -8,7 +8,7 @@ import java.util.List;
  * transport. The embedded default knows only its own sessions.
  */
 public interface ServerControl {
-    /** Every connected client's session. */
+    /** Every connected client's session, in id order. */
     List<Session> clients();
 
     /** Closes the connection of the client with {@code id}; returns whether there was one. */
@@ -20,6 +20,9 @@ public interface ServerControl {
     /** Lines of INFO's server section that only the transport knows (tcp_port ...), as "name:value". */
     List<String> serverInfo();
 
-    /** Number of clients currently blocked. */
-    int blockedClients();
+    /** The transport's counters for INFO stats ({@link TransportStats#NONE} without a network server). */
+    TransportStats transportStats();
+
+    /** Sets the transport's counters back to zero (CONFIG RESETSTAT). */
+    void resetStats();
 }

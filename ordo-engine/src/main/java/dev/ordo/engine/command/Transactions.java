@@ -164,6 +164,18 @@ public final class Transactions {
         });
     }
 
+    /** Number of distinct keys watched, over all databases (INFO's total_watched_keys). */
+    public int watchedKeys() {
+        return watchers.size();
+    }
+
+    /** Number of sessions watching at least one key (INFO's watching_clients). */
+    public int watchingClients() {
+        Set<Session> sessions = new HashSet<>();
+        watchers.values().forEach(sessions::addAll);
+        return sessions.size();
+    }
+
     /** A key changed: every session watching it becomes dirty. */
     public void touched(int db, Key key) {
         if (watchers.isEmpty()) {

@@ -4,6 +4,7 @@ import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.keyspace.KeyType;
 import dev.ordo.engine.keyspace.SetValue;
 import dev.ordo.engine.zset.AddResult;
 import dev.ordo.engine.zset.Aggregate;
@@ -494,7 +495,7 @@ final class ZSetCommands {
         for (int i = 1; i < c.argc() - 1; i++) {
             Key key = c.key(i);
             keys.add(key);
-            ZSet z = c.readForWrite(key, ZSet.class);
+            ZSet z = c.mayServeFrom(key) ? c.readForWrite(key, ZSet.class) : null;
             if (z != null) {
                 ZEntry e = pop(c, key, z, where, 1).get(0);
                 c.reply().arrayHeader(3);
@@ -535,7 +536,7 @@ final class ZSetCommands {
         for (int i = numkeysIndex + 1; i < whereIndex; i++) {
             Key key = c.key(i);
             keys.add(key);
-            ZSet z = c.readForWrite(key, ZSet.class);
+            ZSet z = c.mayServeFrom(key) ? c.readForWrite(key, ZSet.class) : null;
             if (z != null) {
                 List<ZEntry> popped = pop(c, key, z, where, n);
                 c.reply().arrayHeader(2);
@@ -568,7 +569,7 @@ final class ZSetCommands {
     /** Blocks when allowed (not in MULTI or a script), else replies with a null array as Redis does. */
     private static void blockOrGiveUp(Call c, List<Key> keys, long timeoutMillis) {
         if (c.blockingAllowed()) {
-            c.block(keys, timeoutMillis);
+            c.block(keys, KeyType.ZSET, timeoutMillis);
         } else {
             c.reply().nullArray();
         }

@@ -28,6 +28,8 @@ public final class Keyspace {
         public long expiredKeys;
         public long keyspaceHits;
         public long keyspaceMisses;
+        /** Time spent in the active expiry cycle, in microseconds. */
+        public long expireCycleMicros;
     }
 
     public Keyspace(int databases, Clock clock, RandomGenerator random) {

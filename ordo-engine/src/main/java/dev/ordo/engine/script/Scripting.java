@@ -286,6 +286,11 @@ public final class Scripting {
         cache.clear();
     }
 
+    /** Number of scripts in the cache (INFO's number_of_cached_scripts). */
+    public int cachedScripts() {
+        return cache.size();
+    }
+
     static String compileMessage(LuaError e) {
         String m = e.getMessage();
         return m == null ? "" : m.replace("@user_script", "user_script");

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** BZPOPMIN, BZPOPMAX and BZMPOP: waking, order of service, timeouts and disconnection. */
+/** BZPOPMIN, BZPOPMAX and BZMPOP: waking (by a write or SWAPDB), order of service, timeouts and disconnection. */
 class BlockingPopTest {
     private final EngineTestSupport support = new EngineTestSupport();
     private final ExecutorService threads = Executors.newCachedThreadPool();
@@ -120,5 +120,138 @@ class BlockingPopTest {
         EmbeddedClient client = support.client();
         client.call("ZADD", "q", "3", "c", "1", "a");
         assertThat(strings(client.call("BZPOPMIN", "missing", "q", "0"))).containsExactly("q", "a", "1");
+    }
+
+    /** A client that has selected database {@code db}. */
+    private EmbeddedClient clientOf(int db) {
+        EmbeddedClient client = support.client();
+        client.call("SELECT", String.valueOf(db));
+        return client;
+    }
+
+    @Test
+    void swapdb_zsetSwappedIntoTheWaitersDatabase_servesItAtOnce() throws Exception {
+        Future<Object> waiting = inBackground(clientOf(1), "BZPOPMIN", "k", "0");
+        awaitBlocked(1);
+        EmbeddedClient db0 = clientOf(0);
+        db0.call("ZADD", "k", "1", "a");
+        assertThat(waiting.isDone()).isFalse();
+
+        assertThat(db0.call("SWAPDB", "0", "1")).isEqualTo("OK");
+
+        assertThat(strings(waiting.get(10, TimeUnit.SECONDS))).containsExactly("k", "a", "1");
+        assertThat(db0.call("EXISTS", "k")).isEqualTo(0L);
+        assertThat(clientOf(1).call("EXISTS", "k")).isEqualTo(0L);
+        assertThat(support.engine.blockedClients()).isZero();
+    }
+
+    @Test
+    void swapdb_severalWaiters_servedFirstComeFirstServedWhileMembersLast() throws Exception {
+        Future<Object> first = inBackground(clientOf(1), "BZPOPMIN", "k", "0");
+        awaitBlocked(1);
+        Future<Object> second = inBackground(clientOf(1), "BZMPOP", "0", "1", "k", "MAX", "COUNT", "5");
+        awaitBlocked(2);
+        Future<Object> third = inBackground(clientOf(1), "BZPOPMIN", "k", "0");
+        awaitBlocked(3);
+        EmbeddedClient db0 = clientOf(0);
+        db0.call("ZADD", "k", "1", "a", "2", "b", "3", "c");
+
+        db0.call("SWAPDB", "1", "0");
+
+        assertThat(strings(first.get(10, TimeUnit.SECONDS))).containsExactly("k", "a", "1");
+        List<?> popped = (List<?>) second.get(10, TimeUnit.SECONDS);
+        assertThat(new String((byte[]) popped.get(0), StandardCharsets.UTF_8)).isEqualTo("k");
+        assertThat(((List<?>) popped.get(1)).stream().map(e -> strings(e)).toList())
+                .containsExactly(List.of("c", "3"), List.of("b", "2"));
+        assertThat(support.engine.blockedClients()).isEqualTo(1);
+        assertThat(third.isDone()).isFalse();
+        clientOf(1).call("ZADD", "k", "4", "d");
+        assertThat(strings(third.get(10, TimeUnit.SECONDS))).containsExactly("k", "d", "4");
+    }
+
+    @Test
+    void swapdb_waiterInTheOtherDatabase_isServedToo() throws Exception {
+        Future<Object> waiting = inBackground(clientOf(0), "BZPOPMAX", "k", "0");
+        awaitBlocked(1);
+        EmbeddedClient db3 = clientOf(3);
+        db3.call("ZADD", "k", "1", "low", "9", "high");
+
+        db3.call("SWAPDB", "3", "0");
+
+        assertThat(strings(waiting.get(10, TimeUnit.SECONDS))).containsExactly("k", "high", "9");
+        assertThat(clientOf(0).call("ZCARD", "k")).isEqualTo(1L);
+    }
+
+    @Test
+    void swapdb_keyOfAnotherType_leavesTheWaiterBlockedUntilAZsetComes() throws Exception {
+        Future<Object> waiting = inBackground(clientOf(1), "BZPOPMIN", "k", "0");
+        awaitBlocked(1);
+        EmbeddedClient db0 = clientOf(0);
+        db0.call("SET", "k", "x");
+
+        db0.call("SWAPDB", "0", "1");
+
+        assertThat(support.engine.blockedClients()).isEqualTo(1);
+        assertThat(waiting.isDone()).isFalse();
+        EmbeddedClient db1 = clientOf(1);
+        assertThat(db1.call("GET", "k")).isEqualTo("x".getBytes(StandardCharsets.UTF_8));
+        db1.call("DEL", "k");
+        db1.call("ZADD", "k", "2", "b");
+        assertThat(strings(waiting.get(10, TimeUnit.SECONDS))).containsExactly("k", "b", "2");
+    }
+
+    @Test
+    void swapdb_waiterOnSeveralKeysOneOfAnotherType_isServedFromTheZset() throws Exception {
+        Future<Object> waiting = inBackground(clientOf(1), "BZPOPMIN", "k2", "k1", "0");
+        awaitBlocked(1);
+        EmbeddedClient db0 = clientOf(0);
+        db0.call("SET", "k2", "x");
+        db0.call("ZADD", "k1", "1", "a");
+
+        db0.call("SWAPDB", "0", "1");
+
+        assertThat(strings(waiting.get(10, TimeUnit.SECONDS))).containsExactly("k1", "a", "1");
+    }
+
+    @Test
+    void swapdb_insideMulti_servesTheWaiterAfterExec() throws Exception {
+        Future<Object> waiting = inBackground(clientOf(1), "BZPOPMIN", "k", "0");
+        awaitBlocked(1);
+        EmbeddedClient db0 = clientOf(0);
+        db0.call("MULTI");
+        db0.call("ZADD", "k", "1", "a");
+        db0.call("SWAPDB", "0", "1");
+        db0.call("EXEC");
+
+        assertThat(strings(waiting.get(10, TimeUnit.SECONDS))).containsExactly("k", "a", "1");
+    }
+
+    @Test
+    void set_onTheKeyAClientWaitsFor_leavesItBlocked() throws Exception {
+        Future<Object> waiting = inBackground(support.client(), "BZPOPMIN", "k", "0");
+        awaitBlocked(1);
+        EmbeddedClient other = support.client();
+
+        other.call("SET", "k", "x");
+
+        assertThat(support.engine.blockedClients()).isEqualTo(1);
+        assertThat(other.call("GET", "k")).isEqualTo("x".getBytes(StandardCharsets.UTF_8));
+        other.call("DEL", "k");
+        other.call("ZADD", "k", "1", "a");
+        assertThat(strings(waiting.get(10, TimeUnit.SECONDS))).containsExactly("k", "a", "1");
+    }
+
+    @Test
+    void bzpopmin_twoKeysCreatedInOneTransaction_servedFromTheFirstCreated() throws Exception {
+        Future<Object> waiting = inBackground(support.client(), "BZPOPMIN", "k1", "k2", "0");
+        awaitBlocked(1);
+        EmbeddedClient other = support.client();
+        other.call("MULTI");
+        other.call("ZADD", "k2", "2", "b");
+        other.call("ZADD", "k1", "1", "a");
+        other.call("EXEC");
+
+        assertThat(strings(waiting.get(10, TimeUnit.SECONDS))).containsExactly("k2", "b", "2");
+        assertThat(other.call("ZCARD", "k1")).isEqualTo(1L);
     }
 }

@@ -293,6 +293,9 @@ class ConnectionCommandsTest {
 
         assertThat(client.call("CLIENT", "KILL", "ID", victimId)).isEqualTo(1L);
         assertThat(victim.session().closing()).isTrue();
+        assertThat(text(client.call("CLIENT", "LIST"))).doesNotContain("id=" + victimId + " ");
+        assertThatThrownBy(() -> victim.call("PING")).isInstanceOf(IllegalStateException.class);
+        assertThat(client.call("CLIENT", "KILL", "ID", victimId)).isEqualTo(0L);
         assertThat(client.call("CLIENT", "KILL", "ID", "999999")).isEqualTo(0L);
         assertThat(client.call("CLIENT", "KILL", "ID", ownId)).isEqualTo(0L);
         assertThat(client.session().closing()).isFalse();

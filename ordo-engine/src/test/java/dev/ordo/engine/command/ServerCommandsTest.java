@@ -370,6 +370,54 @@ class ServerCommandsTest {
     }
 
     @Test
+    void info_clients_countsBlockedAndWatchingClientsTheirKeysAndTimeouts() throws Exception {
+        EmbeddedClient forever = support.client();
+        EmbeddedClient withTimeout = support.client();
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newCachedThreadPool();
+        try {
+            threads.submit(() -> forever.call("BZPOPMIN", "a", "b", "0"));
+            threads.submit(() -> withTimeout.call("BZPOPMAX", "b", "c", "60"));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (support.engine.blockedClients() != 2 && System.nanoTime() < deadline) {
+                Thread.sleep(2);
+            }
+            support.client().call("WATCH", "x", "y");
+            client.call("WATCH", "y");
+
+            String info = text(client.call("INFO", "clients"));
+
+            assertThat(info).contains("\r\nblocked_clients:2\r\n").contains("\r\nwatching_clients:2\r\n")
+                    .contains("\r\nclients_in_timeout_table:1\r\n").contains("\r\ntotal_watched_keys:2\r\n")
+                    .contains("\r\ntotal_blocking_keys:3\r\ntotal_blocking_keys_on_nokey:0\r\n");
+        } finally {
+            forever.close();
+            withTimeout.close();
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void info_memory_countsCachedScriptsFunctionsAndLibraries() {
+        client.call("SCRIPT", "LOAD", "return 1");
+        client.call("EVAL", "return 2", "0");
+        client.call("FUNCTION", "LOAD", "#!lua name=lib\nredis.register_function('f1', function() return 1 end)\n"
+                + "redis.register_function('f2', function() return 2 end)");
+
+        String memory = text(client.call("INFO", "memory"));
+
+        assertThat(memory).contains("\r\nnumber_of_cached_scripts:2\r\nnumber_of_functions:2\r\nnumber_of_libraries:1\r\n");
+    }
+
+    @Test
+    void info_stats_embeddedEngine_countsNoNetworkTraffic() {
+        client.call("SET", "k", "x".repeat(1000));
+        String stats = text(client.call("INFO", "stats"));
+        assertThat(stats).contains("\r\ntotal_connections_received:0\r\n").contains("\r\ntotal_net_input_bytes:0\r\n")
+                .contains("\r\ntotal_net_output_bytes:0\r\n").contains("\r\ninstantaneous_input_kbps:0.00\r\n")
+                .contains("\r\nrejected_connections:0\r\n").contains("\r\ntotal_reads_processed:0\r\n");
+    }
+
+    @Test
     void human_byteCounts_formatLikeRedis() {
         assertThat(InfoReport.human(0)).isEqualTo("0B");
         assertThat(InfoReport.human(1023)).isEqualTo("1023B");

@@ -151,7 +151,7 @@ final class BusyTakeover implements Scripting.BusyHandler {
         }
         try {
             if (t.unsent.readableBytes() > MAX_INPUT) {
-                sendUnsent(t);
+                sendUnsent(t, server.networkStats());
                 return;
             }
             ByteBuffer chunk = ByteBuffer.allocate(4096);
@@ -166,6 +166,10 @@ final class BusyTakeover implements Scripting.BusyHandler {
             if (consumed < 0) {
                 t.failed = true;
                 return;
+            }
+            if (consumed > 0) {
+                // The rest is counted when it goes through the pipeline after the script.
+                server.networkStats().read(consumed);
             }
             t.input.skipBytes(consumed);
             t.input.discardReadBytes();
@@ -183,7 +187,7 @@ final class BusyTakeover implements Scripting.BusyHandler {
                 t.unsent.writeBytes(reply);
                 reply.release();
             }
-            sendUnsent(t);
+            sendUnsent(t, server.networkStats());
             if (n < 0) {
                 t.failed = true;
             }
@@ -192,14 +196,21 @@ final class BusyTakeover implements Scripting.BusyHandler {
         }
     }
 
-    /** Writes what the socket takes now; the rest waits (in order) for the next poll or the end. */
-    private static void sendUnsent(Taken t) throws IOException {
+    /**
+     * Writes what the socket takes now, counting it in {@code stats}; the rest waits (in order)
+     * for the next poll or the end, and is counted when it goes through the pipeline.
+     */
+    private static void sendUnsent(Taken t, NetworkStats stats) throws IOException {
         if (t.unsent.isReadable()) {
             ByteBuffer bytes = t.unsent.nioBuffer();
             int written = 0;
             int n;
             while (bytes.hasRemaining() && (n = t.socket.write(bytes)) > 0) {
                 written += n;
+            }
+            if (written > 0) {
+                stats.wrote(written);
+                stats.flushed();
             }
             t.unsent.skipBytes(written);
             t.unsent.discardReadBytes();

@@ -118,6 +118,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             return;
         }
         admitted = true;
+        ctx.pipeline().addFirst(new TrafficMeter(server.networkStats()));
         ctx.fireChannelActive();
     }
 

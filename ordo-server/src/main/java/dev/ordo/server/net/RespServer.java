@@ -3,6 +3,7 @@ package dev.ordo.server.net;
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.command.ServerControl;
 import dev.ordo.engine.command.Session;
+import dev.ordo.engine.command.TransportStats;
 import dev.ordo.engine.config.Config;
 import dev.ordo.server.resp.RespDecoder;
 import io.netty.bootstrap.ServerBootstrap;
@@ -51,6 +52,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
     private final ServerLog log;
     private final ServerControl previous;
     private final MonitorFeed monitors;
+    private final NetworkStats network = new NetworkStats();
     private final Map<Long, Connection> connections = new ConcurrentHashMap<>();
     private final AtomicInteger admitted = new AtomicInteger();
     private final List<Channel> listeners = new CopyOnWriteArrayList<>();
@@ -188,10 +190,17 @@ public final class RespServer implements ServerControl, AutoCloseable {
         }
         if (admitted.incrementAndGet() > config.getInt("maxclients")) {
             admitted.decrementAndGet();
+            network.connectionRejected();
             return false;
         }
         connections.put(c.session().id(), c);
+        network.connectionAdmitted();
         return true;
+    }
+
+    /** The network counters (INFO stats). */
+    NetworkStats networkStats() {
+        return network;
     }
 
     /** Unregisters a closed connection. */
@@ -220,15 +229,14 @@ public final class RespServer implements ServerControl, AutoCloseable {
         }
     }
 
+    /** Every client, network and embedded (those of the control this server replaced), in id order as Redis lists them. */
     @Override
     public List<Session> clients() {
         List<Session> all = new ArrayList<>(previous.clients());
-        List<Session> network = new ArrayList<>();
         for (Connection c : connections.values()) {
-            network.add(c.session());
+            all.add(c.session());
         }
-        network.sort(Comparator.comparingLong(Session::id));
-        all.addAll(network);
+        all.sort(Comparator.comparingLong(Session::id));
         return all;
     }
 
@@ -256,8 +264,13 @@ public final class RespServer implements ServerControl, AutoCloseable {
     }
 
     @Override
-    public int blockedClients() {
-        return engine.blockedClients();
+    public TransportStats transportStats() {
+        return network.snapshot();
+    }
+
+    @Override
+    public void resetStats() {
+        network.reset();
     }
 
     /** Stops listening, closes every connection and hands the engine its previous control back. */
@@ -283,7 +296,6 @@ public final class RespServer implements ServerControl, AutoCloseable {
         }
     }
 
-    /** Whether the caller is one of the group's threads, which must not wait for the group. */
     /** Whether {@code thread} is one of this server's event loop threads. */
     boolean isEventLoop(Thread thread) {
         for (EventExecutor e : group) {
@@ -294,6 +306,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
         return false;
     }
 
+    /** Whether the caller is one of the group's threads, which must not wait for the group. */
     boolean onEventLoop() {
         for (EventExecutor e : group) {
             if (e.inEventLoop()) {

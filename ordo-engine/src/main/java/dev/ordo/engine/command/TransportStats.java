@@ -1,0 +1,13 @@
+package dev.ordo.engine.command;
+
+/**
+ * What a network transport has counted since it started or since CONFIG RESETSTAT, as INFO's
+ * stats section reports it: connections admitted ({@code total_connections_received}) and refused
+ * over {@code maxclients} ({@code rejected_connections}), bytes read from and handed to client
+ * sockets, and socket reads and writes. Embedded clients carry no network bytes.
+ */
+public record TransportStats(long connectionsReceived, long rejectedConnections, long inputBytes, long outputBytes,
+        long readsProcessed, long writesProcessed) {
+    /** An engine without a network server. */
+    public static final TransportStats NONE = new TransportStats(0, 0, 0, 0, 0, 0);
+}

@@ -1,0 +1,208 @@
+package dev.ordo.server.compat;
+
+import dev.ordo.engine.differential.RedisServer;
+import dev.ordo.server.Ordo;
+import dev.ordo.server.RawClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Blocked clients woken by SWAPDB and by keys of the wrong type, over the wire: every case runs
+ * against an Ordo server and a real {@code redis-server} with the same expected bytes. A case
+ * waits for INFO's {@code blocked_clients} before it acts, so the order of arrival is certain.
+ */
+class BlockedClientsOverWireTest {
+    private static final Pattern BLOCKED = Pattern.compile("\r\nblocked_clients:(\\d+)\r\n");
+
+    private static RedisServer redis;
+    private static Ordo ordo;
+    private static int ordoPort;
+    private final List<RawClient> opened = new ArrayList<>();
+
+    /** One server under test. */
+    record Target(String name, int port) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        redis = RedisServer.start();
+        ordo = Ordo.embedded();
+        ordoPort = ordo.openPort(0);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (ordo != null) {
+            ordo.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    static List<Target> servers() {
+        return List.of(new Target("ordo", ordoPort), new Target("redis " + redisVersion(), redis.port()));
+    }
+
+    private static String redisVersion() {
+        try {
+            return redis.version();
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    @AfterEach
+    void closeClients() throws IOException {
+        for (RawClient c : opened) {
+            c.close();
+        }
+    }
+
+    /** A new connection to {@code target} that has selected database {@code db}. */
+    private RawClient client(Target target, int db) throws IOException {
+        RawClient c = new RawClient(target.port());
+        opened.add(c);
+        assertThat(c.call("SELECT", String.valueOf(db))).isEqualTo("+OK\r\n");
+        return c;
+    }
+
+    /** An admin connection on an empty server. */
+    private RawClient emptied(Target target) throws Exception {
+        RawClient admin = client(target, 0);
+        assertThat(admin.call("FLUSHALL")).isEqualTo("+OK\r\n");
+        return admin;
+    }
+
+    /** Sends a blocking command and waits until the server counts {@code blockedAfter} blocked clients. */
+    private static void block(RawClient c, RawClient admin, int blockedAfter, String... command)
+            throws IOException, InterruptedException {
+        c.send(RawClient.command(command));
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (blockedClients(admin) != blockedAfter) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the server never counted " + blockedAfter + " blocked clients");
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private static int blockedClients(RawClient admin) throws IOException {
+        Matcher m = BLOCKED.matcher(admin.call("INFO", "clients"));
+        if (!m.find()) {
+            throw new AssertionError("INFO clients has no blocked_clients");
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
+    private static String popped(String key, String member, String score) {
+        return "*3\r\n" + bulk(key) + bulk(member) + bulk(score);
+    }
+
+    private static String bulk(String s) {
+        return "$" + s.length() + "\r\n" + s + "\r\n";
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void swapdb_zsetSwappedIntoTheWaitersDatabase_servesItAtOnce(Target target) throws Exception {
+        RawClient admin = emptied(target);
+        RawClient waiter = client(target, 1);
+        block(waiter, admin, 1, "BZPOPMIN", "k", "0");
+        assertThat(admin.call("ZADD", "k", "1", "a")).isEqualTo(":1\r\n");
+
+        assertThat(admin.call("SWAPDB", "0", "1")).isEqualTo("+OK\r\n");
+
+        assertThat(waiter.reply()).isEqualTo(popped("k", "a", "1"));
+        assertThat(admin.call("EXISTS", "k")).isEqualTo(":0\r\n");
+        assertThat(client(target, 1).call("EXISTS", "k")).isEqualTo(":0\r\n");
+        assertThat(blockedClients(admin)).isZero();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void swapdb_severalWaiters_servedFirstComeFirstServedWhileMembersLast(Target target) throws Exception {
+        RawClient admin = emptied(target);
+        RawClient first = client(target, 1);
+        RawClient second = client(target, 1);
+        RawClient third = client(target, 1);
+        block(first, admin, 1, "BZPOPMIN", "k", "0");
+        block(second, admin, 2, "BZMPOP", "0", "1", "k", "MAX", "COUNT", "5");
+        block(third, admin, 3, "BZPOPMIN", "k", "0");
+        admin.call("ZADD", "k", "1", "a", "2", "b", "3", "c");
+
+        assertThat(admin.call("SWAPDB", "1", "0")).isEqualTo("+OK\r\n");
+
+        assertThat(first.reply()).isEqualTo(popped("k", "a", "1"));
+        assertThat(second.reply()).isEqualTo("*2\r\n" + bulk("k") + "*2\r\n*2\r\n" + bulk("c") + bulk("3")
+                + "*2\r\n" + bulk("b") + bulk("2"));
+        assertThat(blockedClients(admin)).isEqualTo(1);
+        assertThat(third.silentFor(200)).isTrue();
+        client(target, 1).call("ZADD", "k", "4", "d");
+        assertThat(third.reply()).isEqualTo(popped("k", "d", "4"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void swapdb_keyOfAnotherType_leavesTheWaiterBlockedUntilAZsetComes(Target target) throws Exception {
+        RawClient admin = emptied(target);
+        RawClient waiter = client(target, 1);
+        block(waiter, admin, 1, "BZPOPMIN", "k", "0");
+        admin.call("SET", "k", "x");
+
+        assertThat(admin.call("SWAPDB", "0", "1")).isEqualTo("+OK\r\n");
+
+        assertThat(waiter.silentFor(200)).isTrue();
+        assertThat(blockedClients(admin)).isEqualTo(1);
+        RawClient db1 = client(target, 1);
+        assertThat(db1.call("GET", "k")).isEqualTo(bulk("x"));
+        db1.call("DEL", "k");
+        db1.call("ZADD", "k", "2", "b");
+        assertThat(waiter.reply()).isEqualTo(popped("k", "b", "2"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void swapdb_waiterOnSeveralKeysOneOfAnotherType_isServedFromTheZset(Target target) throws Exception {
+        RawClient admin = emptied(target);
+        RawClient waiter = client(target, 1);
+        block(waiter, admin, 1, "BZPOPMIN", "k2", "k1", "0");
+        admin.call("SET", "k2", "x");
+        admin.call("ZADD", "k1", "1", "a");
+
+        assertThat(admin.call("SWAPDB", "0", "1")).isEqualTo("+OK\r\n");
+
+        assertThat(waiter.reply()).isEqualTo(popped("k1", "a", "1"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void set_onTheKeyAClientWaitsFor_leavesItBlocked(Target target) throws Exception {
+        RawClient admin = emptied(target);
+        RawClient waiter = client(target, 0);
+        block(waiter, admin, 1, "BZPOPMIN", "k", "0");
+
+        assertThat(admin.call("SET", "k", "x")).isEqualTo("+OK\r\n");
+
+        assertThat(waiter.silentFor(200)).isTrue();
+        assertThat(blockedClients(admin)).isEqualTo(1);
+        admin.call("DEL", "k");
+        admin.call("ZADD", "k", "1", "a");
+        assertThat(waiter.reply()).isEqualTo(popped("k", "a", "1"));
+    }
+}

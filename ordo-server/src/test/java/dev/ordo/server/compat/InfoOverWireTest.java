@@ -1,0 +1,304 @@
+package dev.ordo.server.compat;
+
+import dev.ordo.engine.EmbeddedClient;
+import dev.ordo.engine.differential.RedisServer;
+import dev.ordo.server.Ordo;
+import dev.ordo.server.RawClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * INFO against a real {@code redis-server}: the same sections and field names in the same order,
+ * and the network counters (bytes, connections, socket reads and writes, instantaneous rates)
+ * moving by exactly what known traffic implies, with the same expectations for both servers.
+ */
+class InfoOverWireTest {
+    /**
+     * Fields Ordo reports that Redis added after 7.0, by version (redis.io's INFO page): a Redis
+     * older than the version lacks them.
+     */
+    private static final Map<String, Set<String>> ADDED_AFTER_7_0 = Map.of(
+            "7.2", Set.of("total_blocking_keys", "total_blocking_keys_on_nokey", "eventloop_cycles", "eventloop_duration_sum",
+                    "eventloop_duration_cmd_sum", "instantaneous_eventloop_cycles_per_sec",
+                    "instantaneous_eventloop_duration_usec", "acl_access_denied_auth", "acl_access_denied_cmd",
+                    "acl_access_denied_key", "acl_access_denied_channel"),
+            "7.4", Set.of("pubsub_clients", "watching_clients", "total_watched_keys"));
+    /** Lines that exist per command, error code or database used, not per server. */
+    private static final Pattern PER_USE = Pattern.compile("cmdstat_.*|errorstat_.*|latency_percentiles_usec_.*|db\\d+");
+
+    private static RedisServer redis;
+    private static Ordo ordo;
+    private static int ordoPort;
+    private final List<RawClient> opened = new ArrayList<>();
+
+    /** One server under test. */
+    record Target(String name, int port) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        redis = RedisServer.start();
+        ordo = Ordo.embedded();
+        ordoPort = ordo.openPort(0);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (ordo != null) {
+            ordo.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    static List<Target> servers() throws IOException {
+        return List.of(new Target("ordo", ordoPort), new Target("redis " + redis.version(), redis.port()));
+    }
+
+    @AfterEach
+    void closeClients() throws IOException {
+        for (RawClient c : opened) {
+            c.close();
+        }
+    }
+
+    private RawClient connect(int port) throws IOException {
+        RawClient c = new RawClient(port);
+        opened.add(c);
+        return c;
+    }
+
+    /** The fields of an INFO reply (a RESP2 bulk string), in order; section headers as "# Title". */
+    private static Map<String, String> fields(String reply) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        String body = reply.substring(reply.indexOf("\r\n") + 2);
+        for (String line : body.split("\r\n")) {
+            if (line.startsWith("# ")) {
+                fields.put(line, "");
+            } else if (!line.isEmpty()) {
+                int colon = line.indexOf(':');
+                fields.put(line.substring(0, colon), line.substring(colon + 1));
+            }
+        }
+        return fields;
+    }
+
+    /** INFO stats as sent and answered. */
+    private record Stats(String request, String reply, Map<String, String> fields) {
+        long get(String name) {
+            return Long.parseLong(fields.get(name));
+        }
+
+        double rate(String name) {
+            return Double.parseDouble(fields.get(name));
+        }
+    }
+
+    private static Stats stats(RawClient c) throws IOException {
+        String request = RawClient.command("INFO", "stats");
+        c.send(request);
+        String reply = c.reply();
+        return new Stats(request, reply, fields(reply));
+    }
+
+    private static List<String> names(Map<String, String> info) {
+        List<String> names = new ArrayList<>();
+        for (String name : info.keySet()) {
+            if (!PER_USE.matcher(name).matches()) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void infoEverything_sectionsAndFieldNames_matchRedisInOrder() throws IOException {
+        String version = redis.version();
+        List<String> redisNames = names(fields(connect(redis.port()).call("INFO", "everything")));
+        List<String> ordoNames = names(fields(connect(ordoPort).call("INFO", "everything")));
+
+        List<String> newerThanRedis = new ArrayList<>();
+        ADDED_AFTER_7_0.forEach((since, added) -> {
+            if (compareVersions(version, since) < 0) {
+                newerThanRedis.addAll(added);
+            }
+        });
+        assertThat(ordoNames.stream().filter(n -> !newerThanRedis.contains(n)).toList())
+                .as("Ordo's INFO everything without the fields Redis %s predates", version)
+                .containsExactlyElementsOf(redisNames);
+        assertThat(ordoNames).containsAll(newerThanRedis);
+    }
+
+    private static int compareVersions(String a, String b) {
+        String[] x = a.split("\\.");
+        String[] y = b.split("\\.");
+        for (int i = 0; i < Math.max(x.length, y.length); i++) {
+            int p = i < x.length ? Integer.parseInt(x[i]) : 0;
+            int q = i < y.length ? Integer.parseInt(y[i]) : 0;
+            if (p != q) {
+                return Integer.compare(p, q);
+            }
+        }
+        return 0;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void netBytes_knownTraffic_moveByExactlyTheBytesSentAndReceived(Target target) throws IOException {
+        RawClient c = connect(target.port());
+        Stats before = stats(c);
+        String set = RawClient.command("SET", "payload", "x".repeat(20_000));
+        String get = RawClient.command("GET", "payload");
+
+        String setReply = c.send(set).reply();
+        String getReply = c.send(get).reply();
+        Stats after = stats(c);
+
+        assertThat(getReply).hasSize(20_000 + "$20000\r\n\r\n".length());
+        // The INFO being answered has been read, not yet answered; the earlier INFO's answer has been sent.
+        assertThat(after.get("total_net_input_bytes") - before.get("total_net_input_bytes"))
+                .isEqualTo(set.length() + get.length() + after.request().length());
+        assertThat(after.get("total_net_output_bytes") - before.get("total_net_output_bytes"))
+                .isEqualTo(before.reply().length() + setReply.length() + getReply.length());
+        assertThat(after.get("total_reads_processed") - before.get("total_reads_processed")).isGreaterThanOrEqualTo(3);
+        assertThat(after.get("total_writes_processed") - before.get("total_writes_processed")).isGreaterThanOrEqualTo(3);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void connections_newAndOverMaxclients_countReceivedAndRejected(Target target) throws IOException {
+        RawClient admin = connect(target.port());
+        Stats before = stats(admin);
+        for (int i = 0; i < 3; i++) {
+            assertThat(connect(target.port()).call("PING")).isEqualTo("+PONG\r\n");
+        }
+        String maxclients = admin.call("CONFIG", "GET", "maxclients").split("\r\n")[4];
+        assertThat(admin.call("CONFIG", "SET", "maxclients", String.valueOf(networkClients(admin)))).isEqualTo("+OK\r\n");
+        try {
+            RawClient refused = connect(target.port());
+            assertThat(refused.reply()).isEqualTo("-ERR max number of clients reached\r\n");
+            assertThat(refused.closedByServer()).isTrue();
+        } finally {
+            assertThat(admin.call("CONFIG", "SET", "maxclients", maxclients)).isEqualTo("+OK\r\n");
+        }
+        Stats after = stats(admin);
+
+        assertThat(after.get("total_connections_received") - before.get("total_connections_received")).isEqualTo(3);
+        assertThat(after.get("rejected_connections") - before.get("rejected_connections")).isEqualTo(1);
+    }
+
+    /** Clients with a network address (Ordo's embedded clients have none and do not count against maxclients). */
+    private static long networkClients(RawClient admin) throws IOException {
+        return admin.call("CLIENT", "LIST").lines().filter(l -> l.startsWith("id=") && !l.contains(" addr= ")).count();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void instantaneousRates_whileTrafficFlows_arePositive(Target target) throws Exception {
+        RawClient c = connect(target.port());
+        String set = RawClient.command("SET", "payload", "x".repeat(50_000));
+        long end = System.nanoTime() + 400_000_000L;
+        while (System.nanoTime() < end) {
+            c.send(set).reply();
+            c.call("GET", "payload");
+            Thread.sleep(10);
+        }
+        Stats during = stats(c);
+
+        assertThat(during.get("instantaneous_ops_per_sec")).isPositive();
+        assertThat(during.rate("instantaneous_input_kbps")).isPositive();
+        assertThat(during.rate("instantaneous_output_kbps")).isPositive();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void configResetstat_afterTraffic_startsTheCountersAgain(Target target) throws IOException {
+        RawClient c = connect(target.port());
+        c.call("SET", "payload", "x".repeat(10_000));
+        connect(target.port()).call("PING");
+
+        assertThat(c.call("CONFIG", "RESETSTAT")).isEqualTo("+OK\r\n");
+        Stats after = stats(c);
+
+        assertThat(after.get("total_connections_received")).isZero();
+        assertThat(after.get("rejected_connections")).isZero();
+        assertThat(after.get("total_net_input_bytes")).isEqualTo(after.request().length());
+        assertThat(after.get("total_net_output_bytes")).isEqualTo("+OK\r\n".length());
+        assertThat(after.get("total_reads_processed")).isEqualTo(1);
+        assertThat(after.get("total_writes_processed")).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void netBytes_trafficServedDuringABusyScript_countsEveryByte(Target target) throws Exception {
+        RawClient c = connect(target.port());
+        RawClient scripted = connect(target.port());
+        RawClient other = connect(target.port());
+        assertThat(c.call("CONFIG", "SET", "busy-reply-threshold", "100")).isEqualTo("+OK\r\n");
+        Stats before = stats(c);
+        long sent = 0;
+        long received = before.reply().length();
+
+        String eval = RawClient.command("EVAL", "local i = 0 while true do i = i + 1 end", "0");
+        scripted.send(eval);
+        sent += eval.length();
+        String ping = RawClient.command("PING");
+        String reply;
+        do {
+            Thread.sleep(20);
+            reply = other.send(ping).reply();
+            sent += ping.length();
+            received += reply.length();
+        } while (!reply.startsWith("-BUSY"));
+        String kill = RawClient.command("SCRIPT", "KILL");
+        String killed = c.send(kill).reply();
+        String scriptError = scripted.reply();
+        sent += kill.length();
+        received += killed.length() + scriptError.length();
+        Stats after = stats(c);
+        c.call("CONFIG", "SET", "busy-reply-threshold", "5000");
+
+        assertThat(killed).isEqualTo("+OK\r\n");
+        assertThat(scriptError).startsWith("-ERR ");
+        assertThat(after.get("total_net_input_bytes") - before.get("total_net_input_bytes"))
+                .isEqualTo(sent + after.request().length());
+        assertThat(after.get("total_net_output_bytes") - before.get("total_net_output_bytes")).isEqualTo(received);
+    }
+
+    @Test
+    void netBytes_embeddedClientTraffic_carriesNoNetworkBytes() throws IOException {
+        RawClient c = connect(ordoPort);
+        Stats before = stats(c);
+
+        try (EmbeddedClient embedded = ordo.engine().connect()) {
+            embedded.call("SET", "embedded", "x".repeat(20_000));
+            embedded.call("GET", "embedded");
+        }
+        Stats after = stats(c);
+
+        assertThat(after.get("total_net_input_bytes") - before.get("total_net_input_bytes"))
+                .isEqualTo(after.request().length());
+        assertThat(after.get("total_net_output_bytes") - before.get("total_net_output_bytes"))
+                .isEqualTo(before.reply().length());
+        assertThat(after.get("total_commands_processed") - before.get("total_commands_processed")).isEqualTo(3);
+    }
+}
