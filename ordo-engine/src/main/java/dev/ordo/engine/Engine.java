@@ -398,6 +398,11 @@ public final class Engine implements CallContext, KeyspaceListener {
         }
     }
 
+    /** Whether the calling thread holds the engine lock (it then must not wait for work that needs the lock). */
+    public boolean holdsLock() {
+        return lock.isHeldByCurrentThread();
+    }
+
     /** Forgets a closed connection: it is no longer waiting for any key nor watching any. */
     public void disconnect(Session session) {
         if (!lock.tryLock()) {

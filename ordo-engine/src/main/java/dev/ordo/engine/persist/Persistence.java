@@ -118,7 +118,9 @@ public final class Persistence implements PersistenceControl {
 
     /** A graceful stop (engine close): saves when save rules are set, makes the append-only file durable and closes it. */
     public void stop() {
+        Job[] running = new Job[1];
         engine.withLock(() -> {
+            running[0] = job;
             if (started) {
                 beforeShutdown(false, false);
             }
@@ -126,6 +128,10 @@ public final class Persistence implements PersistenceControl {
         });
         if (fsyncThread != null) {
             fsyncThread.interrupt();
+        }
+        if (running[0] != null && !engine.holdsLock()) {
+            // An abandoned job stops at its next step, which needs the lock; wait so that it has removed its temp file.
+            running[0].awaitEnd();
         }
     }
 
@@ -699,6 +705,7 @@ public final class Persistence implements PersistenceControl {
         final IoConsumer<Boolean> onDone;
         final long startMillis = System.currentTimeMillis();
         volatile boolean abandoned;
+        private Thread thread;
 
         Job(Snapshot snapshot, Path temp, boolean rewrite, IoConsumer<Boolean> onDone) {
             this.snapshot = snapshot;
@@ -741,6 +748,20 @@ public final class Persistence implements PersistenceControl {
             boolean success = ok;
             engine.withLock(() -> finished(this, success));
         }
+
+        void start() {
+            thread = new Thread(this, rewrite ? "ordo-aof-rewrite" : "ordo-bgsave");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void awaitEnd() {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     @FunctionalInterface
@@ -751,9 +772,7 @@ public final class Persistence implements PersistenceControl {
     private void startJob(Job j) {
         job = j;
         engine.dispatcher().setWriteBarrier(j.snapshot);
-        Thread t = new Thread(j, j.rewrite ? "ordo-aof-rewrite" : "ordo-bgsave");
-        t.setDaemon(true);
-        t.start();
+        j.start();
     }
 
     private void finished(Job j, boolean ok) {

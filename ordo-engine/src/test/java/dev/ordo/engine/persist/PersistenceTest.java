@@ -232,6 +232,20 @@ class PersistenceTest {
         }
     }
 
+    /** Closing the engine during a BGSAVE waits for the abandoned writer, which removes its temp file. */
+    @Test
+    void closingDuringABackgroundSaveLeavesNoTempFile() throws IOException {
+        Config c = config("no");
+        c.set("rdb-key-save-delay", "10000", true);
+        try (EngineTestSupport ordo = open(c)) {
+            fill(ordo.client(), 100);
+            assertThat(List.of(ordo.client().call("BGSAVE"))).containsExactly("Background saving started");
+        }
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("temp-"));
+        }
+    }
+
     @Test
     void saveRulesStartABackgroundSave() throws Exception {
         Config c = config("no");
