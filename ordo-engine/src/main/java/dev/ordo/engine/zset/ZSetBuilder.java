@@ -8,16 +8,26 @@ import java.util.Arrays;
  * Builds a sorted set from members that arrive in any order (the algebra's accumulator, a range
  * stored elsewhere, a snapshot being loaded): members go to an arena and a hash index first, are
  * sorted once at the end, and the result starts in whichever encoding fits, with packed leaves.
+ *
+ * <p>Small sets that arrive in ascending order (a listpack-encoded set in a snapshot, a range) take
+ * a shorter road: while every member keeps the order and the set still fits the listpack limits,
+ * entries are written straight into the finished listpack, with a small open-addressing table of
+ * entry offsets to refuse duplicates. The first member that breaks either rule moves what was
+ * written into the arena and index, and building goes on the general way.
  * One use only: {@link #build()} hands the storage over.
  */
 public final class ZSetBuilder {
     private final ListpackLimits limits;
     private final TreeShape shape;
+    private final int expectedSize;
+    /** The ascending run being written as a listpack, or null once building goes the general way. */
+    private SortedRun run;
     private MemberArena arena;
     private MemberIndex index;
     /** The members' addresses in the order they arrived, so that input already in order needs no sort. */
     private int[] arrival;
     private int longest;
+    private boolean built;
 
     /** Starts a builder; {@code expectedSize} sizes the index. */
     public ZSetBuilder(ListpackLimits limits, int expectedSize) {
@@ -27,9 +37,28 @@ public final class ZSetBuilder {
     ZSetBuilder(ListpackLimits limits, int expectedSize, TreeShape shape) {
         this.limits = limits;
         this.shape = shape;
-        this.arena = new MemberArena(shape.chunkSize());
-        this.index = new MemberIndex(arena, Hashing.SEED, expectedSize);
-        this.arrival = new int[Math.max(16, Math.min(expectedSize, 1 << 16))];
+        this.expectedSize = expectedSize;
+        if (expectedSize <= limits.maxEntries()) {
+            run = new SortedRun(expectedSize);
+        } else {
+            generalWay();
+        }
+    }
+
+    /** Leaves the ascending run (if any): its entries move to the arena and index, in arrival order. */
+    private void generalWay() {
+        arena = new MemberArena(shape.chunkSize());
+        index = new MemberIndex(arena, Hashing.SEED, expectedSize);
+        arrival = new int[Math.max(16, Math.min(expectedSize, 1 << 16))];
+        SortedRun r = run;
+        run = null;
+        if (r != null) {
+            for (int at = 0; at < r.used; at += EntryLayout.sizeAt(r.buf, at)) {
+                int mo = EntryLayout.memberOffset(r.buf, at);
+                int len = EntryLayout.memberLength(r.buf, at);
+                insert(index.find(r.buf, mo, len, index.hash(r.buf, mo, len)), r.buf, mo, len, EntryLayout.score(r.buf, at));
+            }
+        }
     }
 
     /** Adds the member unless present; returns whether it was added. */
@@ -39,6 +68,14 @@ public final class ZSetBuilder {
 
     /** Adds {@code m[off, off+len)} unless present; returns whether it was added. */
     public boolean add(byte[] m, int off, int len, double score) {
+        checkNotBuilt();
+        if (run != null) {
+            int outcome = run.add(m, off, len, score, limits);
+            if (outcome != SortedRun.LEAVE) {
+                return outcome == SortedRun.ADDED;
+            }
+            generalWay();
+        }
         long hash = index.hash(m, off, len);
         int slot = index.find(m, off, len, hash);
         if (slot >= 0) {
@@ -50,6 +87,10 @@ public final class ZSetBuilder {
 
     /** Adds the member, or folds {@code score} into its score with {@code aggregate}. */
     public void aggregate(byte[] m, int off, int len, double score, Aggregate aggregate) {
+        checkNotBuilt();
+        if (run != null) {
+            generalWay();
+        }
         long hash = index.hash(m, off, len);
         int slot = index.find(m, off, len, hash);
         if (slot >= 0) {
@@ -73,13 +114,23 @@ public final class ZSetBuilder {
 
     /** The number of distinct members so far. */
     public int size() {
-        return index.size();
+        return run != null ? run.count : index.size();
+    }
+
+    private void checkNotBuilt() {
+        if (built) {
+            throw new IllegalStateException("build() was already called");
+        }
     }
 
     /** Returns the finished set; the builder may not be used afterwards. */
     public ZSet build() {
-        if (index == null) {
-            throw new IllegalStateException("build() was already called");
+        checkNotBuilt();
+        built = true;
+        if (run != null) {
+            SortedRun r = run;
+            run = null;
+            return new ZSet(limits, shape, new ListpackZSet(Arrays.copyOf(r.buf, Math.max(r.used, 1)), r.used, r.count));
         }
         int n = index.size();
         int[] addrs = arrival.length == n ? arrival : Arrays.copyOf(arrival, n);
@@ -178,5 +229,79 @@ public final class ZSetBuilder {
             return s1 < s2;
         }
         return arena.compareMember(a1, arena.chunk(a2), arena.memberOffset(a2), arena.memberLength(a2)) < 0;
+    }
+
+    /**
+     * Entries written back to back in the listpack layout while they arrive in strictly ascending
+     * (score, member) order and fit the listpack limits, with an open-addressing table (offset + 1
+     * per slot, at most half full) that finds a member already written.
+     */
+    private static final class SortedRun {
+        static final int ADDED = 0;
+        static final int DUPLICATE = 1;
+        static final int LEAVE = 2;
+
+        byte[] buf;
+        int used;
+        int count;
+        private int lastAt = -1;
+        private int[] slots;
+
+        SortedRun(int expectedSize) {
+            int n = Math.max(expectedSize, 4);
+            buf = new byte[n * 16];
+            slots = new int[Integer.highestOneBit(n * 2 - 1) << 1];
+        }
+
+        int add(byte[] m, int off, int len, double score, ListpackLimits limits) {
+            long hash = Hashing.hash(m, off, len, Hashing.SEED);
+            int mask = slots.length - 1;
+            int i = (int) hash & mask;
+            for (int at; (at = slots[i] - 1) >= 0; i = (i + 1) & mask) {
+                if (EntryLayout.memberEquals(buf, at, m, off, len)) {
+                    return DUPLICATE;
+                }
+            }
+            if (count == limits.maxEntries() || len > limits.maxValueBytes() || !afterLast(m, off, len, score)) {
+                return LEAVE;
+            }
+            int size = EntryLayout.entrySize(len);
+            if (used + size > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, used + size));
+            }
+            EntryLayout.write(buf, used, score, m, off, len);
+            slots[i] = used + 1;
+            lastAt = used;
+            used += size;
+            if (++count * 2 > slots.length) {
+                rehash();
+            }
+            return ADDED;
+        }
+
+        private boolean afterLast(byte[] m, int off, int len, double score) {
+            if (lastAt < 0) {
+                return true;
+            }
+            double last = EntryLayout.score(buf, lastAt);
+            return last < score || (last == score && EntryLayout.compareMember(buf, lastAt, m, off, len) < 0);
+        }
+
+        private void rehash() {
+            int[] old = slots;
+            slots = new int[old.length * 2];
+            int mask = slots.length - 1;
+            for (int slot : old) {
+                if (slot != 0) {
+                    int at = slot - 1;
+                    int mo = EntryLayout.memberOffset(buf, at);
+                    int i = (int) Hashing.hash(buf, mo, EntryLayout.memberLength(buf, at), Hashing.SEED) & mask;
+                    while (slots[i] != 0) {
+                        i = (i + 1) & mask;
+                    }
+                    slots[i] = slot;
+                }
+            }
+        }
     }
 }
