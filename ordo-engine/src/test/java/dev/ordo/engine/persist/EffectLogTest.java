@@ -216,13 +216,16 @@ class EffectLogTest {
                 ordo.advance(r.nextInt(1500));
             }
         }
+        // The engine's active expiry cycle may log deletions meanwhile: replay a copy taken under its lock.
+        List<List<EffectLog.Effect>> logged = new ArrayList<>();
+        ordo.engine.withLock(() -> logged.addAll(raw));
         try (EngineTestSupport replica = new EngineTestSupport()) {
             replica.time.set(ordo.time.get());
             Session session = new Session(0, true);
             ObjectReplyWriter out = new ObjectReplyWriter(session::protocol);
             replica.engine.withLock(() -> {
                 replica.engine.keyspace().setLoading(true);
-                for (List<EffectLog.Effect> unit : raw) {
+                for (List<EffectLog.Effect> unit : logged) {
                     for (EffectLog.Effect e : unit) {
                         replica.engine.keyspace().beginCommand();
                         replica.engine.dispatcher().dispatch(session, new byte[][] {"SELECT".getBytes(), String.valueOf(e.db()).getBytes()}, out, false);
