@@ -323,17 +323,17 @@ public final class Engine implements CallContext, KeyspaceListener {
         Command c = commands.lookup(args[0]);
         if (c == null) {
             session.failTransaction();
-            out.error(Errors.unknownCommand(new String(args[0], java.nio.charset.StandardCharsets.UTF_8), List.of()));
+            dispatcher.replyError(out, Errors.unknownCommand(new String(args[0], java.nio.charset.StandardCharsets.UTF_8), List.of()));
             return true;
         }
         if (!c.arityAccepts(args.length)) {
             session.failTransaction();
-            out.error(Errors.wrongArity(c.fullName()));
+            dispatcher.replyError(out, Errors.wrongArity(c.fullName()));
             return true;
         }
         if (!session.authenticated() && !c.is(Command.Flag.NO_AUTH)) {
             session.failTransaction();
-            out.error(Errors.NOAUTH);
+            dispatcher.replyError(out, Errors.NOAUTH);
             return true;
         }
         Command sub = args.length > 1 && !c.subcommands().isEmpty() ? c.subcommand(args[1]) : null;
@@ -345,7 +345,7 @@ public final class Engine implements CallContext, KeyspaceListener {
             if (error == null) {
                 out.simpleString("OK");
             } else {
-                out.error(error);
+                dispatcher.replyError(out, error);
             }
         } else if (name.equals("shutdown") && hasWord(args, "nosave") && !queues) {
             scripting.abort();
@@ -363,7 +363,7 @@ public final class Engine implements CallContext, KeyspaceListener {
             dispatcher.refuse(target, session, out, Errors.busy(run.isFunction()));
         } else {
             session.failTransaction();
-            out.error(Errors.busy(run.isFunction()));
+            dispatcher.replyError(out, Errors.busy(run.isFunction()));
         }
         return true;
     }

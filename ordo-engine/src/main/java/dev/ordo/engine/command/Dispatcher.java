@@ -25,13 +25,20 @@ public final class Dispatcher {
     private WriteBarrier barrier;
     private long totalCommands;
     private Command lastRun;
+    private final ErrorStats errors = new ErrorStats();
+    /** The error count when the last command (nested or not) began or ended; errors past it are the running command's. */
+    private long errorsBefore;
+    /** Errors the running command passed on that were counted where they arose (a script returning redis.call's error). */
+    private int passedOnErrors;
 
-    /** INFO commandstats counters for one command. */
+    /** INFO commandstats counters and the latencystats distribution for one command. */
     public static final class CommandStats {
         public long calls;
         public long micros;
         public long rejectedCalls;
         public long failedCalls;
+        /** Created at the first call recorded with {@code latency-tracking yes}. */
+        CommandLatency latency;
     }
 
     /**
@@ -57,7 +64,7 @@ public final class Dispatcher {
         Command command = context.commands().lookup(args[0]);
         if (command == null) {
             flagTransaction(session);
-            out.error(Errors.unknownCommand(text(args[0]), quotedArgs(args)));
+            replyError(out, Errors.unknownCommand(text(args[0]), quotedArgs(args)));
             return null;
         }
         if (!command.arityAccepts(args.length)) {
@@ -117,7 +124,7 @@ public final class Dispatcher {
         try {
             run(command, session, args, out, false, null);
         } catch (RuntimeException e) {
-            out.error("ERR internal error while running '" + command.fullName() + "': " + e);
+            replyError(out, "ERR internal error while running '" + command.fullName() + "': " + e);
         } finally {
             lastRun = outer;
         }
@@ -139,7 +146,6 @@ public final class Dispatcher {
 
     private Call.BlockRequest run(Command command, Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed,
             Key readyKey) {
-        CommandStats s = stats.computeIfAbsent(command.fullName(), k -> new CommandStats());
         boolean write = command.is(Command.Flag.WRITE);
         if (write && effects.enabled()) {
             String refusal = context.persistence().writeRefusal();
@@ -156,14 +162,15 @@ public final class Dispatcher {
         Call call = new Call(context, session, args, out, command, blockingAllowed, effects, readyKey);
         lastRun = command;
         boolean failed = false;
+        errorsBefore = errors.total();
+        passedOnErrors = 0;
         effects.begin();
         try {
             try {
                 command.handler().execute(call);
             } catch (ErrorReply e) {
                 failed = true;
-                s.failedCalls++;
-                out.error(e.getMessage());
+                replyError(out, e.getMessage());
             }
             if (write && effects.enabled()) {
                 logEffect(command, session, call, failed, dirtyBefore);
@@ -171,11 +178,25 @@ public final class Dispatcher {
         } finally {
             effects.end();
         }
+        // As Redis: failed once when an error was counted after the last nested command (a
+        // transaction's or a script's commands count their own), and once more per error passed on.
+        // Looked up after the command ran: CONFIG RESETSTAT counts itself in the new figures, as in Redis.
+        CommandStats s = stats.computeIfAbsent(command.fullName(), k -> new CommandStats());
+        long errorsNow = errors.total();
+        s.failedCalls += (errorsNow != errorsBefore ? 1 : 0) + passedOnErrors;
+        errorsBefore = errorsNow;
+        passedOnErrors = 0;
         Call.BlockRequest block = call.blockRequest();
         if (block == null) {
             long micros = (System.nanoTime() - start) / 1000;
             s.calls++;
             s.micros += micros;
+            if (context.config().getBoolean("latency-tracking")) {
+                if (s.latency == null) {
+                    s.latency = new CommandLatency();
+                }
+                s.latency.record(micros);
+            }
             logIfSlow(command, session, args, micros);
         }
         return block;
@@ -223,6 +244,39 @@ public final class Dispatcher {
         refuse(command, session, out, error);
     }
 
+    /** Writes an error reply and counts it (INFO errorstats; the running command's failed_calls). */
+    public void replyError(ReplyWriter out, String text) {
+        errors.count(text);
+        out.error(text);
+    }
+
+    /**
+     * Writes an error reply counted already where it arose (a script passing on the error of a
+     * command it ran): not counted again, but it adds a failed call to the running command.
+     */
+    public void replyCountedError(ReplyWriter out, String text) {
+        passedOnErrors++;
+        out.error(text);
+    }
+
+    /**
+     * Counts a command that a script's redis.call refused before running it (unknown, wrong
+     * arity, not allowed): an error, and the command's rejected call. As Redis, the script is not
+     * blamed for it unless it passes the error on.
+     */
+    public void countRejected(Command command, String text) {
+        if (command != null) {
+            stats.computeIfAbsent(command.fullName(), k -> new CommandStats()).rejectedCalls++;
+        }
+        errors.count(text);
+        errorsBefore = errors.total();
+    }
+
+    /** INFO's error figures. */
+    public ErrorStats errorStats() {
+        return errors;
+    }
+
     /**
      * Refuses a command before it runs, as Redis does: EXEC discards the transaction and its
      * watches and answers EXECABORT naming why; any other command fails an open transaction and
@@ -232,10 +286,10 @@ public final class Dispatcher {
         if (command.fullName().equals("exec")) {
             session.endMulti();
             context.transactions().unwatchAll(session);
-            out.error(Errors.execAbort(error));
+            replyError(out, Errors.execAbort(error));
         } else {
             flagTransaction(session);
-            out.error(error);
+            replyError(out, error);
         }
     }
 
@@ -256,6 +310,8 @@ public final class Dispatcher {
     /** Clears the counters (CONFIG RESETSTAT). */
     public void resetStats() {
         stats.clear();
+        errors.reset();
+        errorsBefore = 0;
         totalCommands = 0;
         instantaneous.reset(context.keyspace().clock().millis());
     }

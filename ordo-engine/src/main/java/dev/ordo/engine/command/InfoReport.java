@@ -3,8 +3,10 @@ package dev.ordo.engine.command;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Keyspace;
+import dev.ordo.engine.number.Doubles;
 
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.ThreadMXBean;
@@ -122,6 +124,12 @@ final class InfoReport {
                 break;
             case "commandstats":
                 commandStats(f);
+                break;
+            case "latencystats":
+                latencyStats(f);
+                break;
+            case "errorstats":
+                call.context().dispatcher().errorStats().forEach((code, n) -> f.put("errorstat_" + code, "count=" + n));
                 break;
             case "cluster":
                 f.put("cluster_enabled", "0");
@@ -289,10 +297,6 @@ final class InfoReport {
     private void stats(Map<String, String> f) {
         Dispatcher dispatcher = call.context().dispatcher();
         Keyspace.Stats ks = call.keyspace().stats();
-        long errors = 0;
-        for (Dispatcher.CommandStats s : dispatcher.stats().values()) {
-            errors += s.failedCalls + s.rejectedCalls;
-        }
         TransportStats transport = call.context().server().transportStats();
         InstantaneousMetrics instantaneous = dispatcher.instantaneous();
         f.put("total_connections_received", String.valueOf(transport.connectionsReceived()));
@@ -320,7 +324,7 @@ final class InfoReport {
                 "active_defrag_key_hits", "active_defrag_key_misses", "total_active_defrag_time",
                 "current_active_defrag_time", "tracking_total_keys", "tracking_total_items", "tracking_total_prefixes",
                 "unexpected_error_replies");
-        f.put("total_error_replies", String.valueOf(errors));
+        f.put("total_error_replies", String.valueOf(dispatcher.errorStats().total()));
         f.put("dump_payload_sanitizations", "0");
         f.put("total_reads_processed", String.valueOf(transport.readsProcessed()));
         f.put("total_writes_processed", String.valueOf(transport.writesProcessed()));
@@ -384,6 +388,21 @@ final class InfoReport {
                     "calls=%d,usec=%d,usec_per_call=%.2f,rejected_calls=%d,failed_calls=%d",
                     s.calls, s.micros, perCall, s.rejectedCalls, s.failedCalls));
         }
+    }
+
+    private void latencyStats(Map<String, String> f) {
+        double[] percentiles = percentiles(config().get("latency-tracking-info-percentiles"));
+        for (Map.Entry<String, Dispatcher.CommandStats> e : call.context().dispatcher().stats().entrySet()) {
+            CommandLatency latency = e.getValue().latency;
+            if (latency != null) {
+                f.put("latency_percentiles_usec_" + e.getKey(), latency.describe(percentiles));
+            }
+        }
+    }
+
+    private static double[] percentiles(String list) {
+        return java.util.Arrays.stream(list.trim().split(" +")).filter(w -> !w.isEmpty())
+                .mapToDouble(w -> Doubles.parseStrict(w.getBytes(StandardCharsets.ISO_8859_1))).toArray();
     }
 
     private void keyspace(Map<String, String> f) {

@@ -2,14 +2,16 @@ package dev.ordo.engine.config;
 
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.number.Doubles;
 import dev.ordo.engine.zset.ListpackLimits;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Predicate;
+import java.util.function.Function;
 
 /**
  * The server's configuration parameters, with Redis's names (and the older aliases such as
@@ -23,16 +25,17 @@ public final class Config {
         final String name;
         final Kind kind;
         final boolean mutable;
-        final Predicate<String> valid;
+        /** Null for a valid value, else why it is not (CONFIG SET's error text). */
+        final Function<String, String> problem;
         volatile String value;
         /** The value as a number, for INTEGER and MEMORY parameters: parsed once per change, not per read. */
         volatile long number;
 
-        Param(String name, Kind kind, String value, boolean mutable, Predicate<String> valid) {
+        Param(String name, Kind kind, String value, boolean mutable, Function<String, String> problem) {
             this.name = name;
             this.kind = kind;
             this.mutable = mutable;
-            this.valid = valid;
+            this.problem = problem;
             assign(value);
         }
 
@@ -78,11 +81,11 @@ public final class Config {
         integer("slowlog-log-slower-than", 10000, true, -1, Integer.MAX_VALUE);
         integer("slowlog-max-len", 128, true, 0, Integer.MAX_VALUE);
         memory("maxmemory", 0, true);
-        enumeration("maxmemory-policy", "noeviction", true, "noeviction", "allkeys-lru", "allkeys-lfu", "allkeys-random",
-                "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl");
+        enumeration("maxmemory-policy", "noeviction", true, "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",
+                "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");
         string("save", "3600 1 300 100 60 10000", true);
         enumeration("appendonly", "no", true, "yes", "no");
-        enumeration("appendfsync", "everysec", true, "always", "everysec", "no");
+        enumeration("appendfsync", "everysec", true, "everysec", "always", "no");
         string("dir", System.getProperty("user.dir"), true);
         string("dbfilename", "dump.rdb", true);
         string("appendfilename", "appendonly.aof", false);
@@ -105,7 +108,7 @@ public final class Config {
         enumeration("lazyfree-lazy-user-flush", "no", true, "yes", "no");
         integer("active-expire-effort", 1, true, 1, 10);
         enumeration("latency-tracking", "yes", true, "yes", "no");
-        string("latency-tracking-info-percentiles", "50 99 99.9", true);
+        put(new Param("latency-tracking-info-percentiles", Kind.STRING, "50 99 99.9", true, Config::percentileListProblem));
         integer("min-replicas-to-write", 0, true, 0, Integer.MAX_VALUE);
         enumeration("replica-read-only", "yes", true, "yes", "no");
         zsetListpackLimits = liveLimits("zset-max-listpack-entries", "zset-max-listpack-value");
@@ -136,8 +139,9 @@ public final class Config {
             throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set immutable config");
         }
         String normalized = normalize(p, value);
-        if (normalized == null || !p.valid.test(normalized)) {
-            throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + reason(p));
+        String problem = normalized == null ? reason(p.kind) : p.problem.apply(normalized);
+        if (problem != null) {
+            throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + problem);
         }
         p.assign(normalized);
     }
@@ -199,8 +203,8 @@ public final class Config {
         };
     }
 
-    private static String reason(Param p) {
-        switch (p.kind) {
+    private static String reason(Kind kind) {
+        switch (kind) {
             case INTEGER:
                 return "argument couldn't be parsed into an integer";
             case MEMORY:
@@ -264,21 +268,40 @@ public final class Config {
     private void integer(String name, long def, boolean mutable, long min, long max, String... aliases) {
         put(new Param(name, Kind.INTEGER, String.valueOf(def), mutable, v -> {
             long n = Long.parseLong(v);
-            return n >= min && n <= max;
+            return n >= min && n <= max ? null : "argument must be between " + min + " and " + max + " inclusive";
         }), aliases);
     }
 
     private void memory(String name, long def, boolean mutable, String... aliases) {
-        put(new Param(name, Kind.MEMORY, String.valueOf(def), mutable, v -> true), aliases);
+        put(new Param(name, Kind.MEMORY, String.valueOf(def), mutable, v -> null), aliases);
     }
 
     private void string(String name, String def, boolean mutable) {
-        put(new Param(name, Kind.STRING, def, mutable, v -> true));
+        put(new Param(name, Kind.STRING, def, mutable, v -> null));
     }
 
     private void enumeration(String name, String def, boolean mutable, String... allowed) {
         List<String> values = List.of(allowed);
-        put(new Param(name, Kind.ENUM, def, mutable, values::contains));
+        String reason = values.equals(List.of("yes", "no")) ? "argument must be 'yes' or 'no'"
+                : "argument(s) must be one of the following: " + String.join(", ", values);
+        put(new Param(name, Kind.ENUM, def, mutable, v -> values.contains(v) ? null : reason));
+    }
+
+    /** {@code latency-tracking-info-percentiles}: numbers from 0 to 100, separated by spaces (none is fine). */
+    private static String percentileListProblem(String v) {
+        for (String word : v.trim().split(" +")) {
+            if (word.isEmpty()) {
+                continue;
+            }
+            double p = Doubles.parseStrict(word.getBytes(StandardCharsets.ISO_8859_1));
+            if (Double.isNaN(p)) {
+                return "Invalid latency-tracking-info-percentiles parameters";
+            }
+            if (!(p >= 0 && p <= 100)) {
+                return "latency-tracking-info-percentiles parameters should sit between [0.0,100.0]";
+            }
+        }
+        return null;
     }
 
     /** Throws the error CONFIG GET/SET give for a missing argument. */

@@ -1,5 +1,6 @@
 package dev.ordo.engine.script;
 
+import dev.ordo.engine.command.Dispatcher;
 import dev.ordo.engine.command.ReplyWriter;
 import dev.ordo.engine.number.Doubles;
 import org.luaj.vm2.LuaString;
@@ -29,6 +30,7 @@ import java.util.Deque;
 public final class LuaReplies {
     static final LuaString OK = LuaValue.valueOf("ok");
     static final LuaString ERR = LuaValue.valueOf("err");
+    private static final LuaString IGNORE_ERROR_STATS = LuaValue.valueOf("ignore_error_stats_update");
     private static final LuaString DOUBLE = LuaValue.valueOf("double");
     private static final LuaString MAP = LuaValue.valueOf("map");
     private static final LuaString SET = LuaValue.valueOf("set");
@@ -48,6 +50,22 @@ public final class LuaReplies {
         return t;
     }
 
+    /**
+     * An error that was counted where it arose (a command's error seen by redis.call or
+     * redis.pcall), marked as Redis marks it, with a field scripts can see: passing the table on
+     * as the script's reply does not count the error again.
+     */
+    static LuaTable countedErrorTable(String text) {
+        LuaTable t = errorTable(text);
+        t.rawset(IGNORE_ERROR_STATS, LuaValue.TRUE);
+        return t;
+    }
+
+    /** Whether {@code v} is an error table marked as counted already. */
+    static boolean isCounted(LuaValue v) {
+        return v != null && v.istable() && v.rawget(IGNORE_ERROR_STATS).toboolean();
+    }
+
     /** A status reply as Lua sees it: {@code {ok=text}}. */
     static LuaTable statusTable(String text) {
         LuaTable t = new LuaTable();
@@ -55,12 +73,15 @@ public final class LuaReplies {
         return t;
     }
 
-    /** Writes a script's result; {@code resp} is the script's protocol (booleans differ). */
-    public static void write(LuaValue v, ReplyWriter out, int resp) {
-        write(v, out, resp, 0);
+    /**
+     * Writes a script's result; {@code resp} is the script's protocol (booleans differ). Error
+     * replies go through {@code errors}, which counts those not counted already.
+     */
+    public static void write(LuaValue v, ReplyWriter out, int resp, Dispatcher errors) {
+        write(v, out, resp, 0, errors);
     }
 
-    private static void write(LuaValue v, ReplyWriter out, int resp, int depth) {
+    private static void write(LuaValue v, ReplyWriter out, int resp, int depth, Dispatcher errors) {
         switch (v.type()) {
             case LuaValue.TSTRING: {
                 LuaString s = v.checkstring();
@@ -81,20 +102,24 @@ public final class LuaReplies {
                 return;
             case LuaValue.TTABLE:
                 if (depth >= MAX_DEPTH) {
-                    out.error("ERR reached lua stack limit");
+                    errors.replyError(out, "ERR reached lua stack limit");
                     return;
                 }
-                writeTable((LuaTable) v, out, resp, depth);
+                writeTable((LuaTable) v, out, resp, depth, errors);
                 return;
             default:
                 out.nullBulk();
         }
     }
 
-    private static void writeTable(LuaTable t, ReplyWriter out, int resp, int depth) {
+    private static void writeTable(LuaTable t, ReplyWriter out, int resp, int depth, Dispatcher errors) {
         LuaValue err = t.rawget(ERR);
         if (err.type() == LuaValue.TSTRING) {
-            out.error(errorText(err.tojstring()));
+            if (isCounted(t)) {
+                errors.replyCountedError(out, errorText(err.tojstring()));
+            } else {
+                errors.replyError(out, errorText(err.tojstring()));
+            }
             return;
         }
         LuaValue ok = t.rawget(OK);
@@ -117,8 +142,8 @@ public final class LuaReplies {
             LuaTable m = (LuaTable) map;
             out.mapHeader(count(m));
             for (org.luaj.vm2.Varargs kv = m.next(LuaValue.NIL); !kv.arg1().isnil(); kv = m.next(kv.arg1())) {
-                write(kv.arg1(), out, resp, depth + 1);
-                write(kv.arg(2), out, resp, depth + 1);
+                write(kv.arg1(), out, resp, depth + 1, errors);
+                write(kv.arg(2), out, resp, depth + 1, errors);
             }
             return;
         }
@@ -127,7 +152,7 @@ public final class LuaReplies {
             LuaTable s = (LuaTable) set;
             out.setHeader(count(s));
             for (org.luaj.vm2.Varargs kv = s.next(LuaValue.NIL); !kv.arg1().isnil(); kv = s.next(kv.arg1())) {
-                write(kv.arg1(), out, resp, depth + 1);
+                write(kv.arg1(), out, resp, depth + 1, errors);
             }
             return;
         }
@@ -143,7 +168,7 @@ public final class LuaReplies {
         }
         out.arrayHeader(n);
         for (int i = 1; i <= n; i++) {
-            write(t.rawget(i), out, resp, depth + 1);
+            write(t.rawget(i), out, resp, depth + 1, errors);
         }
     }
 
@@ -219,7 +244,7 @@ public final class LuaReplies {
             if (open.isEmpty()) {
                 isError = true;
             }
-            value(errorTable(text));
+            value(countedErrorTable(text));
         }
 
         @Override

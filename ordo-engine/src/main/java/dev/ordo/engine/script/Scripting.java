@@ -321,17 +321,21 @@ public final class Scripting {
                 sandbox.setGlobal("ARGV", argTable);
                 result = function.call();
             }
-            LuaReplies.write(result, out, run.resp);
+            LuaReplies.write(result, out, run.resp, context.dispatcher());
         } catch (LuaError e) {
-            out.error(errorReply(e, run));
+            if (LuaReplies.isCounted(e instanceof TableError t ? t.table() : e.getMessageObject())) {
+                context.dispatcher().replyCountedError(out, errorReply(e, run));
+            } else {
+                context.dispatcher().replyError(out, errorReply(e, run));
+            }
         } catch (Abort e) {
-            out.error(e.getMessage());
+            context.dispatcher().replyError(out, e.getMessage());
         } catch (StackOverflowError e) {
-            out.error("ERR Error running script (call to " + functionName(run) + "): stack overflow");
+            context.dispatcher().replyError(out, "ERR Error running script (call to " + functionName(run) + "): stack overflow");
         } catch (OutOfMemoryError e) {
-            out.error("ERR Error running script (call to " + functionName(run) + "): not enough memory");
+            context.dispatcher().replyError(out, "ERR Error running script (call to " + functionName(run) + "): not enough memory");
         } catch (RuntimeException e) {
-            out.error("ERR Error running script (call to " + functionName(run) + "): " + e);
+            context.dispatcher().replyError(out, "ERR Error running script (call to " + functionName(run) + "): " + e);
         } finally {
             running = previous;
             session.selectDb(c.session().db());
@@ -644,17 +648,17 @@ public final class Scripting {
             command = command.arityAccepts(n) ? command.subcommand(argv[1]) : command;
         }
         if (command == null) {
-            throw scriptError("ERR Unknown Redis command called from script");
+            throw refused(null, "ERR Unknown Redis command called from script");
         }
         if (!command.arityAccepts(n)) {
-            throw scriptError("ERR Wrong number of args calling Redis command from script");
+            throw refused(command, "ERR Wrong number of args calling Redis command from script");
         }
         if (command.is(Command.Flag.NOSCRIPT)) {
-            throw scriptError("ERR This Redis command is not allowed from script");
+            throw refused(command, "ERR This Redis command is not allowed from script");
         }
         if (command.is(Command.Flag.WRITE)) {
             if (run.readOnly) {
-                throw scriptError("ERR Write commands are not allowed from read-only scripts.");
+                throw refused(command, "ERR Write commands are not allowed from read-only scripts.");
             }
             if (!run.markWrote()) {
                 checkKilled();
@@ -669,6 +673,16 @@ public final class Scripting {
 
     private static LuaError scriptError(String text) {
         return new TableError(LuaReplies.errorTable(text));
+    }
+
+    /**
+     * A command that redis.call or redis.pcall refuses before running it (unknown, arity, not
+     * allowed in a script or in a read-only one): counted as an error and as the command's
+     * rejected call, as Redis counts it, and marked so that passing it on does not count it again.
+     */
+    private LuaError refused(Command command, String text) {
+        context.dispatcher().countRejected(command, text);
+        return new TableError(LuaReplies.countedErrorTable(text));
     }
 
     /**

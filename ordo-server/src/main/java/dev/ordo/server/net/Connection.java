@@ -195,7 +195,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         } catch (RuntimeException e) {
             server.log().warning("Command '" + new String(args[0], StandardCharsets.UTF_8) + "' failed: " + e);
             writer.truncate(mark);
-            writer.error("ERR internal error while running '" + new String(args[0], StandardCharsets.UTF_8) + "'");
+            engine.dispatcher().replyError(writer, "ERR internal error while running '" + new String(args[0], StandardCharsets.UTF_8) + "'");
             return Engine.Outcome.DONE;
         }
     }
@@ -321,6 +321,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             return;
         }
         int mark = writer.size();
+        engine.dispatcher().errorStats().count(error.reply());
         writer.errorLatin1(error.reply());
         if (session.replyMode() != ReplyMode.ON) {
             writer.truncate(mark);
@@ -336,9 +337,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     /** MONITOR: arity, then authentication, then OK (nothing if already monitoring). */
     private void monitorCommand(byte[][] args) {
         if (args.length != 1) {
-            writer.error(Errors.wrongArity("monitor"));
+            engine.dispatcher().replyError(writer, Errors.wrongArity("monitor"));
         } else if (!session.authenticated()) {
-            writer.error(Errors.NOAUTH);
+            engine.dispatcher().replyError(writer, Errors.NOAUTH);
         } else if (!monitor) {
             monitor = true;
             server.monitors().add(this);

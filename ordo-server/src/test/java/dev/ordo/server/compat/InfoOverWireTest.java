@@ -229,6 +229,88 @@ class InfoOverWireTest {
         assertThat(during.rate("instantaneous_output_kbps")).isPositive();
     }
 
+    /** Commands that end in errors of every origin, each step followed by INFO's error figures. */
+    private static final List<String[]> ERROR_STEPS = List.of(
+            new String[] {"FOO"}, new String[] {"GET"}, new String[] {"SET", "s", "v"}, new String[] {"ZADD", "s", "1", "a"},
+            new String[] {"EVAL", "return redis.call('zadd','s',1,'a')", "0"},
+            new String[] {"EVAL", "return redis.pcall('zadd','s',1,'a')", "0"},
+            new String[] {"EVAL", "redis.pcall('zadd','s',1,'a') return 1", "0"},
+            new String[] {"EVAL", "local t = redis.pcall('zadd','s',1,'a') return redis.error_reply(t.err)", "0"},
+            new String[] {"EVAL", "return {1, {err='INNER x'}, redis.pcall('zadd','s',1,'a')}", "0"},
+            new String[] {"EVAL", "return error(redis.pcall('zadd','s',1,'a'))", "0"},
+            new String[] {"EVAL", "pcall(redis.call, 'nosuchcmd') return 1", "0"},
+            new String[] {"EVAL", "pcall(redis.setresp, 5) return 1", "0"},
+            new String[] {"EVAL", "redis.pcall() return 1", "0"},
+            new String[] {"EVAL", "return redis.pcall('zadd','s')", "0"},
+            new String[] {"EVAL_RO", "return redis.pcall('set','a','b')", "0"},
+            new String[] {"EVAL", "return {err='X y', ignore_error_stats_update=true}", "0"},
+            new String[] {"EVAL", "return {err='NOSPACE'}", "0"}, new String[] {"EVAL", "return {err='  lead'}", "0"},
+            new String[] {"EVAL", "return {err='ABCDEFGHIJKLMNOPQRSTUVWXYZ1234 x'}", "0"},
+            new String[] {"EVAL", "return {err='ABCDEFGHIJKLMNOPQRSTUVWXYZ12345 x'}", "0"},
+            new String[] {"EVAL", "return redis.error_reply('lower case')", "0"},
+            new String[] {"MULTI"}, new String[] {"ZADD", "s", "1", "a"}, new String[] {"INCR", "s"}, new String[] {"EXEC"},
+            new String[] {"MULTI"}, new String[] {"ZADD", "s"}, new String[] {"EXEC"},
+            new String[] {"EXEC"}, new String[] {"DISCARD"}, new String[] {"WATCH"},
+            new String[] {"CONFIG", "SET", "latency-tracking-info-percentiles", "abc"},
+            new String[] {"CONFIG", "SET", "latency-tracking-info-percentiles", "101"},
+            new String[] {"CONFIG", "SET", "latency-tracking", "maybe"});
+
+    /**
+     * INFO errorstats, total_error_replies, and each command's calls, rejected_calls and
+     * failed_calls after every step of {@link #ERROR_STEPS}, the same on both servers; then a
+     * protocol error, CONFIG RESETSTAT, and latencystats with the same lines and percentiles.
+     */
+    @Test
+    void errorFigures_errorsOfEveryOrigin_matchRedisStepByStep() throws IOException {
+        List<List<String>> seen = new ArrayList<>();
+        for (Target target : servers()) {
+            RawClient c = connect(target.port());
+            c.call("FLUSHALL");
+            c.call("CONFIG", "RESETSTAT");
+            List<String> figures = new ArrayList<>();
+            boolean inMulti = false;
+            for (String[] step : ERROR_STEPS) {
+                figures.add(String.join(" ", step) + " -> " + c.call(step).strip());
+                inMulti = step[0].equals("MULTI") || inMulti && !step[0].equals("EXEC");
+                if (!inMulti) {
+                    figures.add(errorFigures(c));
+                }
+            }
+            RawClient bad = connect(target.port());
+            bad.send("*abc\r\n");
+            figures.add("protocol error -> " + bad.reply().strip());
+            figures.add(errorFigures(c));
+            c.call("CONFIG", "RESETSTAT");
+            figures.add("after resetstat: " + errorFigures(c));
+            c.call("ZSCORE", "s", "a");
+            c.call("ZSCORE", "s", "a");
+            c.call("CONFIG", "SET", "latency-tracking-info-percentiles", "50 99.9 100");
+            figures.add("latencystats: " + latencyShape(fields(c.call("INFO", "latencystats"))));
+            c.call("CONFIG", "SET", "latency-tracking-info-percentiles", "50 99 99.9");
+            seen.add(figures);
+        }
+        assertThat(seen.get(0)).isEqualTo(seen.get(1));
+    }
+
+    /** errorstats lines, total_error_replies, and commandstats without timings, commands sorted by name. */
+    private static String errorFigures(RawClient c) throws IOException {
+        Map<String, String> f = fields(c.call("INFO", "errorstats"));
+        f.putAll(fields(c.call("INFO", "stats")));
+        f.putAll(fields(c.call("INFO", "commandstats")));
+        return new java.util.TreeMap<>(f).entrySet().stream()
+                .filter(e -> e.getKey().startsWith("errorstat_") || e.getKey().equals("total_error_replies")
+                        || e.getKey().startsWith("cmdstat_") && !e.getKey().startsWith("cmdstat_info") && !e.getKey().startsWith("cmdstat_config"))
+                .map(e -> e.getKey() + "=" + e.getValue().replaceAll("usec=\\d+,usec_per_call=[\\d.]+,", ""))
+                .reduce((a, b) -> a + " " + b).orElse("");
+    }
+
+    /** latencystats line names, sorted, each with its percentile names: values are timings. */
+    private static String latencyShape(Map<String, String> f) {
+        return new java.util.TreeMap<>(f).entrySet().stream().filter(e -> e.getKey().startsWith("latency_percentiles_usec_"))
+                .map(e -> e.getKey() + "=" + e.getValue().replaceAll("=\\d+\\.\\d{3}", ""))
+                .reduce((a, b) -> a + " " + b).orElse("");
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void configResetstat_afterTraffic_startsTheCountersAgain(Target target) throws IOException {

@@ -1,0 +1,66 @@
+package dev.ordo.engine.command;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+
+import java.util.Locale;
+
+/**
+ * One command's latency distribution for INFO latencystats, recorded as Redis records it: the
+ * call's duration in whole microseconds, stored in nanoseconds in an HDR histogram covering 1 ns
+ * to 1 s (longer calls count as 1 s) with 2 significant digits. A percentile is read as Redis's
+ * C library reads it (the count at the percentile rounded to nearest, then the highest value
+ * equivalent to the bucket reached), so the same calls print the same figures, e.g.
+ * {@code p50=11.007}.
+ */
+final class CommandLatency {
+    private static final long LOWEST = 1;
+    private static final long HIGHEST = 1_000_000_000L;
+
+    private final Histogram histogram = new Histogram(LOWEST, HIGHEST, 2);
+
+    void record(long micros) {
+        histogram.recordValue(Math.max(LOWEST, Math.min(HIGHEST, micros * 1000)));
+    }
+
+    /** The value at {@code percentile} (0 to 100) in nanoseconds; 0 when nothing was recorded. */
+    long valueAt(double percentile) {
+        long total = histogram.getTotalCount();
+        if (total == 0) {
+            return 0;
+        }
+        long wanted = Math.max(1, (long) (Math.min(percentile, 100.0) / 100 * total + 0.5));
+        long seen = 0;
+        for (HistogramIterationValue v : histogram.recordedValues()) {
+            seen += v.getCountAtValueIteratedTo();
+            if (seen >= wanted) {
+                return histogram.highestEquivalentValue(v.getValueIteratedTo());
+            }
+        }
+        return histogram.getMaxValue();
+    }
+
+    /** The INFO value: {@code p50=11.007,p99=20.095,...} for the given percentiles, in microseconds. */
+    String describe(double[] percentiles) {
+        StringBuilder out = new StringBuilder();
+        for (double p : percentiles) {
+            if (out.length() > 0) {
+                out.append(',');
+            }
+            out.append('p').append(trimZeros(String.format(Locale.ROOT, "%f", p))).append('=')
+                    .append(String.format(Locale.ROOT, "%.3f", valueAt(p) / 1000.0));
+        }
+        return out.toString();
+    }
+
+    private static String trimZeros(String fixed) {
+        int end = fixed.length();
+        while (end > 0 && fixed.charAt(end - 1) == '0') {
+            end--;
+        }
+        if (end > 0 && fixed.charAt(end - 1) == '.') {
+            end--;
+        }
+        return fixed.substring(0, end);
+    }
+}
