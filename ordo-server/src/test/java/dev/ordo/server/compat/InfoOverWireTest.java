@@ -297,18 +297,21 @@ class InfoOverWireTest {
         Map<String, String> f = fields(c.call("INFO", "errorstats"));
         f.putAll(fields(c.call("INFO", "stats")));
         f.putAll(fields(c.call("INFO", "commandstats")));
-        return new java.util.TreeMap<>(f).entrySet().stream()
-                .filter(e -> e.getKey().startsWith("errorstat_") || e.getKey().equals("total_error_replies")
-                        || e.getKey().startsWith("cmdstat_") && !e.getKey().startsWith("cmdstat_info") && !e.getKey().startsWith("cmdstat_config"))
-                .map(e -> e.getKey() + "=" + e.getValue().replaceAll("usec=\\d+,usec_per_call=[\\d.]+,", ""))
-                .reduce((a, b) -> a + " " + b).orElse("");
+        return sortedLines(f, name -> name.startsWith("errorstat_") || name.equals("total_error_replies")
+                || name.startsWith("cmdstat_") && !name.startsWith("cmdstat_info") && !name.startsWith("cmdstat_config"),
+                "usec=\\d+,usec_per_call=[\\d.]+,");
     }
 
     /** latencystats line names, sorted, each with its percentile names: values are timings. */
     private static String latencyShape(Map<String, String> f) {
-        return new java.util.TreeMap<>(f).entrySet().stream().filter(e -> e.getKey().startsWith("latency_percentiles_usec_"))
-                .map(e -> e.getKey() + "=" + e.getValue().replaceAll("=\\d+\\.\\d{3}", ""))
-                .reduce((a, b) -> a + " " + b).orElse("");
+        return sortedLines(f, name -> name.startsWith("latency_percentiles_usec_"), "=\\d+\\.\\d{3}");
+    }
+
+    /** The fields {@code wanted} picks, sorted by name, as {@code name=value} with {@code timings} removed from values. */
+    private static String sortedLines(Map<String, String> f, java.util.function.Predicate<String> wanted, String timings) {
+        return new java.util.TreeMap<>(f).entrySet().stream().filter(e -> wanted.test(e.getKey()))
+                .map(e -> e.getKey() + "=" + e.getValue().replaceAll(timings, ""))
+                .collect(java.util.stream.Collectors.joining(" "));
     }
 
     @ParameterizedTest(name = "{0}")
