@@ -1,11 +1,8 @@
 package dev.ordo.server.compat;
 
-import dev.ordo.engine.differential.RedisServer;
-import dev.ordo.server.Ordo;
 import dev.ordo.server.RawClient;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -25,46 +22,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BlockedClientsOverWireTest {
     private static final Pattern BLOCKED = Pattern.compile("\r\nblocked_clients:(\\d+)\r\n");
 
-    private static RedisServer redis;
-    private static Ordo ordo;
-    private static int ordoPort;
+    @RegisterExtension
+    static final SideBySide SERVERS = new SideBySide();
     private final List<RawClient> opened = new ArrayList<>();
 
-    /** One server under test. */
-    record Target(String name, int port) {
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
 
-    @BeforeAll
-    static void start() throws Exception {
-        redis = RedisServer.start();
-        ordo = Ordo.embedded();
-        ordoPort = ordo.openPort(0);
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        if (ordo != null) {
-            ordo.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
-    static List<Target> servers() {
-        return List.of(new Target("ordo", ordoPort), new Target("redis " + redisVersion(), redis.port()));
-    }
-
-    private static String redisVersion() {
-        try {
-            return redis.version();
-        } catch (IOException e) {
-            return "?";
-        }
+    static List<SideBySide.Target> servers() {
+        return SERVERS.targets();
     }
 
     @AfterEach
@@ -75,7 +41,7 @@ class BlockedClientsOverWireTest {
     }
 
     /** A new connection to {@code target} that has selected database {@code db}. */
-    private RawClient client(Target target, int db) throws IOException {
+    private RawClient client(SideBySide.Target target, int db) throws IOException {
         RawClient c = new RawClient(target.port());
         opened.add(c);
         assertThat(c.call("SELECT", String.valueOf(db))).isEqualTo("+OK\r\n");
@@ -83,7 +49,7 @@ class BlockedClientsOverWireTest {
     }
 
     /** An admin connection on an empty server. */
-    private RawClient emptied(Target target) throws Exception {
+    private RawClient emptied(SideBySide.Target target) throws Exception {
         RawClient admin = client(target, 0);
         assertThat(admin.call("FLUSHALL")).isEqualTo("+OK\r\n");
         return admin;
@@ -120,7 +86,7 @@ class BlockedClientsOverWireTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
-    void swapdb_zsetSwappedIntoTheWaitersDatabase_servesItAtOnce(Target target) throws Exception {
+    void swapdb_zsetSwappedIntoTheWaitersDatabase_servesItAtOnce(SideBySide.Target target) throws Exception {
         RawClient admin = emptied(target);
         RawClient waiter = client(target, 1);
         block(waiter, admin, 1, "BZPOPMIN", "k", "0");
@@ -136,7 +102,7 @@ class BlockedClientsOverWireTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
-    void swapdb_severalWaiters_servedFirstComeFirstServedWhileMembersLast(Target target) throws Exception {
+    void swapdb_severalWaiters_servedFirstComeFirstServedWhileMembersLast(SideBySide.Target target) throws Exception {
         RawClient admin = emptied(target);
         RawClient first = client(target, 1);
         RawClient second = client(target, 1);
@@ -159,7 +125,7 @@ class BlockedClientsOverWireTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
-    void swapdb_keyOfAnotherType_leavesTheWaiterBlockedUntilAZsetComes(Target target) throws Exception {
+    void swapdb_keyOfAnotherType_leavesTheWaiterBlockedUntilAZsetComes(SideBySide.Target target) throws Exception {
         RawClient admin = emptied(target);
         RawClient waiter = client(target, 1);
         block(waiter, admin, 1, "BZPOPMIN", "k", "0");
@@ -178,7 +144,7 @@ class BlockedClientsOverWireTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
-    void swapdb_waiterOnSeveralKeysOneOfAnotherType_isServedFromTheZset(Target target) throws Exception {
+    void swapdb_waiterOnSeveralKeysOneOfAnotherType_isServedFromTheZset(SideBySide.Target target) throws Exception {
         RawClient admin = emptied(target);
         RawClient waiter = client(target, 1);
         block(waiter, admin, 1, "BZPOPMIN", "k2", "k1", "0");
@@ -192,7 +158,7 @@ class BlockedClientsOverWireTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
-    void set_onTheKeyAClientWaitsFor_leavesItBlocked(Target target) throws Exception {
+    void set_onTheKeyAClientWaitsFor_leavesItBlocked(SideBySide.Target target) throws Exception {
         RawClient admin = emptied(target);
         RawClient waiter = client(target, 0);
         block(waiter, admin, 1, "BZPOPMIN", "k", "0");

@@ -1,13 +1,11 @@
 package dev.ordo.server.compat;
 
 import dev.ordo.engine.EmbeddedClient;
-import dev.ordo.engine.differential.RedisServer;
 import dev.ordo.server.Ordo;
 import dev.ordo.server.RawClient;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -40,38 +38,15 @@ class InfoOverWireTest {
     /** Lines that exist per command, error code or database used, not per server. */
     private static final Pattern PER_USE = Pattern.compile("cmdstat_.*|errorstat_.*|latency_percentiles_usec_.*|db\\d+");
 
-    private static RedisServer redis;
-    private static Ordo ordo;
-    private static int ordoPort;
+    @RegisterExtension
+    static final SideBySide SERVERS = new SideBySide();
     private final List<RawClient> opened = new ArrayList<>();
 
-    /** One server under test. */
-    record Target(String name, int port) {
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
 
-    @BeforeAll
-    static void start() throws Exception {
-        redis = RedisServer.start();
-        ordo = Ordo.embedded();
-        ordoPort = ordo.openPort(0);
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        if (ordo != null) {
-            ordo.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
-    static List<Target> servers() throws IOException {
-        return List.of(new Target("ordo", ordoPort), new Target("redis " + redis.version(), redis.port()));
+    static List<SideBySide.Target> servers() {
+        return SERVERS.targets();
     }
 
     @AfterEach
@@ -132,9 +107,9 @@ class InfoOverWireTest {
 
     @Test
     void infoEverything_sectionsAndFieldNames_matchRedisInOrder() throws IOException {
-        String version = redis.version();
-        List<String> redisNames = names(fields(connect(redis.port()).call("INFO", "everything")));
-        List<String> ordoNames = names(fields(connect(ordoPort).call("INFO", "everything")));
+        String version = SERVERS.redis().version();
+        List<String> redisNames = names(fields(connect(SERVERS.redis().port()).call("INFO", "everything")));
+        List<String> ordoNames = names(fields(connect(SERVERS.ordoPort()).call("INFO", "everything")));
 
         List<String> newerThanRedis = new ArrayList<>();
         ADDED_AFTER_7_0.forEach((since, added) -> {
@@ -163,7 +138,7 @@ class InfoOverWireTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
-    void netBytes_knownTraffic_moveByExactlyTheBytesSentAndReceived(Target target) throws IOException {
+    void netBytes_knownTraffic_moveByExactlyTheBytesSentAndReceived(SideBySide.Target target) throws IOException {
         RawClient c = connect(target.port());
         Stats before = stats(c);
         String set = RawClient.command("SET", "payload", "x".repeat(20_000));
@@ -185,7 +160,7 @@ class InfoOverWireTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
-    void connections_newAndOverMaxclients_countReceivedAndRejected(Target target) throws IOException {
+    void connections_newAndOverMaxclients_countReceivedAndRejected(SideBySide.Target target) throws IOException {
         RawClient admin = connect(target.port());
         Stats before = stats(admin);
         for (int i = 0; i < 3; i++) {
@@ -213,7 +188,7 @@ class InfoOverWireTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
-    void instantaneousRates_whileTrafficFlows_arePositive(Target target) throws Exception {
+    void instantaneousRates_whileTrafficFlows_arePositive(SideBySide.Target target) throws Exception {
         RawClient c = connect(target.port());
         String set = RawClient.command("SET", "payload", "x".repeat(50_000));
         long end = System.nanoTime() + 400_000_000L;
@@ -263,7 +238,7 @@ class InfoOverWireTest {
     @Test
     void errorFigures_errorsOfEveryOrigin_matchRedisStepByStep() throws IOException {
         List<List<String>> seen = new ArrayList<>();
-        for (Target target : servers()) {
+        for (SideBySide.Target target : servers()) {
             RawClient c = connect(target.port());
             c.call("FLUSHALL");
             c.call("CONFIG", "RESETSTAT");
@@ -316,7 +291,7 @@ class InfoOverWireTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
-    void configResetstat_afterTraffic_startsTheCountersAgain(Target target) throws IOException {
+    void configResetstat_afterTraffic_startsTheCountersAgain(SideBySide.Target target) throws IOException {
         RawClient c = connect(target.port());
         c.call("SET", "payload", "x".repeat(10_000));
         connect(target.port()).call("PING");
@@ -334,7 +309,7 @@ class InfoOverWireTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
-    void netBytes_trafficServedDuringABusyScript_countsEveryByte(Target target) throws Exception {
+    void netBytes_trafficServedDuringABusyScript_countsEveryByte(SideBySide.Target target) throws Exception {
         RawClient c = connect(target.port());
         RawClient scripted = connect(target.port());
         RawClient other = connect(target.port());
@@ -371,10 +346,10 @@ class InfoOverWireTest {
 
     @Test
     void netBytes_embeddedClientTraffic_carriesNoNetworkBytes() throws IOException {
-        RawClient c = connect(ordoPort);
+        RawClient c = connect(SERVERS.ordoPort());
         Stats before = stats(c);
 
-        try (EmbeddedClient embedded = ordo.engine().connect()) {
+        try (EmbeddedClient embedded = SERVERS.ordo().engine().connect()) {
             embedded.call("SET", "embedded", "x".repeat(20_000));
             embedded.call("GET", "embedded");
         }

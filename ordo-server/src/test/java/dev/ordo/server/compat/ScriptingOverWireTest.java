@@ -1,12 +1,10 @@
 package dev.ordo.server.compat;
 
-import dev.ordo.engine.differential.RedisServer;
 import dev.ordo.engine.differential.Reply;
 import dev.ordo.engine.differential.RespSocket;
 import dev.ordo.server.Ordo;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -35,51 +33,35 @@ class ScriptingOverWireTest {
             end
             """;
 
-    private static RedisServer redis;
-    private static Ordo ordo;
-    private static int ordoPort;
+    @RegisterExtension
+    static final SideBySide SERVERS = new SideBySide();
 
-    @BeforeAll
-    static void start() throws Exception {
-        redis = RedisServer.start();
-        ordo = Ordo.embedded();
-        ordoPort = ordo.openPort(0);
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        if (ordo != null) {
-            ordo.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
     @Test
     void busyScript_othersGetBusy_scriptKillStopsIt_sameTextsAsRedis() throws Exception {
-        assertThat(busyAndKill(ordoPort)).isEqualTo(busyAndKill(redis.port()));
+        assertThat(busyAndKill(SERVERS.ordoPort())).isEqualTo(busyAndKill(SERVERS.redis().port()));
     }
 
     @Test
     void scriptThatWrote_isUnkillable_andFinishes_sameTextsAsRedis() throws Exception {
-        assertThat(unkillable(ordoPort)).isEqualTo(unkillable(redis.port()));
+        assertThat(unkillable(SERVERS.ordoPort())).isEqualTo(unkillable(SERVERS.redis().port()));
     }
 
     @Test
     void allowBusyCommands_runDuringBusyScript_sameRepliesAsRedis() throws Exception {
-        assertThat(allowBusy(ordoPort)).isEqualTo(allowBusy(redis.port()));
+        assertThat(allowBusy(SERVERS.ordoPort())).isEqualTo(allowBusy(SERVERS.redis().port()));
     }
 
     @Test
     void clientConnectingDuringBusyScript_isServed_sameRepliesAsRedis() throws Exception {
-        assertThat(newcomer(ordoPort)).isEqualTo(newcomer(redis.port()));
+        assertThat(newcomer(SERVERS.ordoPort())).isEqualTo(newcomer(SERVERS.redis().port()));
     }
 
     /** A client pipelining during a busy script gets every reply, in order: BUSY ones first, then real ones. */
     @Test
     void pipelineDuringBusyScript_everyReplyArrivesInOrder() throws Exception {
-        try (RespSocket a = new RespSocket(ordoPort); RespSocket b = new RespSocket(ordoPort); RespSocket killer = new RespSocket(ordoPort)) {
+        try (RespSocket a = new RespSocket(SERVERS.ordoPort()); RespSocket b = new RespSocket(SERVERS.ordoPort()); RespSocket killer = new RespSocket(SERVERS.ordoPort())) {
             b.call(b("CONFIG", "SET", "busy-reply-threshold", "100"));
             killer.call(b("PING"));
             a.send(b("EVAL", ENDLESS, "0"));
@@ -109,7 +91,7 @@ class ScriptingOverWireTest {
 
     @Test
     void pipelinedScripts_keepTheirOrder() throws Exception {
-        try (RespSocket c = new RespSocket(ordoPort)) {
+        try (RespSocket c = new RespSocket(SERVERS.ordoPort())) {
             c.send(b("SET", "order", "1"));
             c.send(b("EVAL", "return redis.call('INCR', KEYS[1])", "1", "order"));
             c.send(b("GET", "order"));
@@ -123,7 +105,7 @@ class ScriptingOverWireTest {
 
     @Test
     void scriptWrite_wakesBlockedClient() throws Exception {
-        try (RespSocket waiter = new RespSocket(ordoPort); RespSocket writer = new RespSocket(ordoPort)) {
+        try (RespSocket waiter = new RespSocket(SERVERS.ordoPort()); RespSocket writer = new RespSocket(SERVERS.ordoPort())) {
             CompletableFuture<Reply> popped = CompletableFuture.supplyAsync(() -> call(waiter, "BZPOPMIN", "wake:q", "5"));
             waitUntilBlocked(writer);
             writer.call(b("EVAL", "return redis.call('ZADD', KEYS[1], 7, 'job')", "1", "wake:q"));

@@ -1,14 +1,12 @@
 package dev.ordo.server.compat;
 
 import dev.ordo.engine.differential.CommandStreams;
-import dev.ordo.engine.differential.RedisServer;
 import dev.ordo.engine.differential.Reply;
 import dev.ordo.engine.differential.ReplyComparison;
 import dev.ordo.engine.differential.RespSocket;
 import dev.ordo.server.Ordo;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -25,26 +23,10 @@ class WireDifferentialTest {
     private static final int STREAMS = Integer.getInteger("ordo.diff.streams", 8);
     private static final int STEPS = Integer.getInteger("ordo.diff.steps", 1000);
 
-    private static RedisServer redis;
-    private static Ordo ordo;
-    private static int ordoPort;
+    @RegisterExtension
+    static final SideBySide SERVERS = new SideBySide();
 
-    @BeforeAll
-    static void start() throws Exception {
-        redis = RedisServer.start();
-        ordo = Ordo.embedded();
-        ordoPort = ordo.openPort(0);
-    }
 
-    @AfterAll
-    static void stop() throws Exception {
-        if (ordo != null) {
-            ordo.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
     @Test
     void scriptedStream_bothProtocols_repliesMatchRedis() throws Exception {
@@ -63,7 +45,7 @@ class WireDifferentialTest {
     }
 
     private static void run(List<CommandStreams.Step> steps, int protocol, String label) throws Exception {
-        try (RespSocket ours = new RespSocket(ordoPort); RespSocket real = new RespSocket(redis.port())) {
+        try (RespSocket ours = new RespSocket(SERVERS.ordoPort()); RespSocket real = new RespSocket(SERVERS.redis().port())) {
             byte[][] flush = {"FLUSHALL".getBytes(StandardCharsets.US_ASCII)};
             ours.call(flush);
             real.call(flush);

@@ -1,0 +1,70 @@
+package dev.ordo.server.compat;
+
+import dev.ordo.engine.differential.RedisServer;
+import dev.ordo.server.Ordo;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The two servers a compatibility test compares, started once per test class: an embedded Ordo
+ * with an open port and a real {@code redis-server} (see {@link RedisServer} for when a missing
+ * one skips and when it fails), each on a free loopback port. Registered with
+ * {@code @RegisterExtension static final SideBySide SERVERS = new SideBySide();}.
+ */
+final class SideBySide implements BeforeAllCallback, AfterAllCallback {
+    private RedisServer redis;
+    private Ordo ordo;
+    private int ordoPort;
+
+    /** One server under test, named in parameterized test names. */
+    record Target(String name, int port) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        redis = RedisServer.start();
+        ordo = Ordo.embedded();
+        ordoPort = ordo.openPort(0);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws Exception {
+        if (ordo != null) {
+            ordo.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    RedisServer redis() {
+        return redis;
+    }
+
+    Ordo ordo() {
+        return ordo;
+    }
+
+    int ordoPort() {
+        return ordoPort;
+    }
+
+    /** Ordo, then Redis (named with its version), for {@code @MethodSource}. */
+    List<Target> targets() {
+        String version;
+        try {
+            version = redis.version();
+        } catch (IOException e) {
+            version = "?";
+        }
+        return List.of(new Target("ordo", ordoPort), new Target("redis " + version, redis.port()));
+    }
+}
