@@ -85,9 +85,12 @@ public final class RdbReader {
     private int limit;
     /** The file offset of {@code buf[0]}. */
     private long base;
-    /** The CRC of every byte before {@code buf[crcFrom]}. */
+    /** The CRC of every byte before {@code buf[crcFrom]}, when computed here ({@link #checksum} is null). */
     private long crc;
     private int crcFrom;
+    /** The file being read, when it is a file, and its checksum being computed on another thread. */
+    private Path file;
+    private FileChecksum checksum;
     private int version;
 
     /** The last string read by {@link #stringRef}: {@code strBuf[strOff, strOff+strLen)}, valid until the next read. */
@@ -112,10 +115,21 @@ public final class RdbReader {
         new RdbReader(in, sink, config, -1).run();
     }
 
-    /** Reads the RDB file {@code file} into {@code sink}; its size bounds every length in it. */
+    /**
+     * Reads the RDB file {@code file} into {@code sink}; its size bounds every length in it. The
+     * checksum of a file that ends right after its stored checksum, as every well-formed file
+     * does, is computed on another thread while the file is parsed.
+     */
     public static void read(Path file, RdbSink sink, Config config) throws IOException {
+        long size = Files.size(file);
+        FileChecksum checksum = FileChecksum.start(file, Math.max(0, size - 8));
         try (InputStream in = Files.newInputStream(file)) {
-            new RdbReader(in, sink, config, Files.size(file)).run();
+            RdbReader reader = new RdbReader(in, sink, config, size);
+            reader.file = file;
+            reader.checksum = checksum;
+            reader.run();
+        } finally {
+            checksum.cancel();
         }
     }
 
@@ -215,13 +229,16 @@ public final class RdbReader {
     /** After the EOF opcode: checks the stored checksum (from version 5; 0 means none was computed). */
     private void end() throws IOException {
         foldCrc();
-        long computed = crc;
         if (version < 5) {
             return;
         }
         long at = offset();
         long stored = int64LE();
-        if (stored != 0 && stored != computed) {
+        if (stored == 0) {
+            return;
+        }
+        long computed = checksum == null ? crc : at == fileLength - 8 ? checksum.await() : FileChecksum.of(file, at);
+        if (stored != computed) {
             throw new RdbException(String.format("checksum mismatch: the file says %016x, its contents give %016x",
                     stored, computed), at);
         }
@@ -714,7 +731,9 @@ public final class RdbReader {
             if (r < 0) {
                 throw new RdbException("the file ends early: " + (n - got) + " more bytes were expected", base);
             }
-            crc = Crc64.update(crc, out, got, r);
+            if (checksum == null) {
+                crc = Crc64.update(crc, out, got, r);
+            }
             got += r;
             base += r;
         }
@@ -722,7 +741,9 @@ public final class RdbReader {
     }
 
     private void foldCrc() {
-        crc = Crc64.update(crc, buf, crcFrom, pos - crcFrom);
+        if (checksum == null) {
+            crc = Crc64.update(crc, buf, crcFrom, pos - crcFrom);
+        }
         crcFrom = pos;
     }
 }

@@ -101,12 +101,40 @@ class RdbCorruptionTest {
     }
 
     @Test
-    void aWrongChecksumIsReportedWhereItIs() {
+    void aWrongChecksumIsReportedWhereItIs(@TempDir Path dir) throws IOException {
         byte[] file = ordoSample();
         file[file.length - 3] ^= 0x10;
-        RdbException e = expectFailure(file, null);
-        assertThat(e.getMessage()).contains("checksum mismatch").contains("offset " + (file.length - 8));
-        assertThat(e.offset()).isEqualTo(file.length - 8);
+        Path f = Files.write(dir.resolve("wrong.rdb"), file);
+        for (Path via : java.util.Arrays.asList(null, f)) {
+            RdbException e = expectFailure(file, via);
+            assertThat(e.getMessage()).contains("checksum mismatch").contains("offset " + (file.length - 8));
+            assertThat(e.offset()).isEqualTo(file.length - 8);
+        }
+    }
+
+    /** Read from a file, the checksum is computed on another thread: it still catches every bit flipped. */
+    @Test
+    void readFromAFile_everyBitFlipped_isCaught(@TempDir Path dir) throws IOException {
+        byte[] file = ordoSample();
+        Path f = dir.resolve("flipped.rdb");
+        for (int at = 9; at < file.length; at += 3) {
+            byte[] damaged = file.clone();
+            damaged[at] ^= (byte) (1 << (at % 8));
+            Files.write(f, damaged);
+            assertThat(expectFailure(damaged, f).offset()).isBetween(0L, (long) file.length);
+        }
+    }
+
+    /** Bytes after the stored checksum are ignored, as by Redis; the checksum still covers what comes before it. */
+    @Test
+    void bytesAfterTheChecksum_areIgnored_butTheChecksumStillHolds(@TempDir Path dir) throws IOException {
+        byte[] file = ordoSample();
+        byte[] longer = java.util.Arrays.copyOf(file, file.length + 5);
+        Path f = Files.write(dir.resolve("longer.rdb"), longer);
+        assertThat(RdbTestSupport.read(f).dbs.get(0).keySet()).isEqualTo(RdbTestSupport.read(file).dbs.get(0).keySet()).isNotEmpty();
+        longer[file.length - 3] ^= 0x10;
+        Files.write(f, longer);
+        assertThat(expectFailure(longer, f).getMessage()).contains("checksum mismatch");
     }
 
     @Test
