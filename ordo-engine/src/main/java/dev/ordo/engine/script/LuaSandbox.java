@@ -372,12 +372,11 @@ public final class LuaSandbox {
             java.util.regex.Pattern.compile("attempt to compare (\\w+) with (\\w+) expected, got \\w+");
     private static final java.util.regex.Pattern COMPARE_META =
             java.util.regex.Pattern.compile("attempt to compare __\\w+ on (\\w+) and (\\w+)");
-    private static final java.util.regex.Pattern ARITHMETIC =
-            java.util.regex.Pattern.compile("attempt to perform arithmetic __\\w+ on (\\w+) and (\\w+)");
 
     /**
      * Rewrites LuaJ's wording of runtime errors into Lua 5.1's where the meaning is certain:
-     * comparisons (LuaJ names the operands in reverse) and arithmetic on a non-number.
+     * comparisons (LuaJ names the operands in reverse), and type errors without the culprit's
+     * name ({@link RuntimeErrorNames} names it where it knows where the error was raised).
      */
     static String as51Message(String text) {
         java.util.regex.Matcher m = COMPARE.matcher(text);
@@ -388,12 +387,7 @@ public final class LuaSandbox {
         if (m.find()) {
             return text.substring(0, m.start()) + "attempt to compare " + m.group(1) + " with " + m.group(2) + text.substring(m.end());
         }
-        m = ARITHMETIC.matcher(text);
-        if (m.find()) {
-            String bad = "number".equals(m.group(1)) ? m.group(2) : m.group(1);
-            return text.substring(0, m.start()) + "attempt to perform arithmetic on a " + bad + " value" + text.substring(m.end());
-        }
-        return text;
+        return RuntimeErrorNames.rewrite(text, null);
     }
 
     private static String firstLine(String s) {
