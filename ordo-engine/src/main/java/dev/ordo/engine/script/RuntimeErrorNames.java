@@ -50,7 +50,7 @@ final class RuntimeErrorNames {
 
     /** A kind of type error: Lua 5.1's verb and LuaJ's wording of it. */
     private enum Kind {
-        INDEX("index", "attempt to index \\? \\(a " + TYPE + " value\\)"),
+        INDEX("index", "attempt to index \\? \\(a " + TYPE + " value\\)|(?<!table )\\bindex expected, got " + TYPE + "\\b"),
         CALL("call", "attempt to call " + TYPE + "\\b"),
         LENGTH("get length of", "attempt to get length of " + TYPE + "\\b"),
         ARITHMETIC("perform arithmetic on", "attempt to perform arithmetic (?:__\\w+ |'\\w+' )?on " + TYPE + "(?: and " + TYPE + ")?\\b"),
@@ -64,10 +64,15 @@ final class RuntimeErrorNames {
             this.luaj = Pattern.compile(luaj);
         }
 
+        /** The type LuaJ's message names first. */
+        static String type(Matcher m) {
+            return m.group(1) != null ? m.group(1) : m.group(2);
+        }
+
         /** The type Lua 5.1 would blame, read from LuaJ's message alone. */
         String blamed(Matcher m) {
-            if (m.groupCount() < 2 || m.group(2) == null) {
-                return m.group(1);
+            if (this != ARITHMETIC && this != CONCAT || m.group(2) == null) {
+                return type(m);
             }
             String first = m.group(1);
             boolean firstFits = this == CONCAT ? first.equals("string") || first.equals("number") : first.equals("number");
@@ -86,7 +91,7 @@ final class RuntimeErrorNames {
         for (Kind kind : Kind.values()) {
             Matcher m = kind.luaj.matcher(text);
             if (m.find()) {
-                String culprit = site == null ? null : culprit(kind, m.group(1), site);
+                String culprit = site == null ? null : culprit(kind, Kind.type(m), site);
                 if (culprit == null) {
                     culprit = "a " + kind.blamed(m) + " value";
                 }
