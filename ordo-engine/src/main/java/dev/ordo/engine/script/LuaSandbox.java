@@ -396,6 +396,11 @@ public final class LuaSandbox {
         return RuntimeErrorNames.rewrite(text, null);
     }
 
+    /** True when {@code text} holds one of LuaJ's type errors (an operation on a value of the wrong type). */
+    static boolean isTypeError(String text) {
+        return !as51Message(text).equals(text) || COMPARE_PLAIN.matcher(text).find();
+    }
+
     /** Lua 5.1's luaG_ordererror, which takes two types as one when their third letters match (string, thread). */
     private static String compared(String t1, String t2) {
         return t1.length() > 2 && t2.length() > 2 && t1.charAt(2) == t2.charAt(2)

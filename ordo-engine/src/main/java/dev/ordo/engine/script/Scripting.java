@@ -400,12 +400,16 @@ public final class Scripting {
                 where = t.line();
             }
         } else {
-            String text = LuaSandbox.as51Message(runtimeMessage((obj == null || obj.isnil() ? String.valueOf(e.getMessage()) : obj.tojstring()).strip()));
+            RuntimeErrorNames.Site site = watchdog.errorSite();
+            String raw = (obj == null || obj.isnil() ? String.valueOf(e.getMessage()) : obj.tojstring()).strip();
+            String text = LuaSandbox.as51Message(RuntimeErrorNames.rewrite(raw, site));
             Matcher m = WHERE.matcher(text);
+            // Lua 5.1 gives no position to a type error raised inside a C function (table.sort's comparison ...)
+            boolean bare = LuaSandbox.isTypeError(raw) && RuntimeErrorNames.inCalledFunction(site);
             if (m.matches()) {
                 where = m.group(2);
-                text = text.startsWith("@") || text.matches("^[^\\s:]+:\\d+ .*") ? m.group(1) + ":" + m.group(2) + ": " + m.group(3) : text;
-            } else if (!text.startsWith("Script killed by user")) {
+                text = bare ? m.group(3) : text.startsWith("@") || text.matches("^[^\\s:]+:\\d+ .*") ? m.group(1) + ":" + m.group(2) + ": " + m.group(3) : text;
+            } else if (!bare && !text.startsWith("Script killed by user")) {
                 where = watchdog.lastLine();
                 text = chunk(run) + ":" + where + ": " + text;
             }
