@@ -30,7 +30,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -408,7 +407,7 @@ public final class Scripting {
             boolean bare = LuaSandbox.isTypeError(raw) && RuntimeErrorNames.inCalledFunction(site);
             if (m.matches()) {
                 where = m.group(2);
-                text = bare ? m.group(3) : text.startsWith("@") || text.matches("^[^\\s:]+:\\d+ .*") ? m.group(1) + ":" + m.group(2) + ": " + m.group(3) : text;
+                text = bare ? m.group(3) : (text.startsWith("@") || text.matches("^[^\\s:]+:\\d+ .*") ? m.group(1) + ":" + m.group(2) + ": " + m.group(3) : text);
             } else if (!bare && !text.startsWith("Script killed by user")) {
                 where = watchdog.lastLine();
                 text = chunk(run) + ":" + where + ": " + text;
@@ -820,13 +819,15 @@ public final class Scripting {
      * <p>LuaJ reports the calls and returns of Lua functions (and of pcall and xpcall), and runs
      * each coroutine on a thread of its own, so the active functions are kept per thread. A Lua
      * function that ends other than by its RETURN instruction (an error passing through it, or a
-     * tail call, which LuaJ completes after the function is gone) is where the error was raised when
-     * it is the first function to end so since the last instruction ran.
+     * tail call, which LuaJ completes after the function is gone) is where the error was raised,
+     * unless another function ended so since the last instruction ran. (A coroutine LuaJ abandons
+     * unwinds on its own thread at any time; were that within the one instruction at which a
+     * script fails, the error could be named after the coroutine's frame.)
      */
     private final class Watchdog extends DebugLib {
-        private final Map<Thread, Frames> threads = new HashMap<>();
-        private Thread thread;
-        private Frames frames;
+        private final ThreadLocal<Frames> coroutineFrames = ThreadLocal.withInitial(Frames::new);
+        private Thread scriptThread;
+        private Frames scriptFrames = new Frames();
         private Prototype lastProto;
         private int lastPc;
         private long ticks;
@@ -837,10 +838,10 @@ public final class Scripting {
             sandbox.setHook(this);
         }
 
+        /** Called on the thread that runs the script, before it runs. */
         void reset() {
-            threads.clear();
-            thread = null;
-            frames = null;
+            scriptThread = Thread.currentThread();
+            scriptFrames.clear();
             lastProto = null;
             site = null;
         }
@@ -907,12 +908,7 @@ public final class Scripting {
         }
 
         private Frames frames() {
-            Thread t = Thread.currentThread();
-            if (t != thread) {
-                thread = t;
-                frames = threads.computeIfAbsent(t, k -> new Frames());
-            }
-            return frames;
+            return Thread.currentThread() == scriptThread ? scriptFrames : coroutineFrames.get();
         }
     }
 
@@ -932,6 +928,12 @@ public final class Scripting {
             closures[depth] = c;
             registers[depth] = stack;
             pcs[depth++] = 0;
+        }
+
+        void clear() {
+            Arrays.fill(closures, 0, depth, null);
+            Arrays.fill(registers, 0, depth, null);
+            depth = 0;
         }
     }
 
