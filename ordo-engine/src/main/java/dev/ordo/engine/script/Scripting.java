@@ -820,7 +820,8 @@ public final class Scripting {
      * each coroutine on a thread of its own, so the active functions are kept per thread. A Lua
      * function that ends other than by its RETURN instruction (an error passing through it, or a
      * tail call, which LuaJ completes after the function is gone) is where the error was raised,
-     * unless another function ended so since the last instruction ran. (A coroutine LuaJ abandons
+     * unless LuaJ reported the error earlier ({@link #traceback}) or another function ended so
+     * since the last instruction ran. (A coroutine LuaJ abandons
      * unwinds on its own thread at any time; were that within the one instruction at which a
      * script fails, the error could be named after the coroutine's frame.)
      */
@@ -857,9 +858,18 @@ public final class Scripting {
             return siteTicks == ticks ? site : null;
         }
 
-        /** No tracebacks: Redis's error texts carry only the line. */
+        /**
+         * Called by LuaJ where an error is raised, in the Lua function it is raised in: records
+         * that function as the error's site, with a copy of its registers (LuaJ clears those that
+         * closures captured before the function returns). No traceback: Redis's error texts carry
+         * only the line.
+         */
         @Override
         public String traceback(int level) {
+            Frames f = frames();
+            if (f.depth > 0) {
+                recordSite(f, f.depth - 1, true);
+            }
             return "";
         }
 
@@ -883,12 +893,20 @@ public final class Scripting {
             int top = --f.depth;
             LuaClosure c = f.closures[top];
             int pc = f.pcs[top];
-            if (c != null && siteTicks != ticks && pc < c.p.code.length && Lua.GET_OPCODE(c.p.code[pc]) != Lua.OP_RETURN) {
-                site = new RuntimeErrorNames.Site(c, pc, f.registers[top]);
-                siteTicks = ticks;
+            if (c != null && pc < c.p.code.length && Lua.GET_OPCODE(c.p.code[pc]) != Lua.OP_RETURN) {
+                recordSite(f, top, false);
             }
             f.closures[top] = null;
             f.registers[top] = null;
+        }
+
+        /** Makes frame {@code i} the error's site, unless a site was recorded since the last instruction. */
+        private void recordSite(Frames f, int i, boolean copy) {
+            LuaClosure c = f.closures[i];
+            if (c != null && siteTicks != ticks) {
+                site = new RuntimeErrorNames.Site(c, f.pcs[i], copy ? f.registers[i].clone() : f.registers[i]);
+                siteTicks = ticks;
+            }
         }
 
         @Override

@@ -164,7 +164,9 @@ class ScriptDifferentialTest {
                 eval("local function f() return nil, nil end local a, b = f() return b.x"), eval("return (function() return nil end)().y"),
                 eval("local t = setmetatable({}, {__index = function(t, k) local z return z[k] end}) return t.x"),
                 eval("local t = setmetatable({}, {__add = function(a, b) return a.q.r end}) return t + 1"),
-                eval("local t = {}\n\nlocal x = t.a\nreturn x.b"),
+                eval("local t = {}\n\nlocal x = t.a\nreturn x.b"), eval("local x = {} local function f() return x end return x + 1"),
+                eval("local a, b = '7', {} local function f() return a, b end return a / b"), eval("local x = 5 local function f() return x end return x.y"),
+                eval("for i = 1, 2 do local v local function f() return v end v.x = 1 end"),
                 r("FUNCTION", "LOAD", "REPLACE", "#!lua name=errs\nredis.register_function('idx', function(keys, args) local t return t.x end)\n"
                         + "redis.register_function('call', function(keys, args) return redis.nosuch(args[1]) end)\n"
                         + "redis.register_function('arith', function(keys, args) return args[1] + args.n end)"),
