@@ -115,7 +115,10 @@ final class RuntimeErrorNames {
         return (op == Lua.OP_CALL || op == Lua.OP_TAILCALL || op == Lua.OP_TFORCALL) && reg(site.registers(), Lua.GETARG_A(i)).isfunction();
     }
 
-    /** "local 't' (a nil value)", "a nil value", or null when the instruction at the site is not of this kind. */
+    /**
+     * "local 't' (a nil value)" or "a nil value"; null to fall back on LuaJ's message (the
+     * instruction at the site is not of this kind, or the value it failed on is not the culprit).
+     */
     private static String culprit(Kind kind, String luajType, Site site) {
         Prototype p = site.closure().p;
         int pc = site.pc();
@@ -136,6 +139,9 @@ final class RuntimeErrorNames {
                 }
                 if (op == Lua.OP_GETTABUP || op == Lua.OP_SETTABUP) {
                     int u = op == Lua.OP_SETTABUP ? a : b;
+                    if (site.closure().upValues == null || u >= site.closure().upValues.length || site.closure().upValues[u] == null) {
+                        return null;
+                    }
                     LuaValue v = site.closure().upValues[u].getValue();
                     return indexable(v, luajType) ? null : describe("upvalue '" + upvalueName(p, u) + "'", v);
                 }
