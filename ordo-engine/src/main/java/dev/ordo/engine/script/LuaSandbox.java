@@ -372,28 +372,39 @@ public final class LuaSandbox {
             java.util.regex.Pattern.compile("attempt to compare (\\w+) with (\\w+) expected, got \\w+");
     private static final java.util.regex.Pattern COMPARE_META =
             java.util.regex.Pattern.compile("attempt to compare __\\w+ on (\\w+) and (\\w+)");
-    private static final java.util.regex.Pattern ARITHMETIC =
-            java.util.regex.Pattern.compile("attempt to perform arithmetic __\\w+ on (\\w+) and (\\w+)");
+    private static final java.util.regex.Pattern COMPARE_PLAIN =
+            java.util.regex.Pattern.compile("attempt to compare (nil|boolean|number|string|table|function|userdata|thread) with (\\w+)\\b(?! expected)");
 
     /**
      * Rewrites LuaJ's wording of runtime errors into Lua 5.1's where the meaning is certain:
-     * comparisons (LuaJ names the operands in reverse) and arithmetic on a non-number.
+     * comparisons (LuaJ names the operands in reverse; 5.1 says "two table values" for one type),
+     * and type errors without the culprit's name ({@link RuntimeErrorNames} names it where it
+     * knows where the error was raised).
      */
     static String as51Message(String text) {
         java.util.regex.Matcher m = COMPARE.matcher(text);
         if (m.find()) {
-            return text.substring(0, m.start()) + "attempt to compare " + m.group(2) + " with " + m.group(1) + text.substring(m.end());
+            return text.substring(0, m.start()) + compared(m.group(2), m.group(1)) + text.substring(m.end());
         }
         m = COMPARE_META.matcher(text);
-        if (m.find()) {
-            return text.substring(0, m.start()) + "attempt to compare " + m.group(1) + " with " + m.group(2) + text.substring(m.end());
+        if (!m.find()) {
+            m = COMPARE_PLAIN.matcher(text);
         }
-        m = ARITHMETIC.matcher(text);
-        if (m.find()) {
-            String bad = "number".equals(m.group(1)) ? m.group(2) : m.group(1);
-            return text.substring(0, m.start()) + "attempt to perform arithmetic on a " + bad + " value" + text.substring(m.end());
+        if (m.find(0)) {
+            return text.substring(0, m.start()) + compared(m.group(1), m.group(2)) + text.substring(m.end());
         }
-        return text;
+        return RuntimeErrorNames.rewrite(text, null);
+    }
+
+    /** True when {@code text} holds one of LuaJ's type errors (an operation on a value of the wrong type). */
+    static boolean isTypeError(String text) {
+        return !as51Message(text).equals(text) || COMPARE_PLAIN.matcher(text).find();
+    }
+
+    /** Lua 5.1's luaG_ordererror, which takes two types as one when their third letters match (string, thread). */
+    private static String compared(String t1, String t2) {
+        return t1.length() > 2 && t2.length() > 2 && t1.charAt(2) == t2.charAt(2)
+                ? "attempt to compare two " + t1 + " values" : "attempt to compare " + t1 + " with " + t2;
     }
 
     private static String firstLine(String s) {

@@ -12,6 +12,7 @@ import dev.ordo.engine.script.lib.BitLib;
 import dev.ordo.engine.script.lib.CjsonLib;
 import dev.ordo.engine.script.lib.CmsgpackLib;
 import dev.ordo.engine.script.lib.StructLib;
+import org.luaj.vm2.Lua;
 import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaFunction;
@@ -28,6 +29,7 @@ import org.luaj.vm2.lib.ZeroArgFunction;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -384,6 +386,11 @@ public final class Scripting {
         return run.isFunction ? run.name : "f_" + run.name;
     }
 
+    /** {@code text} with its LuaJ type error, if any, worded as Lua 5.1 words it for the error just raised. */
+    String runtimeMessage(String text) {
+        return RuntimeErrorNames.rewrite(text, watchdog.errorSite());
+    }
+
     /** Redis's text for an error that ended a script. */
     private String errorReply(LuaError e, Run run) {
         LuaValue obj = e instanceof TableError t ? t.table() : e.getMessageObject();
@@ -396,12 +403,16 @@ public final class Scripting {
                 where = t.line();
             }
         } else {
-            String text = LuaSandbox.as51Message((obj == null || obj.isnil() ? String.valueOf(e.getMessage()) : obj.tojstring()).strip());
+            RuntimeErrorNames.Site site = watchdog.errorSite();
+            String raw = (obj == null || obj.isnil() ? String.valueOf(e.getMessage()) : obj.tojstring()).strip();
+            String text = LuaSandbox.as51Message(RuntimeErrorNames.rewrite(raw, site));
             Matcher m = WHERE.matcher(text);
+            // Lua 5.1 gives no position to a type error raised inside a C function (table.sort's comparison ...)
+            boolean bare = LuaSandbox.isTypeError(raw) && RuntimeErrorNames.inCalledFunction(site);
             if (m.matches()) {
                 where = m.group(2);
-                text = text.startsWith("@") || text.matches("^[^\\s:]+:\\d+ .*") ? m.group(1) + ":" + m.group(2) + ": " + m.group(3) : text;
-            } else if (!text.startsWith("Script killed by user")) {
+                text = bare ? m.group(3) : (text.startsWith("@") || text.matches("^[^\\s:]+:\\d+ .*") ? m.group(1) + ":" + m.group(2) + ": " + m.group(3) : text);
+            } else if (!bare && !text.startsWith("Script killed by user")) {
                 where = watchdog.lastLine();
                 text = chunk(run) + ":" + where + ": " + text;
             }
@@ -814,23 +825,40 @@ public final class Scripting {
     }
 
     /**
-     * The instruction hook: checks for SCRIPT KILL every 1,024 instructions, and remembers the
-     * instruction last run in each active Lua function, so an error that LuaJ reports without a
-     * position (a failing {@code return redis.call(...)}, a tail call) still names its line.
+     * The instruction hook: checks for SCRIPT KILL every 1,024 instructions; remembers the
+     * instruction last run, so an error that LuaJ reports without a position (a failing {@code
+     * return redis.call(...)}, a tail call) still names its line; and remembers where a runtime
+     * error was raised ({@link #errorSite}), so that {@link RuntimeErrorNames} can name its culprit.
+     *
+     * <p>LuaJ reports the calls and returns of Lua functions (and of pcall and xpcall), and runs
+     * each coroutine on a thread of its own, so the active functions are kept per thread. A Lua
+     * function that ends other than by its RETURN instruction (an error passing through it, or a
+     * tail call, which LuaJ completes after the function is gone) is where the error was raised,
+     * unless LuaJ reported the error earlier ({@link #traceback}) or another function ended so
+     * since the last instruction ran. (A coroutine LuaJ abandons
+     * unwinds on its own thread at any time; were that within the one instruction at which a
+     * script fails, the error could be named after the coroutine's frame.)
      */
     private final class Watchdog extends DebugLib {
-        private Prototype[] protos = new Prototype[64];
-        private int depth;
+        private final ThreadLocal<Frames> coroutineFrames = ThreadLocal.withInitial(Frames::new);
+        private Thread scriptThread;
+        private Frames scriptFrames = new Frames();
         private Prototype lastProto;
         private int lastPc;
+        private long ticks;
+        private RuntimeErrorNames.Site site;
+        private long siteTicks = -1;
 
         void install() {
             sandbox.setHook(this);
         }
 
+        /** Called on the thread that runs the script, before it runs. */
         void reset() {
-            depth = 0;
+            scriptThread = Thread.currentThread();
+            scriptFrames.clear();
             lastProto = null;
+            site = null;
         }
 
         /** The line of the instruction last run, or "?". */
@@ -839,39 +867,105 @@ public final class Scripting {
             return p == null || p.lineinfo == null || lastPc < 0 || lastPc >= p.lineinfo.length ? "?" : String.valueOf(p.lineinfo[lastPc]);
         }
 
-        @Override
-        public void onCall(LuaFunction f) {
+        /** Where the error now being handled was raised, or null when unknown (an instruction ran since). */
+        RuntimeErrorNames.Site errorSite() {
+            return siteTicks == ticks ? site : null;
         }
 
-        /** No tracebacks: Redis's error texts carry only the line. */
+        /**
+         * Called by LuaJ where an error is raised, in the Lua function it is raised in: records
+         * that function as the error's site, with a copy of its registers (LuaJ clears those that
+         * closures captured before the function returns). No traceback: Redis's error texts carry
+         * only the line.
+         */
         @Override
         public String traceback(int level) {
+            Frames f = frames();
+            if (f.depth > 0) {
+                recordSite(f, f.depth - 1, true);
+            }
             return "";
+        }
+
+        /** pcall and xpcall: a frame without code, so that their returns pair with their calls. */
+        @Override
+        public void onCall(LuaFunction f) {
+            frames().push(null, null);
         }
 
         @Override
         public void onCall(LuaClosure c, Varargs varargs, LuaValue[] stack) {
-            if (depth == protos.length) {
-                protos = java.util.Arrays.copyOf(protos, depth * 2);
-            }
-            protos[depth++] = c.p;
+            frames().push(c, stack);
         }
 
         @Override
         public void onReturn() {
-            if (depth > 0) {
-                protos[--depth] = null;
+            Frames f = frames();
+            if (f.depth == 0) {
+                return;
+            }
+            int top = --f.depth;
+            LuaClosure c = f.closures[top];
+            int pc = f.pcs[top];
+            if (c != null && pc < c.p.code.length && Lua.GET_OPCODE(c.p.code[pc]) != Lua.OP_RETURN) {
+                recordSite(f, top, false);
+            }
+            f.closures[top] = null;
+            f.registers[top] = null;
+        }
+
+        /** Makes frame {@code i} the error's site, unless a site was recorded since the last instruction. */
+        private void recordSite(Frames f, int i, boolean copy) {
+            LuaClosure c = f.closures[i];
+            if (c != null && siteTicks != ticks) {
+                site = new RuntimeErrorNames.Site(c, f.pcs[i], copy ? f.registers[i].clone() : f.registers[i]);
+                siteTicks = ticks;
             }
         }
 
         @Override
         public void onInstruction(int pc, Varargs v, int top) {
+            Frames f = frames();
+            ticks++;
             lastPc = pc;
-            lastProto = depth > 0 ? protos[depth - 1] : null;
+            LuaClosure c = f.depth > 0 ? f.closures[f.depth - 1] : null;
+            lastProto = c == null ? null : c.p;
+            if (c != null) {
+                f.pcs[f.depth - 1] = pc;
+            }
             Run r = running;
             if (r != null && (r.killed || (++r.instructions & 1023) == 0)) {
                 checkKilled();
             }
+        }
+
+        private Frames frames() {
+            return Thread.currentThread() == scriptThread ? scriptFrames : coroutineFrames.get();
+        }
+    }
+
+    /** The functions active on one thread: the closure (null for pcall and xpcall), its registers, its current instruction. */
+    private static final class Frames {
+        LuaClosure[] closures = new LuaClosure[16];
+        LuaValue[][] registers = new LuaValue[16][];
+        int[] pcs = new int[16];
+        int depth;
+
+        void push(LuaClosure c, LuaValue[] stack) {
+            if (depth == closures.length) {
+                closures = Arrays.copyOf(closures, depth * 2);
+                registers = Arrays.copyOf(registers, depth * 2);
+                pcs = Arrays.copyOf(pcs, depth * 2);
+            }
+            closures[depth] = c;
+            registers[depth] = stack;
+            pcs[depth++] = 0;
+        }
+
+        void clear() {
+            Arrays.fill(closures, 0, depth, null);
+            Arrays.fill(registers, 0, depth, null);
+            depth = 0;
         }
     }
 

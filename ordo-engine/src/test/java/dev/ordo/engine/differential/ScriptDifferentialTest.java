@@ -129,6 +129,53 @@ class ScriptDifferentialTest {
         // Lua to reply conversions
         cases.add(c("runtime errors", eval("return 1 + {}"), eval("return {} < 1"), eval("return 'a' < 1"), eval("return 1 < 'a'"),
                 eval("local x = 'a' return x > 2")));
+        // runtime errors name the culprit as Lua 5.1 does: local, global, field, upvalue, method, or no name
+        cases.add(c("runtime error names: index",
+                eval("local t = nil return t.x"), eval("local t = {} return t.b.c"), eval("local t = {a = {}} return t.a.b.c"),
+                eval("local u local function f() return u.x end return f()"), eval("local u = {} local function f() return u.x.y end return f()"),
+                eval("return KEYS.x.y"), eval("return KEYS[1].x"), eval("local t = {} local k = 'a' return t[k].z"),
+                eval("local t = {} local k = {} return t[k].z"), eval("local n = 5 return n.x"), eval("local s = 'x' return s.y.z"),
+                eval("return redis.call.x"), eval("return ({}).a.b"), eval("local t = setmetatable({}, {__index = 5}) return t.x"),
+                eval("local t = {} t.x.y = 1"), eval("local b = true b.x = 1"), eval("local u = 5 local function f() u.x = 1 end f()"),
+                eval("local s = 'x' s.y = 1"), eval("local o return o:m()")));
+        cases.add(c("runtime error names: call",
+                eval("return redis.foo()"), eval("return string.nosuch()"), eval("local o = {} return o:x()"), eval("return ('x'):nosuch()"),
+                eval("local f = 5 return f()"), eval("local f = 5 f()"), eval("local f local r = f() return r"), eval("return ARGV()"),
+                eval("return redis()"), eval("local t = {f = 5} return t.f(1, 2)"), eval("local t = {} return t[1]()"),
+                eval("local u = 5 local function f() return u() end return f()"), eval("return (nil)()"),
+                eval("local function f() end return f()()"), eval("local t = setmetatable({}, {__call = 5}) return t()"),
+                eval("for k in 5 do end"), eval("local t = {} for k, v in t do end")));
+        cases.add(c("runtime error names: arithmetic, concatenation, length",
+                eval("local x return x + 1"), eval("local x return 1 + x"), eval("local x, y return x + y"), eval("local x = {} return 2 * x"),
+                eval("local x = '5' local y = {} return x - y"), eval("local x = 'a5' return x % 2"), eval("return string + 1"),
+                eval("return 1 + 'a'"), eval("return 2 ^ {}"), eval("return -{}"), eval("local t = {} return -t"), eval("local t = {} return t.a / 2"),
+                eval("local x = {} return 'a' .. x"), eval("local x = {} return x .. 'a'"), eval("local a, b = {}, {} return a .. b"),
+                eval("local a = 'x' return a .. {} .. 'y'"), eval("local a = 'x' return a .. 1 .. nil"), eval("local t = {a = 'x'} return t.a .. t.b"),
+                eval("return KEYS .. 'x'"), eval("local x = 5 return #x"), eval("local t = {} return #t.a"), eval("return #nil"),
+                eval("return #redis.call")));
+        cases.add(c("runtime error names: registers, control flow and nested functions",
+                eval("local t = {} local x = t.a local y = x return y.b"), eval("local a = {} local b = a local c = b return c.x.y"),
+                eval("local t = {} return (t.a or 5)()"), eval("local t = {} local x = t.a or 5 return x()"), eval("local a, b = {}, nil return (a and b).x"),
+                eval("local t = {} for i = 1, 3 do t = t[i] end"), eval("local t = {} for i = 1, 3 do local v = t[i] v.x = 1 end"),
+                eval("for k, v in pairs({a = 1}) do return v.x end"), eval("local i = 0 repeat local x = i i = i + 1 until x.y"),
+                eval("local t = {} local a if t.x then a = 1 else a = t.y end return a.z"), eval("local x = 1 if x > 0 then x = nil end return x.y"),
+                eval("local function outer() local u return function() return function() return u.x end end end return outer()()()"),
+                eval("local f = function(...) local a, b = ... return b.x end return f(1)"), eval("local t = {} function t:m() return self.x.y end return t:m()"),
+                eval("local function f() return nil, nil end local a, b = f() return b.x"), eval("return (function() return nil end)().y"),
+                eval("local t = setmetatable({}, {__index = function(t, k) local z return z[k] end}) return t.x"),
+                eval("local t = setmetatable({}, {__add = function(a, b) return a.q.r end}) return t + 1"),
+                eval("local t = {}\n\nlocal x = t.a\nreturn x.b"), eval("local x = {} local function f() return x end return x + 1"),
+                eval("local a, b = '7', {} local function f() return a, b end return a / b"), eval("local x = 5 local function f() return x end return x.y"),
+                eval("for i = 1, 2 do local v local function f() return v end v.x = 1 end"),
+                r("FUNCTION", "LOAD", "REPLACE", "#!lua name=errs\nredis.register_function('idx', function(keys, args) local t return t.x end)\n"
+                        + "redis.register_function('call', function(keys, args) return redis.nosuch(args[1]) end)\n"
+                        + "redis.register_function('arith', function(keys, args) return args[1] + args.n end)"),
+                r("FCALL", "idx", "0"), r("FCALL", "call", "0", "a"), r("FCALL", "arith", "0", "1"), r("FUNCTION", "FLUSH"),
+                r("FUNCTION", "LOAD", "#!lua name=loadfails\nlocal t\nt.x = 1")));
+        cases.add(c("runtime errors raised inside library functions, and comparisons",
+                eval("local t = {1, 'a', 2} table.sort(t) return t"), eval("local t = {{}, {}} table.sort(t) return 1"),
+                eval("return tostring(setmetatable({}, {__tostring = 5}))"), eval("local a, b = {}, {} return a < b"), eval("return nil <= nil"),
+                eval("return {} <= 1"), eval("error('attempt to call a nil value')")));
         cases.add(c("tonumber reads numbers as C strtod does",
                 eval("local out = {} for _, v in ipairs({'inf', '-inf', 'infinity', 'INF', ' 12 ', '0x1A', ' 0x10 ', '1e400', '1.5e3', '', 'abc', '0x', '1e', '5 x', '-'}) do out[#out + 1] = tostring(tonumber(v)) end return out"),
                 eval("return {tostring(tonumber('10', 16)), tostring(tonumber('z', 36)), tostring(tonumber(' 11 ', 2)), tostring(tonumber(7)), tostring(tonumber('8', 10))}"),
