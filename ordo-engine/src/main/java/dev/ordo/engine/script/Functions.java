@@ -187,6 +187,7 @@ public final class Functions {
             throw new ErrorReply("ERR Error registering functions: " + message);
         } finally {
             loading[0] = false;
+            scripting.forgetErrorSite();
         }
         if (registered.isEmpty()) {
             throw new ErrorReply("ERR No functions registered");

@@ -335,10 +335,12 @@ public final class Scripting {
         } catch (StackOverflowError e) {
             context.dispatcher().replyError(out, "ERR Error running script (call to " + functionName(run) + "): stack overflow");
         } catch (OutOfMemoryError e) {
+            watchdog.forgetSite(); // it holds the failing function's registers, likely what filled the heap
             context.dispatcher().replyError(out, "ERR Error running script (call to " + functionName(run) + "): not enough memory");
         } catch (RuntimeException e) {
             context.dispatcher().replyError(out, "ERR Error running script (call to " + functionName(run) + "): " + e);
         } finally {
+            watchdog.forgetSite();
             running = previous;
             session.selectDb(c.session().db());
             if (!isFunction) {
@@ -372,6 +374,7 @@ public final class Scripting {
         } catch (StackOverflowError e) {
             return "ERR Error registering functions: stack overflow";
         } catch (OutOfMemoryError e) {
+            watchdog.forgetSite();
             return "ERR Error registering functions: not enough memory";
         } finally {
             running = previous;
@@ -384,6 +387,11 @@ public final class Scripting {
 
     private static String functionName(Run run) {
         return run.isFunction ? run.name : "f_" + run.name;
+    }
+
+    /** Drops what the watchdog keeps of the error just raised (the caller has worded it). */
+    void forgetErrorSite() {
+        watchdog.forgetSite();
     }
 
     /** {@code text} with its LuaJ type error, if any, worded as Lua 5.1 words it for the error just raised. */
@@ -865,6 +873,11 @@ public final class Scripting {
         String lastLine() {
             Prototype p = lastProto;
             return p == null || p.lineinfo == null || lastPc < 0 || lastPc >= p.lineinfo.length ? "?" : String.valueOf(p.lineinfo[lastPc]);
+        }
+
+        /** Drops the recorded error site: it holds the failing function's registers, which may hold much. */
+        void forgetSite() {
+            site = null;
         }
 
         /** Where the error now being handled was raised, or null when unknown (an instruction ran since). */
