@@ -177,6 +177,40 @@ public final class LuaSandbox {
         }
     };
 
+    /**
+     * string.rep as Lua 5.1 does it: the count is the number truncated to a C int (so 2^31 wraps
+     * to a negative count), and a count of zero or less gives the empty string. A result past the
+     * largest Java array fails as a Lua allocation does, with "not enough memory".
+     */
+    private static LuaValue rep(Varargs args) {
+        LuaValue s = args.arg1();
+        if (!s.isstring()) {
+            throw new LuaError("bad argument #1 to 'rep' (string expected, got " + typeName(s, args.narg() >= 1) + ")");
+        }
+        LuaValue count = args.arg(2).tonumber();
+        if (count.isnil()) {
+            throw new LuaError("bad argument #2 to 'rep' (number expected, got " + typeName(args.arg(2), args.narg() >= 2) + ")");
+        }
+        LuaString text = s.checkstring();
+        int n = (int) (long) count.todouble();
+        int len = text.length();
+        if (n <= 0 || len == 0) {
+            return LuaValue.EMPTYSTRING;
+        }
+        if ((long) len * n > Integer.MAX_VALUE - 8) {
+            throw new LuaError("not enough memory");
+        }
+        byte[] out = new byte[len * n];
+        for (int i = 0; i < n; i++) {
+            text.copyInto(0, out, i * len, len);
+        }
+        return LuaString.valueUsing(out);
+    }
+
+    private static String typeName(LuaValue v, boolean given) {
+        return given ? v.typename() : "no value";
+    }
+
     /** A Lua string's bytes, copied. */
     static byte[] bytes(LuaString s) {
         byte[] b = new byte[s.length()];
@@ -246,6 +280,12 @@ public final class LuaSandbox {
             }
         });
         string.rawset("gfind", string.rawget("gmatch"));
+        string.rawset("rep", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return rep(args);
+            }
+        });
         math.rawset("mod", math.rawget("fmod"));
         math.rawset("log10", new OneArgFunction() {
             @Override

@@ -127,6 +127,11 @@ class ScriptDifferentialTest {
     static Stream<Arguments> cases() {
         List<Case> cases = new ArrayList<>();
         // Lua to reply conversions
+        cases.add(c("string.rep counts as a C int and refuses non-strings as Lua 5.1", eval("return ('x'):rep(-1)"),
+                eval("return #string.rep('ab', 2^31)"), eval("return string.rep('ab', '2')"), eval("return string.rep(5, 2)"),
+                eval("return string.rep(nil, 2)"), eval("return string.rep('a')"), eval("return string.rep(2.5, 2)"),
+                eval("return string.rep({}, 2)"), eval("return string.rep('ab', 2.9)"), eval("return string.rep('ab', -2.9)"),
+                eval("return #string.rep('', 1e10)"), eval("return #string.rep('abc', 1000)")));
         cases.add(c("runtime errors", eval("return 1 + {}"), eval("return {} < 1"), eval("return 'a' < 1"), eval("return 1 < 'a'"),
                 eval("local x = 'a' return x > 2")));
         // runtime errors name the culprit as Lua 5.1 does: local, global, field, upvalue, method, or no name
