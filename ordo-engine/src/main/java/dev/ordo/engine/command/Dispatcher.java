@@ -26,6 +26,7 @@ public final class Dispatcher {
     private long totalCommands;
     private Command lastRun;
     private final ErrorStats errors = new ErrorStats();
+    private final java.util.function.BooleanSupplier latencyTracking;
     /** The error count when the last command (nested or not) began or ended; errors past it are the running command's. */
     private long errorsBefore;
     /** Errors the running command passed on that were counted where they arose (a script returning redis.call's error). */
@@ -52,6 +53,7 @@ public final class Dispatcher {
 
     public Dispatcher(CallContext context) {
         this.context = context;
+        this.latencyTracking = context.config().liveFlag("latency-tracking");
     }
 
     /**
@@ -191,7 +193,7 @@ public final class Dispatcher {
             long micros = (System.nanoTime() - start) / 1000;
             s.calls++;
             s.micros += micros;
-            if (context.config().getBoolean("latency-tracking")) {
+            if (latencyTracking.getAsBoolean()) {
                 if (s.latency == null) {
                     s.latency = new CommandLatency();
                 }

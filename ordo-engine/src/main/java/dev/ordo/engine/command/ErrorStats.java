@@ -29,7 +29,8 @@ public final class ErrorStats {
     private static final Logger LOG = Logger.getLogger(ErrorStats.class.getName());
 
     private final Map<String, long[]> byCode = new TreeMap<>();
-    private long total;
+    /** Written under this object's lock; read without it on every command. */
+    private volatile long total;
     private boolean addingCodes = true;
 
     /** Counts one error reply whose text (without the protocol's '-') is {@code text}. */
@@ -53,7 +54,7 @@ public final class ErrorStats {
         return space >= 0 && space < CODE_SEARCH ? text.substring(0, space) : "ERR";
     }
 
-    public synchronized long total() {
+    public long total() {
         return total;
     }
 

@@ -187,6 +187,18 @@ public final class Config {
     }
 
     /** A view of two parameters as listpack limits, read at every use, so CONFIG SET applies to later writes. */
+    /**
+     * A yes/no parameter read on every command: a view of its current value without the name
+     * lookup {@link #getBoolean} does.
+     */
+    public java.util.function.BooleanSupplier liveFlag(String name) {
+        Param p = byName.get(name);
+        if (p == null || p.kind != Kind.ENUM) {
+            throw new IllegalArgumentException("not a yes/no parameter: " + name);
+        }
+        return () -> "yes".equals(p.value);
+    }
+
     private ListpackLimits liveLimits(String entriesName, String valueName) {
         Param entries = byName.get(entriesName);
         Param value = byName.get(valueName);
