@@ -173,6 +173,7 @@ public final class Scripting {
         sandbox.define("struct", new StructLib().call(LuaValue.valueOf("struct"), new LuaTable()));
         replaceRandom();
         limitCoroutines();
+        replaceErrorFunctions();
         functions = new Functions(sandbox, this);
         watchdog.install();
     }
@@ -399,6 +400,101 @@ public final class Scripting {
         return RuntimeErrorNames.rewrite(text, watchdog.errorSite());
     }
 
+    /**
+     * A LuaJ runtime error's message as Lua 5.1 words it: the culprit named (from the site the
+     * watchdog recorded), and the position as {@code user_script:3: } rather than LuaJ's {@code
+     * @user_script:3 }. A type error raised inside a function the failing instruction called (a
+     * Java function) gets no position, as Lua 5.1 gives none to errors raised in C.
+     */
+    private String message51(String raw) {
+        RuntimeErrorNames.Site site = watchdog.errorSite();
+        String text = LuaSandbox.as51Message(RuntimeErrorNames.rewrite(raw, site));
+        Matcher m = WHERE.matcher(text);
+        if (!m.matches()) {
+            return text;
+        }
+        if (LuaSandbox.isTypeError(raw) && RuntimeErrorNames.inCalledFunction(site)) {
+            return m.group(3);
+        }
+        return text.startsWith("@") || text.matches("^[^\\s:]+:\\d+ .*") ? m.group(1) + ":" + m.group(2) + ": " + m.group(3) : text;
+    }
+
+    /**
+     * An error raised by the script's own {@code error(value [, level])}: its message object is
+     * final when raised (a string or number carries the position of the function {@code level}
+     * up the stack, as Lua 5.1's luaL_where gives it; other values are left as they are), so LuaJ
+     * adds nothing to it on the way out.
+     */
+    static final class ScriptError extends LuaError {
+        private static final long serialVersionUID = 1L;
+
+        ScriptError(LuaValue value) {
+            super(value);
+            this.traceback = value.tojstring();
+        }
+    }
+
+    /**
+     * error, pcall and xpcall with Lua 5.1's messages: error() honours its level; what pcall and
+     * xpcall catch is worded as Lua 5.1 words it (LuaJ's own messages differ); xpcall calls its
+     * handler with that message (LuaJ consults the handler of another globals table than the
+     * one scripts run in, so it never called it) and, as in 5.1, passes no arguments to the
+     * function and says "error in error handling" when the handler fails.
+     */
+    private void replaceErrorFunctions() {
+        sandbox.define("error", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaValue value = args.arg1();
+                int level = args.arg(2).optint(1);
+                if ((value.type() == LuaValue.TSTRING || value.type() == LuaValue.TNUMBER) && level > 0) {
+                    value = LuaValue.valueOf(watchdog.where(level) + value.tojstring());
+                }
+                throw new ScriptError(value);
+            }
+        });
+        sandbox.define("pcall", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return protectedCall(this, args.checkvalue(1), args.subargs(2), null);
+            }
+        });
+        sandbox.define("xpcall", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return protectedCall(this, args.arg1(), LuaValue.NONE, args.checkvalue(2));
+            }
+        });
+    }
+
+    private Varargs protectedCall(LuaFunction self, LuaValue f, Varargs args, LuaValue handler) {
+        watchdog.onCall(self);
+        try {
+            return LuaValue.varargsOf(LuaValue.TRUE, f.invoke(args));
+        } catch (LuaError e) {
+            LuaValue message = caught(e);
+            if (handler != null) {
+                try {
+                    message = handler.call(message);
+                } catch (LuaError inHandler) {
+                    message = LuaValue.valueOf("error in error handling");
+                }
+            }
+            return LuaValue.varargsOf(LuaValue.FALSE, message);
+        } finally {
+            watchdog.onReturn();
+        }
+    }
+
+    /** What pcall returns for {@code e}: the value error() raised, or LuaJ's message in Lua 5.1's words. */
+    private LuaValue caught(LuaError e) {
+        LuaValue m = e.getMessageObject();
+        if (e instanceof ScriptError || e instanceof TableError || m == null || !m.isstring()) {
+            return m == null ? LuaValue.NIL : m;
+        }
+        return LuaValue.valueOf(message51(m.tojstring().strip()));
+    }
+
     /** Redis's text for an error that ended a script. */
     private String errorReply(LuaError e, Run run) {
         LuaValue obj = e instanceof TableError t ? t.table() : e.getMessageObject();
@@ -411,20 +507,22 @@ public final class Scripting {
                 where = t.line();
             }
         } else {
-            RuntimeErrorNames.Site site = watchdog.errorSite();
-            String raw = (obj == null || obj.isnil() ? String.valueOf(e.getMessage()) : obj.tojstring()).strip();
-            String text = LuaSandbox.as51Message(RuntimeErrorNames.rewrite(raw, site));
-            Matcher m = WHERE.matcher(text);
-            // Lua 5.1 gives no position to a type error raised inside a C function (table.sort's comparison ...)
-            boolean bare = LuaSandbox.isTypeError(raw) && RuntimeErrorNames.inCalledFunction(site);
-            if (m.matches()) {
-                where = m.group(2);
-                text = bare ? m.group(3) : (text.startsWith("@") || text.matches("^[^\\s:]+:\\d+ .*") ? m.group(1) + ":" + m.group(2) + ": " + m.group(3) : text);
-            } else if (!bare && !text.startsWith("Script killed by user")) {
-                where = watchdog.lastLine();
-                text = chunk(run) + ":" + where + ": " + text;
+            String text;
+            if (e instanceof ScriptError) {
+                text = obj.tojstring();
+            } else {
+                String raw = (obj == null || obj.isnil() ? String.valueOf(e.getMessage()) : obj.tojstring()).strip();
+                text = message51(raw);
+                Matcher m = WHERE.matcher(text);
+                if (m.matches()) {
+                    where = m.group(2);
+                } else if (!text.startsWith("Script killed by user") && !(LuaSandbox.isTypeError(raw)
+                        && RuntimeErrorNames.inCalledFunction(watchdog.errorSite()))) {
+                    where = watchdog.lastLine();
+                    text = chunk(run) + ":" + where + ": " + text;
+                }
             }
-            if (text.startsWith("ERR ") || text.startsWith("user_script:") && text.contains(": ERR ")) {
+            if (!(e instanceof ScriptError) && (text.startsWith("ERR ") || text.startsWith("user_script:") && text.contains(": ERR "))) {
                 message = text;
             } else {
                 message = text.startsWith(KILLED.substring(4)) ? KILLED : "ERR " + text;
@@ -873,6 +971,21 @@ public final class Scripting {
         String lastLine() {
             Prototype p = lastProto;
             return p == null || p.lineinfo == null || lastPc < 0 || lastPc >= p.lineinfo.length ? "?" : String.valueOf(p.lineinfo[lastPc]);
+        }
+
+        /**
+         * Lua 5.1's luaL_where: "user_script:3: " for the function {@code level} up the stack (1:
+         * the Lua function calling error), or "" when that is not a Lua function with a line.
+         */
+        String where(int level) {
+            Frames f = frames();
+            int i = f.depth - level;
+            LuaClosure c = i >= 0 && i < f.depth ? f.closures[i] : null;
+            if (c == null || c.p.lineinfo == null || f.pcs[i] < 0 || f.pcs[i] >= c.p.lineinfo.length) {
+                return "";
+            }
+            String source = c.p.source == null ? "?" : c.p.source.tojstring();
+            return (source.startsWith("@") ? source.substring(1) : source) + ":" + c.p.lineinfo[f.pcs[i]] + ": ";
         }
 
         /** Drops the recorded error site: it holds the failing function's registers, which may hold much. */
