@@ -45,6 +45,8 @@ import java.io.IOException;
  * on a non-integral number uses LuaJ's own conversion (at most 8 significant digits).
  */
 public final class LuaSandbox {
+    /** Lua 5.1's LUAI_MAXCSTACK: the most values a C function may push. */
+    private static final int C_STACK_SLOTS = 8000;
     static final String READONLY = "Attempt to modify a readonly table";
 
     private final Globals real = new Globals();
@@ -207,6 +209,44 @@ public final class LuaSandbox {
         return LuaString.valueUsing(out);
     }
 
+    /**
+     * unpack as Lua 5.1 does it: raw reads of t[i..e] (e defaults to #t), the bounds truncated to
+     * C ints, and at most as many results as the C stack has room for (8,000 slots less the
+     * arguments), else "too many results to unpack".
+     */
+    private static Varargs unpack(Varargs args) {
+        LuaValue t = args.arg1();
+        if (!t.istable()) {
+            throw new LuaError("bad argument #1 to 'unpack' (table expected, got " + typeName(t, args.narg() >= 1) + ")");
+        }
+        long i = optInt(args, 2, 1);
+        long e = args.arg(3).isnil() ? t.rawlen() : optInt(args, 3, 0);
+        if (i > e) {
+            return LuaValue.NONE;
+        }
+        if (e - i + 1 > C_STACK_SLOTS - args.narg()) {
+            throw new LuaError("too many results to unpack");
+        }
+        LuaValue[] out = new LuaValue[(int) (e - i + 1)];
+        for (int k = 0; k < out.length; k++) {
+            out[k] = t.rawget((int) (i + k));
+        }
+        return LuaValue.varargsOf(out);
+    }
+
+    /** Argument {@code n} as luaL_optint reads it (nil or absent: {@code def}), truncated to a C int. */
+    private static long optInt(Varargs args, int n, int def) {
+        LuaValue v = args.arg(n);
+        if (v.isnil()) {
+            return def;
+        }
+        LuaValue number = v.tonumber();
+        if (number.isnil()) {
+            throw new LuaError("bad argument #" + n + " to 'unpack' (number expected, got " + v.typename() + ")");
+        }
+        return (int) (long) number.todouble();
+    }
+
     private static String typeName(LuaValue v, boolean given) {
         return given ? v.typename() : "no value";
     }
@@ -223,7 +263,12 @@ public final class LuaSandbox {
         LuaTable table = (LuaTable) real.rawget("table");
         LuaTable string = (LuaTable) real.rawget("string");
         LuaTable math = (LuaTable) real.rawget("math");
-        real.rawset("unpack", table.rawget("unpack"));
+        real.rawset("unpack", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return unpack(args);
+            }
+        });
         table.rawset("unpack", LuaValue.NIL);
         table.rawset("pack", LuaValue.NIL);
         table.rawset("getn", new OneArgFunction() {
