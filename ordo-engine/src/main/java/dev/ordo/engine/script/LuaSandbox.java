@@ -31,7 +31,8 @@ import java.io.IOException;
  * loadstring next pairs pcall rawequal rawget rawset select setmetatable tonumber tostring type
  * unpack xpcall collectgarbage gcinfo}), {@code string table math coroutine} with their 5.1 names
  * ({@code unpack table.getn table.maxn table.foreach table.foreachi math.mod math.log10
- * string.gfind}), and whatever {@link #define} adds ({@code redis cjson ...}). Absent: {@code os
+ * string.gfind}), and whatever {@link #define} adds ({@code redis cjson ...}, and the scripting
+ * layer's {@code error pcall xpcall}, which need its instruction hook). Absent: {@code os
  * io debug package require module dofile loadfile print}, Java access of any kind, and loading
  * of precompiled chunks (the text loader only).
  *
@@ -379,6 +380,9 @@ public final class LuaSandbox {
             @Override
             public Varargs invoke(Varargs args) {
                 refuseReadOnly(args.arg1());
+                if (args.arg1().istable() && args.narg() >= 3 && (args.arg(2).isnil() || args.arg(2).isnumber() && Double.isNaN(args.arg(2).todouble()))) {
+                    throw new LuaError(args.arg(2).isnil() ? "table index is nil" : "table index is NaN");
+                }
                 return rawset.invoke(args);
             }
         });
@@ -391,16 +395,6 @@ public final class LuaSandbox {
             }
         });
         string.rawset("format", new LuaStringFormat(tostring));
-        real.rawset("error", new VarArgFunction() {
-            @Override
-            public Varargs invoke(Varargs args) {
-                LuaValue message = args.arg1();
-                if (message.isstring() && message.type() != LuaValue.TNUMBER || message.isnil()) {
-                    throw new LuaError(message.isnil() ? null : message.tojstring(), args.optint(2, 1));
-                }
-                throw new LuaError(message);
-            }
-        });
         VarArgFunction loadstring = new VarArgFunction() {
             @Override
             public Varargs invoke(Varargs args) {

@@ -38,9 +38,13 @@ import java.util.regex.Pattern;
  *
  * <p>The scan runs over LuaJ's Lua 5.2 bytecode, which for these purposes matches 5.1's once
  * the opcodes are mapped as above (checked against redis-server with a few thousand generated
- * scripts). Known differences: an error that passes through pcall, xpcall, coroutine.resume or
- * coroutine.wrap keeps LuaJ's text there (only the error that ends the script is rewritten); a
- * {@code ..} in which a {@code __concat} metamethod took part loses its name.
+ * scripts). Known differences: an error that passes through coroutine.resume or coroutine.wrap
+ * keeps LuaJ's text there (pcall and xpcall reword what they catch); a {@code ..} in which a
+ * {@code __concat} metamethod took part loses its name.
+ *
+ * <p>Also reworded: LuaJ's {@code table index expected, got table} for a nil or NaN key, which
+ * Lua 5.1 calls {@code table index is nil} or {@code table index is NaN} (NaN when the key of the
+ * failing assignment is one).
  */
 final class RuntimeErrorNames {
     private static final String TYPE = "(nil|boolean|number|string|table|function|userdata|thread)";
@@ -89,6 +93,11 @@ final class RuntimeErrorNames {
      * (null: unknown) when the failing instruction there is of that kind; other text is unchanged.
      */
     static String rewrite(String text, Site site) {
+        int badKey = text.indexOf(LUAJ_BAD_KEY);
+        if (badKey >= 0) {
+            return text.substring(0, badKey) + (keyIsNaN(site) ? "table index is NaN" : "table index is nil")
+                    + text.substring(badKey + LUAJ_BAD_KEY.length());
+        }
         for (Kind kind : Kind.values()) {
             Matcher m = kind.luaj.matcher(text);
             if (m.find()) {
@@ -181,6 +190,23 @@ final class RuntimeErrorNames {
 
     private static String describe(String name, LuaValue v) {
         return name == null ? "a " + v.typename() + " value" : name + " (a " + v.typename() + " value)";
+    }
+
+    private static final String LUAJ_BAD_KEY = "table index expected, got table";
+
+    /** Whether the failing instruction at {@code site} is an assignment whose key is NaN. */
+    private static boolean keyIsNaN(Site site) {
+        if (site == null || site.pc() < 0 || site.pc() >= site.closure().p.code.length) {
+            return false;
+        }
+        Prototype p = site.closure().p;
+        int i = p.code[site.pc()];
+        int op = Lua.GET_OPCODE(i);
+        if (op != Lua.OP_SETTABLE && op != Lua.OP_SETTABUP) {
+            return false;
+        }
+        LuaValue key = rk(p, site.registers(), Lua.GETARG_B(i));
+        return key.isnumber() && Double.isNaN(key.todouble());
     }
 
     private static LuaValue rk(Prototype p, LuaValue[] registers, int x) {

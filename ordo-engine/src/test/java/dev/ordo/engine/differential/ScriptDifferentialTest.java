@@ -190,6 +190,16 @@ class ScriptDifferentialTest {
                 eval("return {unpack({1,2,3}, {})}"),
                 eval("return {unpack(setmetatable({}, {__index=function(t, k) return k * 10 end}), 1, 3)}"),
                 eval("return {unpack({1, nil, 3})}")));
+        cases.add(c("a nil or NaN key is 'table index is nil/NaN' as in Lua 5.1",
+                eval("local t = {} t[nil] = 1"),
+                eval("local t = {} t[0/0] = 1"),
+                eval("return {pcall(function() local t = {} t[nil] = 1 end)}"),
+                eval("local t = {[nil] = 1}"),
+                eval("local k; local t = {} t[k] = 2"),
+                eval("local n = 0/0; local t = {[n] = 1}"),
+                eval("local t = setmetatable({}, {__newindex = function(t, k, v) rawset(t, k, v) end}) t[nil] = 1"),
+                eval("local t = {} rawset(t, 1, nil) return #t"),
+                eval("local t = {} rawset(t, 'a', 1) return t.a")));
         cases.add(c("string.rep counts as a C int and refuses non-strings as Lua 5.1", eval("return ('x'):rep(-1)"),
                 eval("return #string.rep('ab', 2^31)"), eval("return string.rep('ab', '2')"), eval("return string.rep(5, 2)"),
                 eval("return string.rep(nil, 2)"), eval("return string.rep('a')"), eval("return string.rep(2.5, 2)"),
