@@ -481,6 +481,9 @@ public final class Scripting {
                 }
             }
             return LuaValue.varargsOf(LuaValue.FALSE, message);
+        } catch (RuntimeException e) {
+            // A Java function called directly (inside Lua functions LuaJ turns these into LuaErrors).
+            return LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf(String.valueOf(e.getMessage() != null ? e.getMessage() : e)));
         } finally {
             watchdog.onReturn();
         }
