@@ -188,11 +188,11 @@ public final class LuaSandbox {
     private static LuaValue rep(Varargs args) {
         LuaValue s = args.arg1();
         if (!s.isstring()) {
-            throw new LuaError("bad argument #1 to 'rep' (string expected, got " + typeName(s, args.narg() >= 1) + ")");
+            throw new LuaError("bad argument #1: string expected, got " + typeName(s, args.narg() >= 1));
         }
         LuaValue count = args.arg(2).tonumber();
         if (count.isnil()) {
-            throw new LuaError("bad argument #2 to 'rep' (number expected, got " + typeName(args.arg(2), args.narg() >= 2) + ")");
+            throw new LuaError("bad argument #2: number expected, got " + typeName(args.arg(2), args.narg() >= 2));
         }
         LuaString text = s.checkstring();
         int n = (int) (long) count.todouble();
@@ -218,7 +218,7 @@ public final class LuaSandbox {
     private static Varargs unpack(Varargs args) {
         LuaValue t = args.arg1();
         if (!t.istable()) {
-            throw new LuaError("bad argument #1 to 'unpack' (table expected, got " + typeName(t, args.narg() >= 1) + ")");
+            throw new LuaError("bad argument #1: table expected, got " + typeName(t, args.narg() >= 1));
         }
         long i = optInt(args, 2, 1);
         long e = args.arg(3).isnil() ? t.rawlen() : optInt(args, 3, 0);
@@ -243,7 +243,7 @@ public final class LuaSandbox {
         }
         LuaValue number = v.tonumber();
         if (number.isnil()) {
-            throw new LuaError("bad argument #" + n + " to 'unpack' (number expected, got " + v.typename() + ")");
+            throw new LuaError("bad argument #" + n + ": number expected, got " + v.typename());
         }
         return (int) (long) number.todouble();
     }
@@ -345,9 +345,13 @@ public final class LuaSandbox {
                 return LuaValue.valueOf(Math.log(x.checkdouble()));
             }
         });
-        LuaValue tostring = new OneArgFunction() {
+        LuaValue tostring = new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue v) {
+            public Varargs invoke(Varargs args) {
+                if (args.narg() == 0) {
+                    throw new LuaError("bad argument #1: value expected");
+                }
+                LuaValue v = args.arg1();
                 LuaValue h = v.metatag(LuaValue.TOSTRING);
                 if (!h.isnil()) {
                     return h.call(v);

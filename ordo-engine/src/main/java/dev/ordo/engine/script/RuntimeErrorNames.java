@@ -42,7 +42,10 @@ import java.util.regex.Pattern;
  * keeps LuaJ's text there (pcall and xpcall reword what they catch); a {@code ..} in which a
  * {@code __concat} metamethod took part loses its name.
  *
- * <p>Also reworded: LuaJ's {@code table index expected, got table} for a nil or NaN key, which
+ * <p>Also reworded: LuaJ's argument errors ({@code bad argument: number expected, got string})
+ * as luaL_argerror's ({@code bad argument #2 to 'max' (number expected, got string)}), when the
+ * argument is certain (see {@link #badArgument(Matcher, Site)}); LuaJ's {@code table index
+ * expected, got table} for a nil or NaN key, which
  * Lua 5.1 calls {@code table index is nil} or {@code table index is NaN} (NaN when the key of the
  * failing assignment is one).
  */
@@ -93,6 +96,11 @@ final class RuntimeErrorNames {
      * (null: unknown) when the failing instruction there is of that kind; other text is unchanged.
      */
     static String rewrite(String text, Site site) {
+        Matcher arg = LUAJ_BAD_ARGUMENT.matcher(text);
+        if (arg.find()) {
+            String worded = badArgument(arg, site);
+            return worded == null ? text : text.substring(0, arg.start()) + worded + text.substring(arg.end());
+        }
         int badKey = text.indexOf(LUAJ_BAD_KEY);
         if (badKey >= 0) {
             return text.substring(0, badKey) + (keyIsNaN(site) ? "table index is NaN" : "table index is nil")
@@ -193,6 +201,92 @@ final class RuntimeErrorNames {
     }
 
     private static final String LUAJ_BAD_KEY = "table index expected, got table";
+    /** LuaJ's argument errors: "bad argument: number expected, got string" or "bad argument #2: index out of range". */
+    private static final Pattern LUAJ_BAD_ARGUMENT = Pattern.compile(
+            "bad argument(?: #(\\d+))?: (?:(\\w+) expected, got " + TYPE + "|(.+))$", Pattern.DOTALL);
+
+    /**
+     * Lua 5.1's luaL_argerror text, {@code bad argument #2 to 'max' (number expected, got
+     * string)}, for a LuaJ argument error raised by the function the instruction at {@code site}
+     * called: the name is the one that call gives it (a method's arguments are counted without
+     * the object), and when LuaJ gives no argument number, the one argument of the type it
+     * reports is taken (or, for nil, the first missing one: "got no value"). Null (keep LuaJ's
+     * text) when that is not certain: no call at the site, a call through pcall, an unknown
+     * argument count, or several arguments of that type.
+     */
+    private static String badArgument(Matcher m, Site site) {
+        if (!inCalledFunction(site)) {
+            return null;
+        }
+        Prototype p = site.closure().p;
+        int i = p.code[site.pc()];
+        int a = Lua.GETARG_A(i);
+        int args = Lua.GETARG_B(i) - 1;
+        if (args < 0 || Lua.GET_OPCODE(i) == Lua.OP_TFORCALL) {
+            return null;
+        }
+        LuaValue[] values = new LuaValue[args];
+        for (int k = 0; k < args; k++) {
+            values[k] = reg(site.registers(), a + 1 + k);
+        }
+        return badArgument(m, nameOf(p, site.pc(), a), values);
+    }
+
+    /**
+     * {@code text} with a LuaJ argument error raised by a Java function that pcall or xpcall
+     * called directly with {@code args} worded as Lua 5.1 words it there: with no name ('?').
+     */
+    static String rewriteCaught(String text, LuaValue[] args) {
+        Matcher arg = LUAJ_BAD_ARGUMENT.matcher(text);
+        String worded = arg.find() ? badArgument(arg, null, args) : null;
+        return worded == null ? text : text.substring(0, arg.start()) + worded + text.substring(arg.end());
+    }
+
+    /** The 5.1 wording for a call named {@code how} ("method 'sub'", "field 'max'"; null: unknown) with {@code args}. */
+    private static String badArgument(Matcher m, String how, LuaValue[] args) {
+        String name = how == null ? "?" : how.substring(how.indexOf('\'') + 1, how.length() - 1);
+        String message = m.group(4);
+        int n;
+        if (m.group(1) != null) {
+            n = Integer.parseInt(m.group(1));
+            if (message == null) {
+                message = typeExpected(m) + " expected, got " + m.group(3);
+            }
+        } else if (m.group(3) == null) {
+            return null;
+        } else {
+            String got = m.group(3);
+            boolean concat = name.equals("concat") && args.length > 0 && args[0].istable();
+            String element = concat ? concatElement(args[0], got) : null;
+            if (element != null) {
+                return element;
+            }
+            n = -1;
+            for (int k = concat ? 2 : 1; k <= args.length; k++) {
+                if (args[k - 1].typename().equals(got)) {
+                    if (n > 0) {
+                        return null;
+                    }
+                    n = k;
+                }
+            }
+            if (n < 0 && got.equals("nil")) {
+                n = args.length + 1;
+                got = "no value";
+            }
+            if (n < 0) {
+                return null;
+            }
+            message = typeExpected(m) + " expected, got " + got;
+        }
+        if (how != null && how.startsWith("method ")) {
+            n--;
+            if (n == 0) {
+                return "calling '" + name + "' on bad self (" + message + ")";
+            }
+        }
+        return "bad argument #" + n + " to '" + name + "' (" + message + ")";
+    }
 
     /** Whether the failing instruction at {@code site} is an assignment whose key is NaN. */
     private static boolean keyIsNaN(Site site) {
@@ -207,6 +301,23 @@ final class RuntimeErrorNames {
         }
         LuaValue key = rk(p, site.registers(), Lua.GETARG_B(i));
         return key.isnumber() && Double.isNaN(key.todouble());
+    }
+
+    /** The type LuaJ's argument error expected, in Lua's names (LuaJ's checkint says "int"). */
+    private static String typeExpected(Matcher m) {
+        return m.group(2).equals("int") ? "number" : m.group(2);
+    }
+
+    /** table.concat's complaint about an element, as Lua 5.1 words it; null if no element is of that type. */
+    private static String concatElement(LuaValue t, String got) {
+        int n = t.rawlen();
+        for (int k = 1; k <= n; k++) {
+            LuaValue v = t.rawget(k);
+            if (!isText(v) && v.typename().equals(got)) {
+                return "invalid value (" + got + ") at index " + k + " in table for 'concat'";
+            }
+        }
+        return null;
     }
 
     private static LuaValue rk(Prototype p, LuaValue[] registers, int x) {

@@ -453,18 +453,23 @@ public final class Scripting {
                 throw new ScriptError(value);
             }
         });
-        sandbox.define("pcall", new VarArgFunction() {
-            @Override
-            public Varargs invoke(Varargs args) {
-                return protectedCall(this, args.checkvalue(1), args.subargs(2), null);
-            }
-        });
-        sandbox.define("xpcall", new VarArgFunction() {
-            @Override
-            public Varargs invoke(Varargs args) {
-                return protectedCall(this, args.arg1(), LuaValue.NONE, args.checkvalue(2));
-            }
-        });
+        sandbox.define("pcall", new ProtectedCall(false));
+        sandbox.define("xpcall", new ProtectedCall(true));
+    }
+
+    /** pcall, or xpcall (with a handler): see {@link #replaceErrorFunctions}. */
+    final class ProtectedCall extends VarArgFunction {
+        private final boolean withHandler;
+
+        ProtectedCall(boolean withHandler) {
+            this.withHandler = withHandler;
+        }
+
+        @Override
+        public Varargs invoke(Varargs args) {
+            return withHandler ? protectedCall(this, args.arg1(), LuaValue.NONE, args.checkvalue(2))
+                    : protectedCall(this, args.checkvalue(1), args.subargs(2), null);
+        }
     }
 
     private Varargs protectedCall(LuaFunction self, LuaValue f, Varargs args, LuaValue handler) {
@@ -473,6 +478,13 @@ public final class Scripting {
             return LuaValue.varargsOf(LuaValue.TRUE, f.invoke(args));
         } catch (LuaError e) {
             LuaValue message = caught(e);
+            if (!(f instanceof LuaClosure) && message.isstring() && !(e instanceof ScriptError) && !(e instanceof TableError)) {
+                LuaValue[] values = new LuaValue[args.narg()];
+                for (int k = 0; k < values.length; k++) {
+                    values[k] = args.arg(k + 1);
+                }
+                message = LuaValue.valueOf(RuntimeErrorNames.rewriteCaught(message.tojstring(), values));
+            }
             if (handler != null) {
                 try {
                     message = handler.call(message);
