@@ -235,6 +235,36 @@ public final class LuaSandbox {
         return LuaValue.varargsOf(out);
     }
 
+    /**
+     * table.insert as Lua 5.1 does it: with two arguments appends at #t + 1; with three shifts
+     * t[pos..] up by one (raw reads and writes) and stores at pos; any other count is "wrong
+     * number of arguments to 'insert'".
+     */
+    private static Varargs insert(Varargs args) {
+        LuaValue t = args.arg1();
+        if (!t.istable()) {
+            throw new LuaError("bad argument #1: table expected, got " + typeName(t, args.narg() >= 1));
+        }
+        long end = t.rawlen() + 1L;
+        long pos;
+        switch (args.narg()) {
+            case 2:
+                pos = end;
+                break;
+            case 3:
+                pos = optInt(args, 2, 0);
+                end = Math.max(end, pos);
+                for (long i = end; i > pos; i--) {
+                    t.rawset((int) i, t.rawget((int) (i - 1)));
+                }
+                break;
+            default:
+                throw new LuaError("wrong number of arguments to 'insert'");
+        }
+        t.rawset((int) pos, args.arg(args.narg()));
+        return LuaValue.NONE;
+    }
+
     /** Argument {@code n} as luaL_optint reads it (nil or absent: {@code def}), truncated to a C int. */
     private static long optInt(Varargs args, int n, int def) {
         LuaValue v = args.arg(n);
@@ -272,6 +302,12 @@ public final class LuaSandbox {
         });
         table.rawset("unpack", LuaValue.NIL);
         table.rawset("pack", LuaValue.NIL);
+        table.rawset("insert", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return insert(args);
+            }
+        });
         table.rawset("getn", new OneArgFunction() {
             @Override
             public LuaValue call(LuaValue t) {

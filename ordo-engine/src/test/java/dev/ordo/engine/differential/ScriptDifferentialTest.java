@@ -241,6 +241,17 @@ class ScriptDifferentialTest {
                 eval("return ('x'):byte({})"),
                 eval("return cjson.encode(function() end)"),
                 eval("local ok, e = pcall(string.rep) return e")));
+        cases.add(c("table.insert as Lua 5.1: two or three arguments, raw shifts",
+                eval("local t = {1,2} table.insert(t, 1, 0) return t"),
+                eval("local t = {1,2} table.insert(t, 'x') return t"),
+                eval("local t = {} table.insert(t) return #t"),
+                eval("local t = {1} table.insert(t, 'a', 2) return t"),
+                eval("table.insert(nil, 1)"),
+                eval("local t = {1,2} table.insert(t, 2.7, 9) return t"),
+                eval("return table.insert({}, 1, 2, 3)"),
+                eval("local t = {} for i = 1, 5 do table.insert(t, i * 10) end table.insert(t, 3, 'm') return t"),
+                eval("local t = {'a'} table.insert(t, 1, 'b') table.insert(t, 'c') return t"),
+                eval("local t = {1,2} t:insert(3) return t")));
         cases.add(c("string.rep counts as a C int and refuses non-strings as Lua 5.1", eval("return ('x'):rep(-1)"),
                 eval("return #string.rep('ab', 2^31)"), eval("return string.rep('ab', '2')"), eval("return string.rep(5, 2)"),
                 eval("return string.rep(nil, 2)"), eval("return string.rep('a')"), eval("return string.rep(2.5, 2)"),
