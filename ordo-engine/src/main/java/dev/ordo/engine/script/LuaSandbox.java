@@ -515,9 +515,15 @@ public final class LuaSandbox {
         return RuntimeErrorNames.rewrite(text, null);
     }
 
-    /** True when {@code text} holds one of LuaJ's type errors (an operation on a value of the wrong type). */
-    static boolean isTypeError(String text) {
-        return !as51Message(text).equals(text) || COMPARE_PLAIN.matcher(text).find();
+    /**
+     * True when {@code text} is an error Lua 5.1's virtual machine raises itself (luaG_runerror:
+     * an operation on a value of the wrong type, a bad key to next) rather than a library
+     * function (luaL_error): raised inside a called C function, such an error carries no
+     * position. (A nil key is left out: 5.1 raises it before calling a {@code __newindex} that
+     * would rawset it, with a position, and LuaJ inside that rawset.)
+     */
+    static boolean raisedByTheVm(String text) {
+        return !as51Message(text).equals(text) || COMPARE_PLAIN.matcher(text).find() || text.contains("invalid key to 'next'");
     }
 
     /** Lua 5.1's luaG_ordererror, which takes two types as one when their third letters match (string, thread). */

@@ -413,7 +413,7 @@ public final class Scripting {
         if (!m.matches()) {
             return text;
         }
-        if (LuaSandbox.isTypeError(raw) && RuntimeErrorNames.inCalledFunction(site)) {
+        if (LuaSandbox.raisedByTheVm(raw) && RuntimeErrorNames.inCalledFunction(site)) {
             return m.group(3);
         }
         return text.startsWith("@") || text.matches("^[^\\s:]+:\\d+ .*") ? m.group(1) + ":" + m.group(2) + ": " + m.group(3) : text;
@@ -531,7 +531,7 @@ public final class Scripting {
                 Matcher m = WHERE.matcher(text);
                 if (m.matches()) {
                     where = m.group(2);
-                } else if (!text.startsWith("Script killed by user") && !(LuaSandbox.isTypeError(raw)
+                } else if (!text.startsWith("Script killed by user") && !(LuaSandbox.raisedByTheVm(raw)
                         && RuntimeErrorNames.inCalledFunction(watchdog.errorSite()))) {
                     where = watchdog.lastLine();
                     text = chunk(run) + ":" + where + ": " + text;

@@ -252,6 +252,12 @@ class ScriptDifferentialTest {
                 eval("local t = {} for i = 1, 5 do table.insert(t, i * 10) end table.insert(t, 3, 'm') return t"),
                 eval("local t = {'a'} table.insert(t, 1, 'b') table.insert(t, 'c') return t"),
                 eval("local t = {1,2} t:insert(3) return t")));
+        cases.add(c("an error the 5.1 VM raises inside a C function has no position (next's bad key)",
+                eval("return next({}, 'nokey')"),
+                eval("local t = setmetatable({}, {__newindex = function(t, k, v) rawset(t, k, v) end}) t[nil] = 1"),
+                eval("return {pcall(next, {}, 'nokey')}"),
+                eval("local ok, e = pcall(function() return next({}, 'nokey') end) return e"),
+                eval("local t = {} t[nil] = 1")));
         cases.add(c("string.rep counts as a C int and refuses non-strings as Lua 5.1", eval("return ('x'):rep(-1)"),
                 eval("return #string.rep('ab', 2^31)"), eval("return string.rep('ab', '2')"), eval("return string.rep(5, 2)"),
                 eval("return string.rep(nil, 2)"), eval("return string.rep('a')"), eval("return string.rep(2.5, 2)"),
