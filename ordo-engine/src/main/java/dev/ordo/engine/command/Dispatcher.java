@@ -183,7 +183,7 @@ public final class Dispatcher {
         // As Redis: failed once when an error was counted after the last nested command (a
         // transaction's or a script's commands count their own), and once more per error passed on.
         // Looked up after the command ran: CONFIG RESETSTAT counts itself in the new figures, as in Redis.
-        CommandStats s = stats.computeIfAbsent(command.fullName(), k -> new CommandStats());
+        CommandStats s = statsOf(command);
         long errorsNow = errors.total();
         s.failedCalls += (errorsNow != errorsBefore ? 1 : 0) + passedOnErrors;
         errorsBefore = errorsNow;
@@ -242,7 +242,7 @@ public final class Dispatcher {
     }
 
     private void reject(Command command, Session session, ReplyWriter out, String error) {
-        stats.computeIfAbsent(command.fullName(), k -> new CommandStats()).rejectedCalls++;
+        statsOf(command).rejectedCalls++;
         refuse(command, session, out, error);
     }
 
@@ -268,10 +268,14 @@ public final class Dispatcher {
      */
     public void countRejected(Command command, String text) {
         if (command != null) {
-            stats.computeIfAbsent(command.fullName(), k -> new CommandStats()).rejectedCalls++;
+            statsOf(command).rejectedCalls++;
         }
         errors.count(text);
         errorsBefore = errors.total();
+    }
+
+    private CommandStats statsOf(Command command) {
+        return stats.computeIfAbsent(command.fullName(), k -> new CommandStats());
     }
 
     /** INFO's error figures. */

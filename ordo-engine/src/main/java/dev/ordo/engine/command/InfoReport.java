@@ -3,10 +3,8 @@ package dev.ordo.engine.command;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Keyspace;
-import dev.ordo.engine.number.Doubles;
 
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.ThreadMXBean;
@@ -391,18 +389,13 @@ final class InfoReport {
     }
 
     private void latencyStats(Map<String, String> f) {
-        double[] percentiles = percentiles(config().get("latency-tracking-info-percentiles"));
+        double[] percentiles = Config.percentiles(config().get("latency-tracking-info-percentiles"));
         for (Map.Entry<String, Dispatcher.CommandStats> e : call.context().dispatcher().stats().entrySet()) {
             CommandLatency latency = e.getValue().latency;
             if (latency != null) {
                 f.put("latency_percentiles_usec_" + e.getKey(), latency.describe(percentiles));
             }
         }
-    }
-
-    private static double[] percentiles(String list) {
-        return java.util.Arrays.stream(list.trim().split(" +")).filter(w -> !w.isEmpty())
-                .mapToDouble(w -> Doubles.parseStrict(w.getBytes(StandardCharsets.ISO_8859_1))).toArray();
     }
 
     private void keyspace(Map<String, String> f) {

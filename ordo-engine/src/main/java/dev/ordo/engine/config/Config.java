@@ -139,7 +139,7 @@ public final class Config {
             throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set immutable config");
         }
         String normalized = normalize(p, value);
-        String problem = normalized == null ? reason(p.kind) : p.problem.apply(normalized);
+        String problem = normalized == null ? unparsable(p.kind) : p.problem.apply(normalized);
         if (problem != null) {
             throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + problem);
         }
@@ -186,7 +186,6 @@ public final class Config {
         return hashListpackLimits;
     }
 
-    /** A view of two parameters as listpack limits, read at every use, so CONFIG SET applies to later writes. */
     /**
      * A yes/no parameter read on every command: a view of its current value without the name
      * lookup {@link #getBoolean} does.
@@ -199,6 +198,7 @@ public final class Config {
         return () -> "yes".equals(p.value);
     }
 
+    /** A view of two parameters as listpack limits, read at every use, so CONFIG SET applies to later writes. */
     private ListpackLimits liveLimits(String entriesName, String valueName) {
         Param entries = byName.get(entriesName);
         Param value = byName.get(valueName);
@@ -215,18 +215,9 @@ public final class Config {
         };
     }
 
-    private static String reason(Kind kind) {
-        switch (kind) {
-            case INTEGER:
-                return "argument couldn't be parsed into an integer";
-            case MEMORY:
-                return "argument must be a memory value";
-            case BOOLEAN:
-            case ENUM:
-                return "argument(s) must be one of the following: " + "valid values";
-            default:
-                return "argument is invalid";
-        }
+    /** Why a value {@link #normalize} could not read is refused: only numbers can fail to parse. */
+    private static String unparsable(Kind kind) {
+        return kind == Kind.MEMORY ? "argument must be a memory value" : "argument couldn't be parsed into an integer";
     }
 
     private static String normalize(Param p, String value) {
@@ -299,13 +290,18 @@ public final class Config {
         put(new Param(name, Kind.ENUM, def, mutable, v -> values.contains(v) ? null : reason));
     }
 
+    /**
+     * The numbers of a {@code latency-tracking-info-percentiles} value (words separated by
+     * spaces, read as Redis reads doubles), NaN for a word that is not one.
+     */
+    public static double[] percentiles(String list) {
+        return java.util.Arrays.stream(list.trim().split(" +")).filter(w -> !w.isEmpty())
+                .mapToDouble(w -> Doubles.parseStrict(w.getBytes(StandardCharsets.ISO_8859_1))).toArray();
+    }
+
     /** {@code latency-tracking-info-percentiles}: numbers from 0 to 100, separated by spaces (none is fine). */
     private static String percentileListProblem(String v) {
-        for (String word : v.trim().split(" +")) {
-            if (word.isEmpty()) {
-                continue;
-            }
-            double p = Doubles.parseStrict(word.getBytes(StandardCharsets.ISO_8859_1));
+        for (double p : percentiles(v)) {
             if (Double.isNaN(p)) {
                 return "Invalid latency-tracking-info-percentiles parameters";
             }

@@ -182,8 +182,7 @@ public final class Functions {
         } catch (LuaError e) {
             LuaValue obj = e instanceof Scripting.TableError t ? t.table().rawget(LuaReplies.ERR) : null;
             String message = obj != null && obj.isstring() ? obj.tojstring()
-                    : "ERR " + LuaSandbox.as51Message(scripting.runtimeMessage(Scripting.compileMessage(e)).replace("@user_function", "user_function")
-                            .replaceFirst("^(user_function:\\d+) ", "$1: ").strip());
+                    : "ERR " + scripting.runtimeMessage(Scripting.compileMessage(e).strip());
             throw new ErrorReply("ERR Error registering functions: " + message);
         } finally {
             loading[0] = false;

@@ -395,9 +395,9 @@ public final class Scripting {
         watchdog.forgetSite();
     }
 
-    /** {@code text} with its LuaJ type error, if any, worded as Lua 5.1 words it for the error just raised. */
-    String runtimeMessage(String text) {
-        return RuntimeErrorNames.rewrite(text, watchdog.errorSite());
+    /** A LuaJ error message for the error just raised, worded as Lua 5.1 words it (see {@link #message51}). */
+    String runtimeMessage(String raw) {
+        return message51(raw);
     }
 
     /**
@@ -413,10 +413,15 @@ public final class Scripting {
         if (!m.matches()) {
             return text;
         }
-        if (LuaSandbox.raisedByTheVm(raw) && RuntimeErrorNames.inCalledFunction(site)) {
+        if (raisedInCalledFunction(raw)) {
             return m.group(3);
         }
         return text.startsWith("@") || text.matches("^[^\\s:]+:\\d+ .*") ? m.group(1) + ":" + m.group(2) + ": " + m.group(3) : text;
+    }
+
+    /** Whether the error just raised is one Lua 5.1's VM raises, raised inside a function the failing instruction called: no position. */
+    private boolean raisedInCalledFunction(String raw) {
+        return LuaSandbox.raisedByTheVm(raw) && RuntimeErrorNames.inCalledFunction(watchdog.errorSite());
     }
 
     /**
@@ -477,14 +482,7 @@ public final class Scripting {
         try {
             return LuaValue.varargsOf(LuaValue.TRUE, f.invoke(args));
         } catch (LuaError e) {
-            LuaValue message = caught(e);
-            if (!(f instanceof LuaClosure) && message.isstring() && !(e instanceof ScriptError) && !(e instanceof TableError)) {
-                LuaValue[] values = new LuaValue[args.narg()];
-                for (int k = 0; k < values.length; k++) {
-                    values[k] = args.arg(k + 1);
-                }
-                message = LuaValue.valueOf(RuntimeErrorNames.rewriteCaught(message.tojstring(), values));
-            }
+            LuaValue message = caught(e, f, args);
             if (handler != null) {
                 try {
                     message = handler.call(message);
@@ -501,13 +499,25 @@ public final class Scripting {
         }
     }
 
-    /** What pcall returns for {@code e}: the value error() raised, or LuaJ's message in Lua 5.1's words. */
-    private LuaValue caught(LuaError e) {
+    /**
+     * What pcall returns for {@code e}, raised by {@code f} called with {@code args}: the value
+     * error() raised, or LuaJ's message in Lua 5.1's words (for a Java function called directly,
+     * its argument errors name no function, as from C).
+     */
+    private LuaValue caught(LuaError e, LuaValue f, Varargs args) {
         LuaValue m = e.getMessageObject();
         if (e instanceof ScriptError || e instanceof TableError || m == null || !m.isstring()) {
             return m == null ? LuaValue.NIL : m;
         }
-        return LuaValue.valueOf(message51(m.tojstring().strip()));
+        String text = message51(m.tojstring().strip());
+        if (f instanceof LuaClosure) {
+            return LuaValue.valueOf(text);
+        }
+        LuaValue[] values = new LuaValue[args.narg()];
+        for (int k = 0; k < values.length; k++) {
+            values[k] = args.arg(k + 1);
+        }
+        return LuaValue.valueOf(RuntimeErrorNames.rewriteCaught(text, values));
     }
 
     /** Redis's text for an error that ended a script. */
@@ -531,8 +541,7 @@ public final class Scripting {
                 Matcher m = WHERE.matcher(text);
                 if (m.matches()) {
                     where = m.group(2);
-                } else if (!text.startsWith("Script killed by user") && !(LuaSandbox.raisedByTheVm(raw)
-                        && RuntimeErrorNames.inCalledFunction(watchdog.errorSite()))) {
+                } else if (!text.startsWith("Script killed by user") && !raisedInCalledFunction(raw)) {
                     where = watchdog.lastLine();
                     text = chunk(run) + ":" + where + ": " + text;
                 }

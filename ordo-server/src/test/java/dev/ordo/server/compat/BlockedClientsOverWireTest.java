@@ -26,9 +26,6 @@ class BlockedClientsOverWireTest {
     static final SideBySide SERVERS = new SideBySide();
     private final List<RawClient> opened = new ArrayList<>();
 
-
-
-
     static List<SideBySide.Target> servers() {
         return SERVERS.targets();
     }

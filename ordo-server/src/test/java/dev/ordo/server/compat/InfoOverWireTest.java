@@ -42,9 +42,6 @@ class InfoOverWireTest {
     static final SideBySide SERVERS = new SideBySide();
     private final List<RawClient> opened = new ArrayList<>();
 
-
-
-
     static List<SideBySide.Target> servers() {
         return SERVERS.targets();
     }

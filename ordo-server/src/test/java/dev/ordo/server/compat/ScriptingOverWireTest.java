@@ -36,8 +36,6 @@ class ScriptingOverWireTest {
     @RegisterExtension
     static final SideBySide SERVERS = new SideBySide();
 
-
-
     @Test
     void busyScript_othersGetBusy_scriptKillStopsIt_sameTextsAsRedis() throws Exception {
         assertThat(busyAndKill(SERVERS.ordoPort())).isEqualTo(busyAndKill(SERVERS.redis().port()));

@@ -26,8 +26,6 @@ class WireDifferentialTest {
     @RegisterExtension
     static final SideBySide SERVERS = new SideBySide();
 
-
-
     @Test
     void scriptedStream_bothProtocols_repliesMatchRedis() throws Exception {
         run(CommandStreams.scripted(), 2, "scripted");
