@@ -5,6 +5,7 @@ import dev.ordo.server.config.ConfigException;
 import dev.ordo.server.config.ConfigLoader;
 import dev.ordo.server.config.Version;
 import dev.ordo.server.net.ServerLog;
+import io.netty.util.ResourceLeakDetector;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -46,6 +47,11 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        // Netty samples one buffer in 128 for leak reports, recording a stack trace at each use of
+        // it; the tests keep that on, the server needs none of it on every request unless asked for.
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
         int code = run(args, System.out, System.err, System.in);
         if (code != 0) {
             System.exit(code);

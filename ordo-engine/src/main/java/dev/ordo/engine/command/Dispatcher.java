@@ -27,6 +27,7 @@ public final class Dispatcher {
     private Command lastRun;
     private final ErrorStats errors = new ErrorStats();
     private final java.util.function.BooleanSupplier latencyTracking;
+    private final java.util.function.LongSupplier slowThreshold;
     /** The error count when the last command (nested or not) began or ended; errors past it are the running command's. */
     private long errorsBefore;
     /** Errors the running command passed on that were counted where they arose (a script returning redis.call's error). */
@@ -54,6 +55,7 @@ public final class Dispatcher {
     public Dispatcher(CallContext context) {
         this.context = context;
         this.latencyTracking = context.config().liveFlag("latency-tracking");
+        this.slowThreshold = context.config().liveNumber("slowlog-log-slower-than");
     }
 
     /**
@@ -230,7 +232,7 @@ public final class Dispatcher {
      */
     private void logIfSlow(Command command, Session session, byte[][] args, long micros) {
         if (!command.is(Command.Flag.SKIP_SLOWLOG)
-                && slowLog.isSlow(micros, context.config().get("slowlog-log-slower-than"))) {
+                && SlowLog.isSlow(micros, slowThreshold.getAsLong())) {
             slowLog.add(command, session, args, context.keyspace().now(), micros,
                     context.config().getInt("slowlog-max-len"));
         }

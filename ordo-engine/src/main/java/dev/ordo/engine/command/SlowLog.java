@@ -21,20 +21,14 @@ public final class SlowLog {
 
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
     private long nextId;
-    private String thresholdText;
-    private long threshold;
 
     /** One logged call: SLOWLOG GET's id, unix time in seconds, duration, arguments, client address and name. */
     public record Entry(long id, long timestampSeconds, long durationMicros, List<byte[]> args, String clientAddress,
                         String clientName) {
     }
 
-    /** Whether a call of {@code micros} is to be logged under the threshold {@code thresholdText} (negative: never). */
-    boolean isSlow(long micros, String thresholdText) {
-        if (!thresholdText.equals(this.thresholdText)) {
-            this.threshold = Long.parseLong(thresholdText);
-            this.thresholdText = thresholdText;
-        }
+    /** Whether a call of {@code micros} is to be logged under {@code threshold} microseconds (negative: never). */
+    static boolean isSlow(long micros, long threshold) {
         return threshold >= 0 && micros >= threshold;
     }
 

@@ -198,6 +198,18 @@ public final class Config {
         return () -> "yes".equals(p.value);
     }
 
+    /**
+     * A number or memory parameter read on every command or every read from a socket: a view of
+     * its current value without the name lookup {@link #getLong} does.
+     */
+    public java.util.function.LongSupplier liveNumber(String name) {
+        Param p = byName.get(name);
+        if (p == null || (p.kind != Kind.INTEGER && p.kind != Kind.MEMORY)) {
+            throw new IllegalArgumentException("not a number parameter: " + name);
+        }
+        return () -> p.number;
+    }
+
     /** A view of two parameters as listpack limits, read at every use, so CONFIG SET applies to later writes. */
     private ListpackLimits liveLimits(String entriesName, String valueName) {
         Param entries = byName.get(entriesName);

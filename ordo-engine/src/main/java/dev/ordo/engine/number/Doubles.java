@@ -356,8 +356,11 @@ public final class Doubles {
         return negative ? -magnitude : magnitude;
     }
 
-    /** Value of an unsigned decimal literal that {@link #decimalEnd} accepted whole. */
-    private static double decimalMagnitude(byte[] s, int from, int end) {
+    /**
+     * Correctly rounded value of {@code s[from..end)}, an unsigned decimal literal as {@code strtod} reads one:
+     * digits with an optional fraction (at least one digit in all), then an optional exponent.
+     */
+    public static double decimalMagnitude(byte[] s, int from, int end) {
         long significand = 0;
         int significantDigits = 0;
         int fractionDigits = 0;

@@ -97,12 +97,12 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
 
     @Override
     public long maxBulkLength() {
-        return server.config().getLong("proto-max-bulk-len");
+        return server.maxBulkLength.getAsLong();
     }
 
     @Override
     public long queryBufferLimit() {
-        return server.config().getLong("client-query-buffer-limit");
+        return server.queryBufferLimit.getAsLong();
     }
 
     /** Admits the client (or refuses it over maxclients) and records its addresses. */
@@ -216,7 +216,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         if (session.closing()) {
             closeAfterFlush();
         } else if (writer.size() >= WRITE_OUT_BYTES) {
-            ctx.write(writer.take());
+            ctx.write(writer.take(), ctx.voidPromise());
         }
     }
 
@@ -227,7 +227,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         ByteBuf[] earlier = new ByteBuf[1];
         engine.withLock(() -> earlier[0] = writer.takeBefore(mark));
         if (earlier[0] != null) {
-            ctx.write(earlier[0]);
+            ctx.write(earlier[0], ctx.voidPromise());
         }
     }
 
@@ -278,7 +278,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         if (!blocked) {
             ByteBuf out = writer.take();
             if (out != null) {
-                ctx.write(out);
+                ctx.write(out, ctx.voidPromise());
             }
         }
         if (engine.repliesWaitForDisk()) {
@@ -367,7 +367,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             return;
         }
         if (blocked) {
-            ctx.write(line);
+            ctx.write(line, ctx.voidPromise());
         } else {
             writer.append(line);
             line.release();
@@ -414,7 +414,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         if (!blocked) {
             ByteBuf out = writer.take();
             if (out != null) {
-                ctx.write(out);
+                ctx.write(out, ctx.voidPromise());
             }
         }
         try {

@@ -31,6 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * The network side of an engine: listens on every address of {@code bind} and serves RESP
@@ -61,6 +62,9 @@ public final class RespServer implements ServerControl, AutoCloseable {
     private volatile Runnable onShutdown = this::close;
     private volatile int port;
     private ScheduledFuture<?> idleCheck;
+    /** The decoder's limits, read at every socket read. */
+    final LongSupplier maxBulkLength;
+    final LongSupplier queryBufferLimit;
 
     public RespServer(Engine engine, Config config, EventLoopGroup group, ServerLog log) {
         this.engine = engine;
@@ -69,6 +73,8 @@ public final class RespServer implements ServerControl, AutoCloseable {
         this.log = log;
         this.previous = engine.server();
         this.monitors = new MonitorFeed(engine, PooledByteBufAllocator.DEFAULT);
+        this.maxBulkLength = config.liveNumber("proto-max-bulk-len");
+        this.queryBufferLimit = config.liveNumber("client-query-buffer-limit");
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.ordo.engine.script.lib;
 
+import dev.ordo.engine.number.Doubles;
+
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -51,8 +53,8 @@ final class CStrtod {
             next = from;
             return false;
         }
-        String text = new String(s, from, decimalEnd - from, StandardCharsets.ISO_8859_1);
-        return found(decimalEnd, Double.parseDouble(text));
+        double magnitude = Doubles.decimalMagnitude(s, i, decimalEnd);
+        return found(decimalEnd, negative ? -magnitude : magnitude);
     }
 
     /** The index just past the number read. */
