@@ -20,10 +20,13 @@ import java.util.Locale;
  * Ordo beside redis-server on the wire, in one run: both servers start on free loopback ports,
  * each gets the same 1,000,000-member sorted set ({@code m:000000000000} .. with score = number),
  * then {@code redis-benchmark} (50 clients, 300,000 requests, {@code -r 1000000}) drives each
- * sorted-set command at {@code -P 1} and {@code -P 16}, alternating servers row by row, after one
- * unreported warm-up pass of every command against both (so the JIT has compiled Ordo's hot
- * paths, as it would have in any server that has been up for a minute). Prints one table (ops/s,
- * ratio, p99 for both) and both servers' resident memory after the load.
+ * sorted-set command at {@code -P 1} and {@code -P 16}, after one unreported warm-up pass of every
+ * command against both (as many requests again, so the JIT has compiled Ordo's hot paths, as it
+ * would have in any server that has been up for a minute). Each row is measured in three rounds,
+ * alternating the servers (Redis, Ordo, Redis, Ordo ...), and shows the median of each figure:
+ * one pass swings by 10 to 20% from run to run on a shared 2-core machine, for both servers alike.
+ * Prints one table (ops/s, ratio, p99 for both) and both servers' resident memory after the load.
+ * {@code -Drequests}, {@code -Dwarmup} and {@code -Drounds} change the counts.
  *
  * <p>With {@code -Dsuite=script} the table is instead EVALSHA of the seeds' sliding-window
  * limiter script (loaded into both servers with SCRIPT LOAD; key {@code rate:<random>} among a
@@ -75,6 +78,8 @@ public final class WireBenchmark {
             ordoJvm.add(args[i]);
         }
         int requests = Integer.getInteger("requests", 300_000);
+        int warmup = Integer.getInteger("warmup", requests);
+        int rounds = Integer.getInteger("rounds", 3);
         int redisPort = freePort();
         int ordoPort = freePort();
         Path dir = Files.createTempDirectory("ordo-wire-bench");
@@ -104,15 +109,22 @@ public final class WireBenchmark {
                     ordoRss / (double) redisRss);
             System.out.println("warming up (each command once against both servers, not reported) ...");
             for (String[] command : commands) {
-                run(benchmark, redisPort, 16, requests / 3, command);
-                run(benchmark, ordoPort, 16, requests / 3, command);
+                run(benchmark, redisPort, 16, warmup, command);
+                run(benchmark, ordoPort, 16, warmup, command);
             }
+            System.out.printf(Locale.ROOT, "median of %d rounds per row, servers alternating%n", rounds);
             System.out.printf(Locale.ROOT, "%-44s %3s %12s %12s %6s %10s %10s%n", "command", "-P", "Redis ops/s", "Ordo ops/s", "ratio",
                     "Redis p99", "Ordo p99");
             for (String[] command : commands) {
                 for (int pipeline : new int[] {1, 16}) {
-                    Result r = run(benchmark, redisPort, pipeline, requests, command);
-                    Result o = run(benchmark, ordoPort, pipeline, requests, command);
+                    Result[] redisRounds = new Result[rounds];
+                    Result[] ordoRounds = new Result[rounds];
+                    for (int k = 0; k < rounds; k++) {
+                        redisRounds[k] = run(benchmark, redisPort, pipeline, requests, command);
+                        ordoRounds[k] = run(benchmark, ordoPort, pipeline, requests, command);
+                    }
+                    Result r = Result.median(redisRounds);
+                    Result o = Result.median(ordoRounds);
                     String label = String.join(" ", command);
                     System.out.printf(Locale.ROOT, "%-44s %3d %12.0f %12.0f %6.2f %8.3fms %8.3fms%n",
                             label.length() > 44 ? label.substring(0, 41) + "..." : label, pipeline, r.rps,
@@ -130,6 +142,16 @@ public final class WireBenchmark {
     }
 
     private record Result(double rps, double p99) {
+        /** The median throughput and, separately, the median p99 of some rounds. */
+        static Result median(Result[] rounds) {
+            return new Result(median(rounds, Result::rps), median(rounds, Result::p99));
+        }
+
+        private static double median(Result[] rounds, java.util.function.ToDoubleFunction<Result> figure) {
+            double[] v = java.util.Arrays.stream(rounds).mapToDouble(figure).sorted().toArray();
+            int n = v.length;
+            return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        }
     }
 
     /** Runs redis-benchmark for one command and parses its CSV line (rps, ..., p99_latency_ms, ...). */

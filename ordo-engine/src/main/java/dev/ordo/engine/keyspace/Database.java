@@ -171,7 +171,8 @@ public final class Database {
             return;
         }
         if (e.expireAt == NO_EXPIRY) {
-            volatileEntries.put(key, e);
+            // The key object the main table holds, not the caller's equal copy: one key in memory.
+            volatileEntries.put(entries.storedKey(key), e);
         }
         e.expireAt = atMillis;
         keyspace.modified(index, key);

@@ -40,6 +40,12 @@ public final class KeyTable<V> {
         return i < 0 ? null : (V) values[i];
     }
 
+    /** The key instance this table holds equal to {@code key}, or null: lets another table share it. */
+    public Key storedKey(Key key) {
+        int i = slotOf(key);
+        return i < 0 ? null : keys[i];
+    }
+
     /** Sets the value of {@code key}; returns the previous one, or null. */
     @SuppressWarnings("unchecked")
     public V put(Key key, V value) {

@@ -11,14 +11,18 @@ import java.util.Arrays;
  * ascending key order; bytes past {@code used} are scratch. A handle is an entry's byte offset.
  */
 final class ListpackZSet extends ZSetStore {
-    private static final int MIN_CAPACITY = 64;
+    private static final byte[] EMPTY = new byte[0];
 
     private byte[] buf;
     private int used;
     private int size;
 
+    /**
+     * An empty set sized for {@code expectedBytes} of entries, exactly: most small sets never grow
+     * past what they were created with (a rate-limit window, a one-member set), so no slack is kept.
+     */
     ListpackZSet(int expectedBytes) {
-        buf = new byte[Math.max(MIN_CAPACITY, expectedBytes)];
+        buf = expectedBytes == 0 ? EMPTY : new byte[expectedBytes];
     }
 
     /** Builds the encoding from entries (score, member) already in ascending key order. */
