@@ -4,7 +4,8 @@
 #   - SAVE time and snapshot size, and load time at start (each server's own log line), for the
 #     1M-member set alone (the issue's anchor) and with the small sets added;
 #   - write throughput with the append-only file on, appendfsync everysec and always:
-#     redis-benchmark ZADD, 50 clients, -P 1 and -P 16: a warm-up run, then the median of three.
+#     redis-benchmark ZADD, 50 clients, -P 1 and -P 16, both servers up at once: a warm-up run,
+#     then five rounds alternating the servers, and each one's median.
 # Usage: ordo-bench/persistence-benchmark.sh [--no-build] [--aof-only]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,22 +64,27 @@ if [ $SNAPSHOTS = 1 ]; then
 fi
 
 echo
-printf '%-8s %-9s %4s %14s\n' server fsync P "ZADD/s"
+printf '%-9s %4s %14s %14s %6s\n' fsync P "Redis ZADD/s" "Ordo ZADD/s" ratio
 for fsync in everysec always; do
   for pipeline in 1 16; do
+    declare -A port
     for name in redis ordo; do
-      dir="$WORK/$name-aof-$fsync-$pipeline"; mkdir -p "$dir"; port=$(free_port)
-      start "$name" "$port" "$dir" --appendonly yes --appendfsync "$fsync"
-      n=$([ "$pipeline" = 1 ] && echo 100000 || echo 1000000)
-      # a warm-up run as long as a measured one, for both servers: a fresh JVM is still compiling
-      # its hot paths during the first seconds (a fifth of a run left -P 1 measuring the compiler),
-      # and a server that has been up a minute has long finished; then the median of three runs
-      redis-benchmark -p "$port" -t zadd -n "$n" -c 50 -P "$pipeline" -r 1000000 -q >/dev/null 2>&1
-      rps=$(for _ in 1 2 3; do
-        redis-benchmark -p "$port" -t zadd -n "$n" -c 50 -P "$pipeline" -r 1000000 -q 2>/dev/null | grep -oE '[0-9.]+ requests per second' | grep -oE '^[0-9.]+'
-      done | median)
-      stop "$port" "$dir"
-      printf '%-8s %-9s %4s %14s\n' "$name" "$fsync" "$pipeline" "$rps"
+      dir="$WORK/$name-aof-$fsync-$pipeline"; mkdir -p "$dir"; port[$name]=$(free_port)
+      start "$name" "${port[$name]}" "$dir" --appendonly yes --appendfsync "$fsync"
     done
+    n=$([ "$pipeline" = 1 ] && echo 100000 || echo 1000000)
+    zadds() { redis-benchmark -p "$1" -t zadd -n "$n" -c 50 -P "$pipeline" -r 1000000 -q 2>/dev/null | grep -oE '[0-9.]+ requests per second' | grep -oE '^[0-9.]+'; }
+    # a warm-up run as long as a measured one, for both servers: a fresh JVM is still compiling
+    # its hot paths during the first seconds (a fifth of a run left -P 1 measuring the compiler),
+    # and a server that has been up a minute has long finished. Then five rounds, the servers
+    # alternating so that both see the same moments of a shared machine, and each one's median.
+    zadds "${port[redis]}" >/dev/null; zadds "${port[ordo]}" >/dev/null
+    : >"$WORK/redis.rps"; : >"$WORK/ordo.rps"
+    for _ in 1 2 3 4 5; do
+      zadds "${port[redis]}" >>"$WORK/redis.rps"; zadds "${port[ordo]}" >>"$WORK/ordo.rps"
+    done
+    redis_rps=$(median <"$WORK/redis.rps"); ordo_rps=$(median <"$WORK/ordo.rps")
+    for name in redis ordo; do stop "${port[$name]}" "$WORK/$name-aof-$fsync-$pipeline"; done
+    printf '%-9s %4s %14s %14s %6.2f\n' "$fsync" "$pipeline" "$redis_rps" "$ordo_rps" "$(echo "$ordo_rps/$redis_rps" | bc -l)"
   done
 done
