@@ -117,8 +117,8 @@ public final class LuaSandbox {
         real.debuglib = hook;
     }
 
-    /** Sets a global from Java (KEYS, ARGV before a run). */
-    public void setGlobal(String name, LuaValue value) {
+    /** Sets a global from Java (KEYS, ARGV before a run; names as constants, not made again per run). */
+    public void setGlobal(LuaString name, LuaValue value) {
         real.rawset(name, value);
     }
 

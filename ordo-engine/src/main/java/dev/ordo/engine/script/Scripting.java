@@ -55,6 +55,8 @@ import java.util.regex.Pattern;
 public final class Scripting {
     private static final Logger LOG = Logger.getLogger(Scripting.class.getName());
     static final String KILLED = "ERR Script killed by user with SCRIPT KILL...";
+    private static final LuaString KEYS = LuaValue.valueOf("KEYS");
+    private static final LuaString ARGV = LuaValue.valueOf("ARGV");
     private static final Pattern WHERE = Pattern.compile("^@?([^\\s:]+):(\\d+):? (.*)$", Pattern.DOTALL);
 
     private final CallContext context;
@@ -320,8 +322,8 @@ public final class Scripting {
             if (isFunction) {
                 result = function.call(keyTable, argTable);
             } else {
-                sandbox.setGlobal("KEYS", keyTable);
-                sandbox.setGlobal("ARGV", argTable);
+                sandbox.setGlobal(KEYS, keyTable);
+                sandbox.setGlobal(ARGV, argTable);
                 result = function.call();
             }
             LuaReplies.write(result, out, run.resp, context.dispatcher());
@@ -345,8 +347,8 @@ public final class Scripting {
             running = previous;
             session.selectDb(c.session().db());
             if (!isFunction) {
-                sandbox.setGlobal("KEYS", LuaValue.NIL);
-                sandbox.setGlobal("ARGV", LuaValue.NIL);
+                sandbox.setGlobal(KEYS, LuaValue.NIL);
+                sandbox.setGlobal(ARGV, LuaValue.NIL);
             }
             if (run.polledBy != null) {
                 run.polledBy.ended(run);
