@@ -547,18 +547,37 @@ final class RankTree {
     }
 
     /**
-     * The first position in {@code leaf} whose key is not below (s, m). A forward scan rather than
-     * a binary search: its loads are independent and sequential, so a cold leaf costs about one
-     * memory round trip instead of one per probe.
+     * The first position in {@code leaf} whose key is not below (s, member at addr). The scores are
+     * scanned forward rather than binary searched: their loads are independent and sequential, so
+     * a cold leaf costs about one memory round trip instead of one per probe.
+     *
+     * <p>Only a tie needs members, and each member read is a cache miss into the arena, so the run
+     * of entries scored {@code s} is first searched for {@code addr} itself: an entry in the tree
+     * (ZREM, ZINCRBY's removal, ZRANK) is found by its address without reading a member (keys are
+     * unique, so where it stands is its lower bound). A key not in the tree is placed in the run by
+     * binary search over members.
      */
     private int lowerBound(Leaf leaf, double s, int addr) {
         double[] scores = leaf.scores;
+        int[] addrs = leaf.addrs;
         int n = leaf.size;
-        int i = firstNotBelow(scores, 0, n, s);
-        while (i < n && scores[i] == s && arena.compareMembers(leaf.addrs[i], addr) < 0) {
-            i++;
+        int lo = firstNotBelow(scores, 0, n, s);
+        int hi = lo;
+        while (hi < n && scores[hi] == s) {
+            if (addrs[hi] == addr) {
+                return hi;
+            }
+            hi++;
         }
-        return i;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (arena.compareMembers(addrs[mid], addr) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /**
