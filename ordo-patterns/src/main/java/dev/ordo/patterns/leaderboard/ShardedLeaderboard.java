@@ -196,8 +196,9 @@ public final class ShardedLeaderboard {
         if (n == 0) {
             return List.of();
         }
-        List<Entry> all = new ArrayList<>();
+        List<Entry> all;
         if (options.metadata()) {
+            all = new ArrayList<>();
             List<List<String>> keys = new ArrayList<>(shards.size());
             List<List<String>> args = new ArrayList<>(shards.size());
             for (Leaderboard s : shards) {
@@ -209,19 +210,71 @@ public final class ShardedLeaderboard {
                 all.addAll(shards.get(i).entries((List<?>) replies.get(i)));
             }
         } else {
-            List<Command> ranges = new ArrayList<>(shards.size());
-            for (Leaderboard s : shards) {
-                ranges.add(Command.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(s.key()).arg(0).arg(n - 1).arg("WITHSCORES"));
-            }
-            for (Object reply : store.callAll(ranges)) {
-                List<?> r = (List<?>) reply;
-                for (int i = 0; i < r.size(); i += 2) {
-                    all.add(new Entry((String) r.get(i), Scores.parse(r.get(i + 1)), 0, Map.of()));
-                }
-            }
+            all = topEntries(n);
         }
         all.sort(order);
         return ranked(all.subList(0, Math.min(n, all.size())), 0, 1);
+    }
+
+    /**
+     * Enough of each shard's best entries to hold the board's best {@code n}, in rounds: each shard
+     * is first asked for about twice its fair share of {@code n}, and asked again (for twice as
+     * many, never past {@code n}) only while it may hide more of the best {@code n}: while it gave
+     * all it was asked for and its last entry does not come after the {@code n}-th best read so
+     * far. Exact, and usually one round reading a fraction of the {@code n} per shard that merging
+     * whole shard tops would read.
+     */
+    private List<Entry> topEntries(int n) {
+        int count = shards.size();
+        List<List<Entry>> read = new ArrayList<>(count);
+        int[] asked = new int[count];
+        boolean[] done = new boolean[count];
+        int first = Math.min(n, 2 * ((n + count - 1) / count) + 2);
+        for (int i = 0; i < count; i++) {
+            read.add(new ArrayList<>());
+            asked[i] = first;
+        }
+        List<Entry> all = new ArrayList<>();
+        while (true) {
+            List<Integer> reading = new ArrayList<>();
+            List<Command> ranges = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                int have = read.get(i).size();
+                if (!done[i] && have < asked[i]) {
+                    reading.add(i);
+                    ranges.add(Command.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(shards.get(i).key())
+                            .arg(have).arg(asked[i] - 1).arg("WITHSCORES"));
+                }
+            }
+            if (reading.isEmpty()) {
+                return all;
+            }
+            List<Object> replies = store.callAll(ranges);
+            for (int k = 0; k < reading.size(); k++) {
+                int i = reading.get(k);
+                List<?> r = (List<?>) replies.get(k);
+                List<Entry> entries = read.get(i);
+                int before = entries.size();
+                for (int j = 0; j < r.size(); j += 2) {
+                    entries.add(new Entry((String) r.get(j), Scores.parse(r.get(j + 1)), 0, Map.of()));
+                }
+                all.addAll(entries.subList(before, entries.size()));
+                done[i] = entries.size() < asked[i] || entries.size() >= n;
+            }
+            Entry nth = null;
+            if (all.size() >= n) {
+                all.sort(order);
+                nth = all.get(n - 1);
+            }
+            for (int i = 0; i < count; i++) {
+                List<Entry> entries = read.get(i);
+                if (!done[i] && (nth == null || order.compare(entries.get(entries.size() - 1), nth) <= 0)) {
+                    asked[i] = (int) Math.min(n, 2L * asked[i]);
+                } else {
+                    done[i] = true;
+                }
+            }
+        }
     }
 
     /**

@@ -135,6 +135,32 @@ class ShardedLeaderboardTest {
         }
     }
 
+    /**
+     * top(n) reads a few entries per shard first and more only from shards that may hide some of
+     * the best n: here the best 40 all sit on one shard, tied in pairs, so that shard is read again
+     * and again while the other shards are read once.
+     */
+    @OnEveryBackend
+    void top_whenOneShardHoldsAllTheBest_readsItUntilExact(Backend backend) {
+        ShardedLeaderboard b = board(backend, BoardOptions.highestFirst());
+        Model model = new Model(true);
+        Leaderboard crowded = b.shardOf("m0");
+        for (int i = 0, onCrowded = 0; onCrowded < 40 || i < 200; i++) {
+            String member = "m" + i;
+            boolean there = b.shardOf(member) == crowded;
+            if (there && onCrowded >= 40) {
+                continue;
+            }
+            double score = there ? 1000 + onCrowded++ / 2 : i % 50;
+            b.setScore(member, score);
+            model.scores.put(member, score);
+        }
+        List<Entry> expected = Model.ranked(model.sorted(), TieRule.MEMBER_ORDER);
+        for (int n : new int[] {1, 3, 16, 39, 40, 41, 60}) {
+            assertThat(b.top(n)).as("top %d", n).isEqualTo(expected.subList(0, n));
+        }
+    }
+
     // ---- writes -----------------------------------------------------------------------------
 
     @OnEveryBackend
