@@ -7,7 +7,7 @@
 # glibc's free memory given back to the system every second).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ORDO_LEAN_JVM=(-XX:+UseSerialGC -Xms24m -Xmx1g -Xmn8m -XX:MinHeapFreeRatio=5 -XX:MaxHeapFreeRatio=10
+ORDO_LEAN_JVM=(-XX:+UseSerialGC -Xms24m -Xmx1g -Xmn4m -XX:MinHeapFreeRatio=5 -XX:MaxHeapFreeRatio=10
   -XX:ReservedCodeCacheSize=32m -Xss256k -XX:CICompilerCount=2 -XX:TrimNativeHeapInterval=1000)
 ./mvnw -q -DskipTests package
 if [ $# -eq 0 ]; then set -- "${ORDO_LEAN_JVM[@]}"; fi
