@@ -88,7 +88,13 @@ public final class WireBenchmark {
         ordoCmd.addAll(List.of("-jar", args[0], "--port", String.valueOf(ordoPort), "--save", ""));
         Process redis = start(List.of(redisServer, "--port", String.valueOf(redisPort), "--save", "", "--appendonly", "no",
                 "--dir", dir.toString()), dir.resolve("redis.log"), redisPort);
-        Process ordo = start(ordoCmd, dir.resolve("ordo.log"), ordoPort);
+        Process ordo;
+        try {
+            ordo = start(ordoCmd, dir.resolve("ordo.log"), ordoPort);
+        } catch (Exception e) {
+            redis.destroy(); // else a JVM flag Ordo refuses leaves redis-server running
+            throw e;
+        }
         boolean scripts = "script".equals(System.getProperty("suite"));
         String[][] commands = COMMANDS;
         try {
