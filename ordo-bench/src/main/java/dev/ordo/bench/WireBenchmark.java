@@ -13,8 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Ordo beside redis-server on the wire, in one run: both servers start on free loopback ports,
@@ -153,8 +155,8 @@ public final class WireBenchmark {
             return new Result(median(rounds, Result::rps), median(rounds, Result::p99));
         }
 
-        private static double median(Result[] rounds, java.util.function.ToDoubleFunction<Result> figure) {
-            double[] v = java.util.Arrays.stream(rounds).mapToDouble(figure).sorted().toArray();
+        private static double median(Result[] rounds, ToDoubleFunction<Result> figure) {
+            double[] v = Arrays.stream(rounds).mapToDouble(figure).sorted().toArray();
             int n = v.length;
             return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
         }

@@ -226,24 +226,20 @@ public final class ShardedLeaderboard {
      */
     private List<Entry> topEntries(int n) {
         int count = shards.size();
-        List<List<Entry>> read = new ArrayList<>(count);
+        int[] have = new int[count];
         int[] asked = new int[count];
+        Entry[] last = new Entry[count];
         boolean[] done = new boolean[count];
-        int first = Math.min(n, 2 * ((n + count - 1) / count) + 2);
-        for (int i = 0; i < count; i++) {
-            read.add(new ArrayList<>());
-            asked[i] = first;
-        }
+        Arrays.fill(asked, Math.min(n, 2 * ((n + count - 1) / count) + 2));
         List<Entry> all = new ArrayList<>();
         while (true) {
             List<Integer> reading = new ArrayList<>();
             List<Command> ranges = new ArrayList<>();
             for (int i = 0; i < count; i++) {
-                int have = read.get(i).size();
-                if (!done[i] && have < asked[i]) {
+                if (!done[i] && have[i] < asked[i]) {
                     reading.add(i);
                     ranges.add(Command.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(shards.get(i).key())
-                            .arg(have).arg(asked[i] - 1).arg("WITHSCORES"));
+                            .arg(have[i]).arg(asked[i] - 1).arg("WITHSCORES"));
                 }
             }
             if (reading.isEmpty()) {
@@ -253,13 +249,12 @@ public final class ShardedLeaderboard {
             for (int k = 0; k < reading.size(); k++) {
                 int i = reading.get(k);
                 List<?> r = (List<?>) replies.get(k);
-                List<Entry> entries = read.get(i);
-                int before = entries.size();
                 for (int j = 0; j < r.size(); j += 2) {
-                    entries.add(new Entry((String) r.get(j), Scores.parse(r.get(j + 1)), 0, Map.of()));
+                    last[i] = new Entry((String) r.get(j), Scores.parse(r.get(j + 1)), 0, Map.of());
+                    all.add(last[i]);
                 }
-                all.addAll(entries.subList(before, entries.size()));
-                done[i] = entries.size() < asked[i] || entries.size() >= n;
+                have[i] += r.size() / 2;
+                done[i] = have[i] < asked[i] || have[i] >= n;
             }
             Entry nth = null;
             if (all.size() >= n) {
@@ -267,8 +262,7 @@ public final class ShardedLeaderboard {
                 nth = all.get(n - 1);
             }
             for (int i = 0; i < count; i++) {
-                List<Entry> entries = read.get(i);
-                if (!done[i] && (nth == null || order.compare(entries.get(entries.size() - 1), nth) <= 0)) {
+                if (!done[i] && (nth == null || order.compare(last[i], nth) <= 0)) {
                     asked[i] = (int) Math.min(n, 2L * asked[i]);
                 } else {
                     done[i] = true;
