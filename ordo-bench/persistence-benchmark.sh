@@ -65,15 +65,16 @@ fi
 
 echo
 printf '%-9s %4s %14s %14s %6s\n' fsync P "Redis ZADD/s" "Ordo ZADD/s" ratio
+zadds() { # port: ZADDs per second under the current $n and $pipeline
+  redis-benchmark -p "$1" -t zadd -n "$n" -c 50 -P "$pipeline" -r 1000000 -q 2>/dev/null | grep -oE '[0-9.]+ requests per second' | grep -oE '^[0-9.]+'; }
+declare -A port
 for fsync in everysec always; do
   for pipeline in 1 16; do
-    declare -A port
     for name in redis ordo; do
       dir="$WORK/$name-aof-$fsync-$pipeline"; mkdir -p "$dir"; port[$name]=$(free_port)
       start "$name" "${port[$name]}" "$dir" --appendonly yes --appendfsync "$fsync"
     done
     n=$([ "$pipeline" = 1 ] && echo 100000 || echo 1000000)
-    zadds() { redis-benchmark -p "$1" -t zadd -n "$n" -c 50 -P "$pipeline" -r 1000000 -q 2>/dev/null | grep -oE '[0-9.]+ requests per second' | grep -oE '^[0-9.]+'; }
     # a warm-up run as long as a measured one, for both servers: a fresh JVM is still compiling
     # its hot paths during the first seconds (a fifth of a run left -P 1 measuring the compiler),
     # and a server that has been up a minute has long finished. Then five rounds, the servers
