@@ -83,9 +83,12 @@ public class ZSetReadBenchmark {
         return set.topReverse(10);
     }
 
-    /** ZRANGEBYSCORE min +inf LIMIT 0 10 from a random point. */
+    /**
+     * ZRANGEBYSCORE min +inf LIMIT 0 10 from a random point of the score range ({@link
+     * Members#load}'s scores lie in [0, 1e6)).
+     */
     @Benchmark
     public long rangeByScoreLimit10() {
-        return set.rangeByScore(next() / 1000.0, 10);
+        return set.rangeByScore(next(), 10);
     }
 }

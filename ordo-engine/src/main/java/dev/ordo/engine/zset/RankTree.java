@@ -127,6 +127,11 @@ final class RankTree {
 
         /** Tests a stored entry; member bytes are read from the arena only if needed. */
         boolean below(double score, int addr, MemberArena arena);
+
+        /** The number of entries of {@code tree} for which this bound holds. */
+        default int countIn(RankTree tree) {
+            return tree.countBelow(this);
+        }
     }
 
     int size() {
@@ -501,6 +506,27 @@ final class RankTree {
             i++;
         }
         return count + i;
+    }
+
+    /**
+     * The number of entries scored below {@code limit} (at most {@code limit} when {@code
+     * inclusive}): {@link #countBelow} for a bound decided by the score alone, which compares
+     * scores only, one per cache line where it can ({@link #firstNotBelow}).
+     */
+    int countScoresBelow(double limit, boolean inclusive) {
+        if (inclusive && limit == Double.POSITIVE_INFINITY) {
+            return size;
+        }
+        // score <= x is score < nextUp(x) for every x but +inf, handled above.
+        double bound = inclusive ? Math.nextUp(limit) : limit;
+        int count = 0;
+        Node node = root;
+        while (node instanceof Inner inner) {
+            int i = firstNotBelow(inner.sepScores, 1, inner.size, bound);
+            count += sumCounts(inner, i - 1);
+            node = inner.children[i - 1];
+        }
+        return count + firstNotBelow(((Leaf) node).scores, 0, node.size, bound);
     }
 
     /** Replaces the address of the present key (score, member at {@code oldAddr}) with {@code newAddr}. */

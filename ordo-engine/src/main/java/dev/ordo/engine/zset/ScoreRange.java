@@ -88,5 +88,10 @@ public final class ScoreRange {
         public boolean below(double score, int addr, MemberArena arena) {
             return inclusive ? score <= limit : score < limit;
         }
+
+        @Override
+        public int countIn(RankTree tree) {
+            return tree.countScoresBelow(limit, inclusive);
+        }
     }
 }

@@ -79,7 +79,7 @@ final class TreeZSet extends ZSetStore {
 
     @Override
     int countBelow(RankTree.Bound bound) {
-        return tree.countBelow(bound);
+        return bound.countIn(tree);
     }
 
     @Override
