@@ -9,6 +9,7 @@ import dev.ordo.patterns.store.LettuceStore;
 import dev.ordo.patterns.store.Store;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -206,12 +207,18 @@ public final class LeaderboardBenchmark {
 
     private static int ordoPort;
 
-    /** Starts the Ordo server jar ({@code args[0]}) with the JVM flags that follow it, as the wire benchmark does. */
+    /**
+     * Starts the Ordo server jar ({@code args[0]}) with the JVM flags that follow it, as the wire
+     * benchmark does: in an empty directory of its own, so it never loads a dump.rdb left in the
+     * working directory.
+     */
     private static Process startOrdo(String[] args) throws Exception {
         ordoPort = WireBenchmark.freePort();
+        Path dir = Files.createTempDirectory("ordo-leaderboard-bench");
         List<String> cmd = new ArrayList<>(List.of(WireBenchmark.javaBinary()));
         cmd.addAll(List.of(args).subList(1, args.length));
-        cmd.addAll(List.of("-jar", args[0], "--port", String.valueOf(ordoPort), "--save", ""));
-        return WireBenchmark.start(cmd, Files.createTempFile("ordo-leaderboard-bench", ".log"), ordoPort);
+        cmd.addAll(List.of("-jar", args[0], "--port", String.valueOf(ordoPort), "--save", "", "--appendonly", "no",
+                "--dir", dir.toString()));
+        return WireBenchmark.start(cmd, dir.resolve("ordo.log"), ordoPort);
     }
 }

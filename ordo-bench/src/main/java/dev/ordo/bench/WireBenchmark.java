@@ -87,7 +87,8 @@ public final class WireBenchmark {
         Path dir = Files.createTempDirectory("ordo-wire-bench");
         List<String> ordoCmd = new ArrayList<>(List.of(javaBinary()));
         ordoCmd.addAll(ordoJvm);
-        ordoCmd.addAll(List.of("-jar", args[0], "--port", String.valueOf(ordoPort), "--save", ""));
+        ordoCmd.addAll(List.of("-jar", args[0], "--port", String.valueOf(ordoPort), "--save", "", "--appendonly", "no",
+                "--dir", dir.toString()));
         Process redis = start(List.of(redisServer, "--port", String.valueOf(redisPort), "--save", "", "--appendonly", "no",
                 "--dir", dir.toString()), dir.resolve("redis.log"), redisPort);
         Process ordo;
