@@ -118,6 +118,23 @@ final class RankTree {
                 index = leaf == null ? 0 : leaf.size - 1;
             }
         }
+
+        /** Moves to the previous entry when {@code reverse}, else to the next. */
+        void step(boolean reverse) {
+            if (reverse) {
+                prev();
+            } else {
+                next();
+            }
+        }
+
+        /** A cursor at the same position. */
+        Cursor copy() {
+            Cursor c = new Cursor();
+            c.leaf = leaf;
+            c.index = index;
+            return c;
+        }
     }
 
     /** A monotone predicate over keys: true for a prefix of the order ("below the bound"). */

@@ -10,9 +10,14 @@ import dev.ordo.engine.internal.Hashing;
  * A handle is an index slot.
  */
 final class TreeZSet extends ZSetStore {
+    /** How many entries ahead of the one being visited a range walk loads (see {@link #touch}). */
+    private static final int LOOKAHEAD = 8;
+
     private final MemberArena arena;
     private final MemberIndex index;
     private final RankTree tree;
+    /** Where range walks leave what {@link #touch} read, so the compiler keeps those loads. */
+    private int touched;
 
     TreeZSet(int expectedSize, TreeShape shape) {
         arena = new MemberArena(shape.chunkSize());
@@ -89,14 +94,33 @@ final class TreeZSet extends ZSetStore {
         }
         RankTree.Cursor c = new RankTree.Cursor();
         tree.seek(reverse ? to - 1 : from, c);
-        for (int n = to - from; n > 0; n--) {
+        RankTree.Cursor ahead = c.copy();
+        int n = to - from;
+        int loaded = 0;
+        int sum = 0;
+        for (int lead = Math.min(n, LOOKAHEAD); loaded < lead; loaded++) {
+            sum += touch(ahead.address());
+            ahead.step(reverse);
+        }
+        for (int k = 0; k < n; k++) {
             emit(c.address(), c.score(), visitor);
-            if (reverse) {
-                c.prev();
-            } else {
-                c.next();
+            c.step(reverse);
+            if (loaded < n) {
+                sum += touch(ahead.address());
+                ahead.step(reverse);
+                loaded++;
             }
         }
+        touched = sum;
+    }
+
+    /**
+     * Loads the first byte of the entry at {@code addr}. The arena holds entries in insertion order,
+     * not key order, so each entry of a range is a cache miss of its own; loaded a few entries
+     * ahead of the one being visited, they overlap instead of following one another.
+     */
+    private int touch(int addr) {
+        return arena.chunk(addr)[MemberArena.offset(addr)];
     }
 
     @Override
