@@ -51,7 +51,7 @@ public final class LuaSandbox {
     static final String READONLY = "Attempt to modify a readonly table";
 
     private final Globals real = new Globals();
-    private final Globals env = new Globals();
+    private final Globals env;
 
     public LuaSandbox() {
         real.load(new BaseLib());
@@ -67,7 +67,7 @@ public final class LuaSandbox {
             real.rawset(name, LuaValue.NIL);
         }
         real.rawset("_VERSION", LuaValue.valueOf("Lua 5.1"));
-        proxy(real, env);
+        env = new ReadOnlyView(real);
         adaptTo51();
         LuaTable realMeta = new LuaTable();
         realMeta.rawset(LuaValue.INDEX, new TwoArgFunction() {
@@ -151,17 +151,55 @@ public final class LuaSandbox {
 
     /** A read-only view of {@code table}: reads pass through, writes fail. */
     static LuaTable proxy(LuaTable table) {
-        return proxy(table, new LuaTable());
+        return new ReadOnlyView(table);
     }
 
     /**
-     * Makes {@code proxy} a read-only view of {@code table}. Environments of compiled code are
-     * {@link Globals} instances: LuaJ runs its debug hooks (SCRIPT KILL, error lines) only for
-     * functions whose environment is one.
+     * A read-only view of a table, for the globals and the library tables. A read goes straight to
+     * the viewed table: one lookup, where an empty table whose {@code __index} is the viewed table
+     * costs three, and scripts read globals ({@code redis}, {@code KEYS}, {@code ARGV}) and library
+     * functions all the time. A key the viewed table lacks falls to the metatable's {@code __index}
+     * (the viewed table, whose own metatable decides: nil, or the nonexistent-global error). Every
+     * write fails with Redis's error: of a new key through {@code __newindex}, of an existing one
+     * here ({@code table.insert} refuses first, without a position, as Redis does). Iteration and
+     * length see an empty table, as through a proxy (so {@code table.remove} and {@code table.sort}
+     * find nothing to change, as on Redis).
+     *
+     * <p>A {@link Globals}, because the environment of compiled code must be one for LuaJ to run
+     * its debug hooks (SCRIPT KILL, error lines); library views are no different.
      */
-    static LuaTable proxy(LuaTable table, LuaTable proxy) {
-        proxy.setmetatable(readOnlyMeta(table));
-        return proxy;
+    private static final class ReadOnlyView extends Globals {
+        private final LuaTable viewed;
+
+        ReadOnlyView(LuaTable viewed) {
+            this.viewed = viewed;
+            setmetatable(readOnlyMeta(viewed));
+        }
+
+        @Override
+        public LuaValue rawget(LuaValue key) {
+            return viewed.rawget(key);
+        }
+
+        @Override
+        public LuaValue rawget(int key) {
+            return viewed.rawget(key);
+        }
+
+        @Override
+        public void rawset(LuaValue key, LuaValue value) {
+            throw new LuaError(READONLY);
+        }
+
+        @Override
+        public void rawset(int key, LuaValue value) {
+            throw new LuaError(READONLY);
+        }
+
+        @Override
+        public void hashset(LuaValue key, LuaValue value) {
+            throw new LuaError(READONLY);
+        }
     }
 
     /** A locked metatable that sends reads to {@code index} and fails every write with Redis's error. */
@@ -238,7 +276,7 @@ public final class LuaSandbox {
     /**
      * table.insert as Lua 5.1 does it: with two arguments appends at #t + 1; with three shifts
      * t[pos..] up by one (raw reads and writes) and stores at pos; any other count is "wrong
-     * number of arguments to 'insert'".
+     * number of arguments to 'insert'". A read-only table is refused before any write.
      */
     private static Varargs insert(Varargs args) {
         LuaValue t = args.arg1();
@@ -254,12 +292,13 @@ public final class LuaSandbox {
             case 3:
                 pos = optInt(args, 2, 0);
                 end = Math.max(end, pos);
-                for (long i = end; i > pos; i--) {
-                    t.rawset((int) i, t.rawget((int) (i - 1)));
-                }
                 break;
             default:
                 throw new LuaError("wrong number of arguments to 'insert'");
+        }
+        refuseReadOnly(t);
+        for (long i = end; i > pos; i--) {
+            t.rawset((int) i, t.rawget((int) (i - 1)));
         }
         t.rawset((int) pos, args.arg(args.narg()));
         return LuaValue.NONE;

@@ -370,7 +370,8 @@ eval("return redis.call('config', 'nosuch')"),
         // sandbox
         cases.add(c("sandbox", eval("return x"), eval("x = 1"), eval("_G.x = 1"), eval("return os"), eval("return io"), eval("return debug"),
                 eval("return require"), eval("return dofile"), eval("return loadfile"), eval("return print"), eval("string.x = 1"),
-                eval("table.insert = nil"), eval("rawset(_G, 'y', 1) return y"), eval("return setmetatable(_G, nil)"), eval("local t = {} t.x = 1 return t.x"),
+                eval("table.insert = nil"), eval("tostring = nil"), eval("KEYS = {}"), eval("string.upper = nil"), eval("table.insert(_G, 1)"),
+                eval("table.insert(string, 'x')"), eval("return table.remove(_G)"), eval("return rawget(_G, 'redis') ~= nil"), eval("rawset(_G, 'y', 1) return y"), eval("return setmetatable(_G, nil)"), eval("local t = {} t.x = 1 return t.x"),
                 eval("return loadstring(string.dump(function() return 1 end)) == nil"), eval("local f = loadstring('return 7') return f()"),
                 eval("return type(luajava)"), eval("return math.mod(7, 3)"), eval("return unpack({4, 5, 6})"), eval("return table.getn({1, 2, 3})")));
         // Lua 5.1 surface

@@ -58,6 +58,11 @@ class ScriptSafetyTest {
         "getmetatable('').__index.upper = function() return 'hijacked' end",
         "redis.call = nil",
         "cjson.encode = nil",
+        "redis = nil",
+        "string.upper = nil",
+        "tostring = nil",
+        "table.insert(string, 'x')",
+        "table.insert(_G, 1)",
     })
     void escapeAttempts_areRefused_andChangeNothing(String script) {
         assertThatThrownBy(() -> eval(script)).isInstanceOf(ErrorReply.class);
