@@ -570,13 +570,19 @@ final class RankTree {
     }
 
     /**
-     * Changes the score of the present key (oldScore, member at {@code addr}) to {@code newScore},
-     * in place when the entry keeps its position inside its leaf.
+     * Changes the score of the present key (oldScore, member at {@code addr}) to {@code newScore}:
+     * within its leaf when the new score lies strictly inside the leaf's scores (ZINCRBY's usual
+     * small step; one descent instead of three, and no count changes), in place when the entry keeps
+     * its position, else by removal and insertion.
      */
     void updateScore(double oldScore, int addr, double newScore) {
         Cursor c = find(oldScore, addr);
         Leaf leaf = c.leaf;
         int i = c.index;
+        if (leaf.scores[0] < newScore && newScore < leaf.scores[leaf.size - 1]) {
+            moveWithinLeaf(leaf, i, newScore, addr);
+            return;
+        }
         if (i > 0 && i < leaf.size - 1
                 && keyBefore(leaf.scores[i - 1], leaf.addrs[i - 1], newScore, addr)
                 && keyBefore(newScore, addr, leaf.scores[i + 1], leaf.addrs[i + 1])) {
@@ -585,6 +591,27 @@ final class RankTree {
         }
         remove(oldScore, addr);
         insert(newScore, addr);
+    }
+
+    /**
+     * Moves the entry at position {@code i} of {@code leaf} to where {@code newScore} puts it in
+     * the same leaf. Only for a new score strictly between the leaf's first and last scores: the
+     * key then stays above the separator before the leaf and below the one after it, and the
+     * leaf keeps its size, so no separator and no count on the path changes.
+     */
+    private void moveWithinLeaf(Leaf leaf, int i, double newScore, int addr) {
+        double[] scores = leaf.scores;
+        int[] addrs = leaf.addrs;
+        int n = leaf.size;
+        System.arraycopy(scores, i + 1, scores, i, n - 1 - i);
+        System.arraycopy(addrs, i + 1, addrs, i, n - 1 - i);
+        leaf.size = n - 1;
+        int j = lowerBound(leaf, newScore, addr);
+        System.arraycopy(scores, j, scores, j + 1, n - 1 - j);
+        System.arraycopy(addrs, j, addrs, j + 1, n - 1 - j);
+        scores[j] = newScore;
+        addrs[j] = addr;
+        leaf.size = n;
     }
 
     private Cursor find(double score, int addr) {

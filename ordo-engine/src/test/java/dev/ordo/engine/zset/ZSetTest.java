@@ -1,6 +1,7 @@
 package dev.ordo.engine.zset;
 
 import dev.ordo.engine.error.ErrorReply;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -216,6 +217,26 @@ class ZSetTest {
         ZSet z = abcde(enc);
         z.increment(b("a"), 2.5);
         assertThat(all(z)).containsExactly("b", "c", "a", "d", "e");
+    }
+
+    /**
+     * Leaves of four, filled by appends: [b c d e] [f g a h], the tie run at score 1 crossing the
+     * leaf boundary. Moving a to score 1 must take it out of the second leaf, before b; a new score
+     * equal to the leaf's first score is not inside the leaf's range.
+     */
+    @Test
+    void update_toTheScoreOfATieRunCrossingALeafBoundary_keepsMemberOrder() {
+        ZSet z = new ZSet(ListpackLimits.of(0, 0), new TreeShape(4, 4, 128));
+        for (String m : new String[] {"b", "c", "d", "e", "f"}) {
+            z.add(b(m), 1);
+        }
+        z.add(b("g"), 2);
+        z.add(b("h"), 3);
+        z.add(b("a"), 2.5);
+        z.add(b("a"), 1);
+        assertThat(all(z)).containsExactly("a", "b", "c", "d", "e", "f", "g", "h");
+        z.increment(b("h"), -2);
+        assertThat(all(z)).containsExactly("a", "b", "c", "d", "e", "f", "h", "g");
     }
 
     // ------------------------------------------------------------------ order
