@@ -98,18 +98,13 @@ final class TreeZSet extends ZSetStore {
         int n = to - from;
         int loaded = 0;
         int sum = 0;
-        for (int lead = Math.min(n, LOOKAHEAD); loaded < lead; loaded++) {
-            sum += touch(ahead.address());
-            ahead.step(reverse);
-        }
         for (int k = 0; k < n; k++) {
-            emit(c.address(), c.score(), visitor);
-            c.step(reverse);
-            if (loaded < n) {
+            for (int upTo = Math.min(n, k + LOOKAHEAD); loaded < upTo; loaded++) {
                 sum += touch(ahead.address());
                 ahead.step(reverse);
-                loaded++;
             }
+            emit(c.address(), c.score(), visitor);
+            c.step(reverse);
         }
         touched = sum;
     }
