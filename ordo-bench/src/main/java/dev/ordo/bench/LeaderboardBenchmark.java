@@ -207,18 +207,11 @@ public final class LeaderboardBenchmark {
 
     private static int ordoPort;
 
-    /**
-     * Starts the Ordo server jar ({@code args[0]}) with the JVM flags that follow it, as the wire
-     * benchmark does: in an empty directory of its own, so it never loads a dump.rdb left in the
-     * working directory.
-     */
+    /** Starts the Ordo server jar ({@code args[0]}) with the JVM flags that follow it, as the wire benchmark does. */
     private static Process startOrdo(String[] args) throws Exception {
         ordoPort = WireBenchmark.freePort();
         Path dir = Files.createTempDirectory("ordo-leaderboard-bench");
-        List<String> cmd = new ArrayList<>(List.of(WireBenchmark.javaBinary()));
-        cmd.addAll(List.of(args).subList(1, args.length));
-        cmd.addAll(List.of("-jar", args[0], "--port", String.valueOf(ordoPort), "--save", "", "--appendonly", "no",
-                "--dir", dir.toString()));
+        List<String> cmd = WireBenchmark.ordoCommand(args[0], List.of(args).subList(1, args.length), ordoPort, dir);
         return WireBenchmark.start(cmd, dir.resolve("ordo.log"), ordoPort);
     }
 }

@@ -85,10 +85,7 @@ public final class WireBenchmark {
         int redisPort = freePort();
         int ordoPort = freePort();
         Path dir = Files.createTempDirectory("ordo-wire-bench");
-        List<String> ordoCmd = new ArrayList<>(List.of(javaBinary()));
-        ordoCmd.addAll(ordoJvm);
-        ordoCmd.addAll(List.of("-jar", args[0], "--port", String.valueOf(ordoPort), "--save", "", "--appendonly", "no",
-                "--dir", dir.toString()));
+        List<String> ordoCmd = ordoCommand(args[0], ordoJvm, ordoPort, dir);
         Process redis = start(List.of(redisServer, "--port", String.valueOf(redisPort), "--save", "", "--appendonly", "no",
                 "--dir", dir.toString()), dir.resolve("redis.log"), redisPort);
         Process ordo;
@@ -258,6 +255,18 @@ public final class WireBenchmark {
     }
 
     /** The java launcher of this JVM. */
+    /**
+     * The command line of an Ordo server jar with the given JVM flags, persisting nothing and
+     * working in {@code dir} (an empty directory of the benchmark's, as redis-server's is, so that
+     * it never loads a dump.rdb left in the working directory).
+     */
+    static List<String> ordoCommand(String jar, List<String> jvmFlags, int port, Path dir) {
+        List<String> cmd = new ArrayList<>(List.of(javaBinary()));
+        cmd.addAll(jvmFlags);
+        cmd.addAll(List.of("-jar", jar, "--port", String.valueOf(port), "--save", "", "--appendonly", "no", "--dir", dir.toString()));
+        return cmd;
+    }
+
     static String javaBinary() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
