@@ -29,10 +29,11 @@ import java.util.List;
  * <p>Scripts run on the event loop (no thread hop per script), so while one runs nothing else
  * reads the sockets. Once it is busy, the script's instruction hook calls {@link #poll} about
  * every millisecond (on the event loop thread, or on a coroutine's thread while the loop waits
- * for it). The first poll registers the sockets of that loop's idle
- * connections (nothing half-parsed, nothing waiting to be written, not blocked, not
- * monitoring) with a selector of its own (a socket may be registered with several selectors),
- * and the loop's listening sockets, so new clients are accepted and served too;
+ * for it). The first poll sends the replies of the loop's turn so far ({@link TurnFlush}; not
+ * from a coroutine's thread, so those clients wait for the script), then registers the sockets
+ * of that loop's idle connections (nothing half-parsed, nothing waiting to be written, not
+ * blocked, not monitoring) with a selector of its own (a socket may be registered with several
+ * selectors), and the loop's listening sockets, so new clients are accepted and served too;
  * each poll reads what arrived (up to 64 KiB kept per client), answers every complete command
  * with its reply written straight to the socket (what the socket does not take waits, in order),
  * and keeps any incomplete tail. When the script ends ({@link #ended}), the
@@ -95,6 +96,7 @@ final class BusyTakeover implements Scripting.BusyHandler {
     }
 
     private void takeOver(Scripting.Run run) throws IOException {
+        server.flushTurn();
         selector = Selector.open();
         for (Connection c : server.connectionList()) {
             Channel ch = c.channel();

@@ -23,7 +23,7 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One client connection: its {@link Session}, the commands {@link RespDecoder} hands up, and the
- * replies, encoded by one {@link RespWriter} and flushed once per read batch.
+ * replies, encoded by one {@link RespWriter} and flushed once per turn of the event loop.
  *
  * <p>Invariants. Commands run in arrival order, one at a time, on the channel's event loop. When
  * the engine answers BLOCKED, the writer belongs to the engine until {@link #resume()}; meanwhile
@@ -33,8 +33,9 @@ import java.util.concurrent.RejectedExecutionException;
  * query buffer limit (unparsed plus waiting input) and the idle timeout close at once. A closed
  * connection, blocked or mid-frame, is forgotten by the engine ({@link Engine#disconnect}).
  *
- * <p>Output: replies of one read batch leave with one flush at {@code channelReadComplete}
- * (early, unflushed writes past 64 KiB); while the socket is not writable reading pauses.
+ * <p>Output: replies wait in the writer (written out early, unflushed, past 64 KiB) and leave
+ * with one flush at the end of the event loop's turn ({@link TurnFlush}), together with every
+ * other connection's of that turn; while the socket is not writable reading pauses.
  *
  * <p>CLIENT REPLY: the engine only records the mode. A reply is sent when the mode after the
  * command is ON, and a command run in SKIP mode turns it back to ON.
@@ -57,7 +58,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private ReplyMode modeAtBlock;
     private boolean admitted;
     private boolean closing;
-    private boolean flushScheduled;
+    /** Whether this connection waits in {@link #turnFlush} to be flushed. */
+    private boolean flushQueued;
+    private TurnFlush turnFlush;
     private volatile boolean blocked;
     private volatile boolean monitor;
     private volatile long lastInteraction;
@@ -110,6 +113,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.writer = new RespWriter(ctx.alloc(), session);
+        this.turnFlush = server.turnFlush(ctx.channel().eventLoop());
         lastInteraction = System.currentTimeMillis();
         session.setAddresses(address(ctx.channel().remoteAddress()), address(ctx.channel().localAddress()));
         if (!server.admit(this)) {
@@ -267,11 +271,22 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     }
 
     /**
-     * Sends what the writer holds (unless the engine owns it) and flushes; pauses reading under
-     * backpressure. Under {@code appendfsync always} the flush waits until the writes are on disk
-     * ({@link DurableFlush}).
+     * Has the replies sent at the end of this turn of the event loop ({@link TurnFlush}), under
+     * {@code appendfsync always} once the writes they acknowledge are on disk.
      */
     private void flush() {
+        if (!closing && !flushQueued) {
+            flushQueued = true;
+            turnFlush.add(this);
+        }
+    }
+
+    /**
+     * At the end of the turn: sends what the writer holds (unless the engine owns it) and
+     * flushes; pauses reading under backpressure.
+     */
+    void flushNow() {
+        flushQueued = false;
         if (closing) {
             return;
         }
@@ -280,18 +295,6 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             if (out != null) {
                 ctx.write(out, ctx.voidPromise());
             }
-        }
-        if (engine.repliesWaitForDisk()) {
-            server.durableFlush(ctx.channel().eventLoop()).add(this);
-        } else {
-            flushNow();
-        }
-    }
-
-    /** Flushes what has been written to the channel; pauses reading under backpressure. */
-    void flushNow() {
-        if (closing) {
-            return;
         }
         ctx.flush();
         if (!ctx.channel().isWritable()) {
@@ -360,7 +363,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         }
     }
 
-    /** On the event loop: queues the line behind this connection's replies and schedules a flush. */
+    /** On the event loop: queues the line behind this connection's replies, to leave at the end of the turn. */
     private void appendMonitorLine(ByteBuf line) {
         if (closing || session.closing() || session.replyMode() == ReplyMode.OFF) {
             line.release();
@@ -372,13 +375,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             writer.append(line);
             line.release();
         }
-        if (!flushScheduled) {
-            flushScheduled = true;
-            ctx.executor().execute(() -> {
-                flushScheduled = false;
-                flush();
-            });
-        }
+        flush();
     }
 
     /** CLIENT KILL from any client (under the engine lock): closes this connection on its loop. */

@@ -58,7 +58,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
     private final AtomicInteger admitted = new AtomicInteger();
     private final List<Channel> listeners = new CopyOnWriteArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final Map<io.netty.channel.EventLoop, DurableFlush> durableFlushes = new ConcurrentHashMap<>();
+    private final Map<io.netty.channel.EventLoop, TurnFlush> turnFlushes = new ConcurrentHashMap<>();
     private volatile Runnable onShutdown = this::close;
     private volatile int port;
     private ScheduledFuture<?> idleCheck;
@@ -184,9 +184,18 @@ public final class RespServer implements ServerControl, AutoCloseable {
         return monitors;
     }
 
-    /** The group commit of {@code loop} (see {@link DurableFlush}). */
-    DurableFlush durableFlush(io.netty.channel.EventLoop loop) {
-        return durableFlushes.computeIfAbsent(loop, l -> new DurableFlush(engine, l));
+    /** Runs now the end-of-turn flush of the event loop the calling thread is, if it is one. */
+    void flushTurn() {
+        turnFlushes.forEach((loop, flush) -> {
+            if (loop.inEventLoop()) {
+                flush.run();
+            }
+        });
+    }
+
+    /** The end-of-turn flush, and group commit, of {@code loop} (see {@link TurnFlush}). */
+    TurnFlush turnFlush(io.netty.channel.EventLoop loop) {
+        return turnFlushes.computeIfAbsent(loop, l -> new TurnFlush(engine, l));
     }
 
     /** Registers a new connection; false when {@code maxclients} are already connected. */

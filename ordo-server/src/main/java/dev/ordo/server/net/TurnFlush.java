@@ -1,0 +1,67 @@
+package dev.ordo.server.net;
+
+import dev.ordo.engine.Engine;
+import io.netty.channel.EventLoop;
+
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The replies of one event loop leave once per turn of the loop, as Redis's do before its event
+ * loop sleeps: a connection that has replies asks here instead of flushing at once, and one task,
+ * run after the loop has handled every readable socket of its turn, flushes all of them.
+ *
+ * <p>Why: flushing each reply as soon as it is ready (one system call per reply either way) let a
+ * fast server answer a few clients, sleep, and wake again for the next few, so clients saw
+ * replies in small, uneven batches. Measured with {@code redis-benchmark -P 1} (50 clients, 1M
+ * set, medians of 5 alternating rounds) against flushing at once: p99 0.815 against 0.839 ms
+ * for ZSCORE, 0.767 against 0.879 for ZREVRANK, 1.103 against 1.199 for ZADD, with throughput
+ * no lower.
+ *
+ * <p>Under {@code appendfsync always} the same task is the group commit: it makes the writes of
+ * the turn durable once ({@link Engine#awaitDurable}: one write and one fsync) before any reply
+ * acknowledging them leaves, so one fsync serves every client of the turn.
+ *
+ * <p>Event loop thread only. A connection is queued at most once per turn ({@link
+ * Connection#queueFlush}).
+ */
+final class TurnFlush implements Runnable {
+    private final Engine engine;
+    private final EventLoop loop;
+    private List<Connection> waiting = new ArrayList<>();
+    private List<Connection> flushing = new ArrayList<>();
+
+    TurnFlush(Engine engine, EventLoop loop) {
+        this.engine = engine;
+        this.loop = loop;
+    }
+
+    /** Flushes {@code connection} at the end of this turn, once the writes so far are durable. */
+    void add(Connection connection) {
+        if (waiting.isEmpty()) {
+            loop.execute(this);
+        }
+        waiting.add(connection);
+    }
+
+    @Override
+    public void run() {
+        List<Connection> ready = waiting;
+        waiting = flushing;
+        flushing = ready;
+        try {
+            engine.awaitDurable();
+        } catch (UncheckedIOException e) {
+            // The writes these replies acknowledge are not durable: the clients lose their
+            // connections instead of an acknowledgement (Redis exits in this case).
+            ready.forEach(Connection::closeUnacknowledged);
+            ready.clear();
+            return;
+        }
+        for (Connection c : ready) {
+            c.flushNow();
+        }
+        ready.clear();
+    }
+}
