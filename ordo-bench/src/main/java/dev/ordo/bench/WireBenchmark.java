@@ -24,9 +24,10 @@ import java.util.function.ToDoubleFunction;
  * then {@code redis-benchmark} (50 clients, 300,000 requests, {@code -r 1000000}) drives each
  * sorted-set command at {@code -P 1} and {@code -P 16}, after one unreported warm-up pass of every
  * command against both (as many requests again, so the JIT has compiled Ordo's hot paths, as it
- * would have in any server that has been up for a minute). Each row is measured in three rounds,
+ * would have in any server that has been up for a minute). Each row is measured in five rounds,
  * alternating the servers (Redis, Ordo, Redis, Ordo ...), and shows the median of each figure:
- * one pass swings by 10 to 20% from run to run on a shared 2-core machine, for both servers alike.
+ * one pass swings by 10 to 20% from run to run on a shared 2-core machine, for both servers alike,
+ * and a -P 1 p99 by more (0.6 to 1.0 ms for the same server within minutes).
  * Prints one table (ops/s, ratio, p99 for both) and both servers' resident memory after the load.
  * {@code -Drequests}, {@code -Dwarmup} and {@code -Drounds} change the counts.
  *
@@ -81,7 +82,7 @@ public final class WireBenchmark {
         }
         int requests = Integer.getInteger("requests", 300_000);
         int warmup = Integer.getInteger("warmup", requests);
-        int rounds = Integer.getInteger("rounds", 3);
+        int rounds = Integer.getInteger("rounds", 5);
         int redisPort = freePort();
         int ordoPort = freePort();
         Path dir = Files.createTempDirectory("ordo-wire-bench");
