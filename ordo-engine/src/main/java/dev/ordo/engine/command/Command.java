@@ -34,6 +34,7 @@ public final class Command {
     private final String group;
     private final CommandHandler handler;
     private final Map<String, Command> subcommands = new LinkedHashMap<>();
+    private final Map<String, Command> subcommandsView = Collections.unmodifiableMap(subcommands);
     private Command parent;
 
     private Command(String name, int arity, Set<Flag> flags, int firstKey, int lastKey, int keyStep, String group,
@@ -111,7 +112,7 @@ public final class Command {
     }
 
     public Map<String, Command> subcommands() {
-        return Collections.unmodifiableMap(subcommands);
+        return subcommandsView;
     }
 
     /** The subcommand named by {@code arg} (case-insensitive), or null. */

@@ -29,9 +29,10 @@ import java.util.List;
  * <p>Scripts run on the event loop (no thread hop per script), so while one runs nothing else
  * reads the sockets. Once it is busy, the script's instruction hook calls {@link #poll} about
  * every millisecond (on the event loop thread, or on a coroutine's thread while the loop waits
- * for it). The first poll sends the replies of the loop's turn so far ({@link TurnFlush}; not
- * from a coroutine's thread, so those clients wait for the script), then registers the sockets
- * of that loop's idle connections (nothing half-parsed, nothing waiting to be written, not
+ * for it). Each poll on the loop's thread first sends the replies the loop's turn holds so far
+ * ({@link TurnFlush}: from a coroutine's thread Netty cannot, and a client whose replies were
+ * still unsent when the takeover began is not served until the script ends). The first poll
+ * registers the sockets of that loop's idle connections (nothing half-parsed, nothing waiting to be written, not
  * blocked, not monitoring) with a selector of its own (a socket may be registered with several
  * selectors), and the loop's listening sockets, so new clients are accepted and served too;
  * each poll reads what arrived (up to 64 KiB kept per client), answers every complete command
@@ -75,6 +76,7 @@ final class BusyTakeover implements Scripting.BusyHandler {
         if (!server.isEventLoop(run.thread())) {
             return;
         }
+        server.flushTurn();
         try {
             if (selector == null) {
                 takeOver(run);
@@ -96,7 +98,6 @@ final class BusyTakeover implements Scripting.BusyHandler {
     }
 
     private void takeOver(Scripting.Run run) throws IOException {
-        server.flushTurn();
         selector = Selector.open();
         for (Connection c : server.connectionList()) {
             Channel ch = c.channel();

@@ -61,6 +61,8 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     /** Whether this connection waits in {@link #turnFlush} to be flushed. */
     private boolean flushQueued;
     private TurnFlush turnFlush;
+    /** Whether a command of this connection is running (a busy script may flush the turn meanwhile). */
+    private boolean running;
     private volatile boolean blocked;
     private volatile boolean monitor;
     private volatile long lastInteraction;
@@ -183,11 +185,16 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private void run(byte[][] args) {
         ReplyMode before = session.replyMode();
         int mark = writer.size();
-        if (isMonitor(args[0])) {
-            monitorCommand(args);
-        } else if (execute(args, mark) == Engine.Outcome.BLOCKED) {
-            block(before, mark);
-            return;
+        running = true;
+        try {
+            if (isMonitor(args[0])) {
+                monitorCommand(args);
+            } else if (execute(args, mark) == Engine.Outcome.BLOCKED) {
+                block(before, mark);
+                return;
+            }
+        } finally {
+            running = false;
         }
         applyReplyMode(before, mark);
         afterCommand();
@@ -283,9 +290,16 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
 
     /**
      * At the end of the turn: sends what the writer holds (unless the engine owns it) and
-     * flushes; pauses reading under backpressure.
+     * flushes; pauses reading under backpressure. While one of this connection's commands runs
+     * (a busy script's takeover flushes the turn from inside it) the writer holds a reply still
+     * being written, to be kept or truncated at the command's end: the flush waits for the next
+     * turn.
      */
     void flushNow() {
+        if (running) {
+            turnFlush.add(this);
+            return;
+        }
         flushQueued = false;
         if (closing) {
             return;

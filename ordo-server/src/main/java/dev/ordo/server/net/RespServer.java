@@ -188,7 +188,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
     void flushTurn() {
         turnFlushes.forEach((loop, flush) -> {
             if (loop.inEventLoop()) {
-                flush.run();
+                flush.runIfPending();
             }
         });
     }

@@ -23,14 +23,16 @@ import java.util.List;
  * the turn durable once ({@link Engine#awaitDurable}: one write and one fsync) before any reply
  * acknowledging them leaves, so one fsync serves every client of the turn.
  *
- * <p>Event loop thread only. A connection is queued at most once per turn ({@link
- * Connection#queueFlush}).
+ * <p>Event loop thread only. A connection is queued at most once until it is flushed (its
+ * {@code flushQueued} flag), and the task is in the loop's queue at most once.
  */
 final class TurnFlush implements Runnable {
     private final Engine engine;
     private final EventLoop loop;
     private List<Connection> waiting = new ArrayList<>();
     private List<Connection> flushing = new ArrayList<>();
+    /** Whether this task is in the loop's queue. */
+    private boolean scheduled;
 
     TurnFlush(Engine engine, EventLoop loop) {
         this.engine = engine;
@@ -39,29 +41,51 @@ final class TurnFlush implements Runnable {
 
     /** Flushes {@code connection} at the end of this turn, once the writes so far are durable. */
     void add(Connection connection) {
-        if (waiting.isEmpty()) {
+        if (!scheduled) {
+            scheduled = true;
             loop.execute(this);
         }
         waiting.add(connection);
     }
 
+    /** Runs the flush now if a connection waits (a busy script's takeover, from inside the turn). */
+    void runIfPending() {
+        if (!waiting.isEmpty()) {
+            flush();
+        }
+    }
+
     @Override
     public void run() {
+        scheduled = false;
+        flush();
+    }
+
+    private void flush() {
         List<Connection> ready = waiting;
         waiting = flushing;
         flushing = ready;
+        int next = 0;
         try {
-            engine.awaitDurable();
-        } catch (UncheckedIOException e) {
-            // The writes these replies acknowledge are not durable: the clients lose their
-            // connections instead of an acknowledgement (Redis exits in this case).
-            ready.forEach(Connection::closeUnacknowledged);
+            try {
+                engine.awaitDurable();
+            } catch (UncheckedIOException e) {
+                // The writes these replies acknowledge are not durable: the clients lose their
+                // connections instead of an acknowledgement (Redis exits in this case).
+                ready.forEach(Connection::closeUnacknowledged);
+                next = ready.size();
+                return;
+            }
+            while (next < ready.size()) {
+                ready.get(next++).flushNow();
+            }
+        } finally {
+            // Left only by an unexpected exception: those connections are flushed next turn
+            // rather than never (each stays marked as queued, so it would not queue itself again).
+            while (next < ready.size()) {
+                add(ready.get(next++));
+            }
             ready.clear();
-            return;
         }
-        for (Connection c : ready) {
-            c.flushNow();
-        }
-        ready.clear();
     }
 }
