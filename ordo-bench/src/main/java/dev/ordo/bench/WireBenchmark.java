@@ -255,7 +255,6 @@ public final class WireBenchmark {
         throw new IOException(command.get(0) + " did not start: " + Files.readString(log));
     }
 
-    /** The java launcher of this JVM. */
     /**
      * The command line of an Ordo server jar with the given JVM flags, persisting nothing and
      * working in {@code dir} (an empty directory of the benchmark's, as redis-server's is, so that
@@ -268,6 +267,7 @@ public final class WireBenchmark {
         return cmd;
     }
 
+    /** The java launcher of this JVM. */
     static String javaBinary() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }

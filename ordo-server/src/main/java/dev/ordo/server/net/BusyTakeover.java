@@ -32,9 +32,10 @@ import java.util.List;
  * for it). Each poll on the loop's thread first sends the replies the loop's turn holds so far
  * ({@link TurnFlush}: from a coroutine's thread Netty cannot, and a client whose replies were
  * still unsent when the takeover began is not served until the script ends). The first poll
- * registers the sockets of that loop's idle connections (nothing half-parsed, nothing waiting to be written, not
- * blocked, not monitoring) with a selector of its own (a socket may be registered with several
- * selectors), and the loop's listening sockets, so new clients are accepted and served too;
+ * registers the sockets of that loop's idle connections (nothing half-parsed, nothing waiting
+ * to be written, not blocked, not monitoring) with a selector of its own (a socket may be
+ * registered with several selectors), and the loop's listening sockets, so new clients are
+ * accepted and served too;
  * each poll reads what arrived (up to 64 KiB kept per client), answers every complete command
  * with its reply written straight to the socket (what the socket does not take waits, in order),
  * and keeps any incomplete tail. When the script ends ({@link #ended}), the
