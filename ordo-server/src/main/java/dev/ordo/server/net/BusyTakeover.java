@@ -213,8 +213,7 @@ final class BusyTakeover implements Scripting.BusyHandler {
                 written += n;
             }
             if (written > 0) {
-                stats.wrote(written);
-                stats.flushed();
+                stats.wroteAndFlushed(written);
             }
             t.unsent.skipBytes(written);
             t.unsent.discardReadBytes();

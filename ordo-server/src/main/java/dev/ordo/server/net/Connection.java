@@ -124,7 +124,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             return;
         }
         admitted = true;
-        ctx.pipeline().addFirst(new TrafficMeter(server.networkStats()));
+        ctx.pipeline().addFirst(new TrafficMeter(server.networkStats().meter(ctx.channel().eventLoop())));
         ctx.fireChannelActive();
     }
 

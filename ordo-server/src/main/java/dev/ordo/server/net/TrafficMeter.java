@@ -7,15 +7,15 @@ import io.netty.channel.ChannelPromise;
 
 /**
  * The first handler of an admitted connection's pipeline, next to the socket: counts the bytes
- * of every buffer read from it and written to it, and the flushes that sent something, into the
- * server's {@link NetworkStats}. Runs on the channel's event loop; adds nothing but the counting
- * to a read or a write.
+ * of every buffer read from it and written to it, and the flushes that sent something, on the
+ * {@link NetworkStats.Meter} of the channel's event loop, the only thread that calls it. Adds
+ * nothing but the counting to a read or a write.
  */
 final class TrafficMeter extends ChannelDuplexHandler {
-    private final NetworkStats stats;
+    private final NetworkStats.Meter stats;
     private boolean writtenSinceFlush;
 
-    TrafficMeter(NetworkStats stats) {
+    TrafficMeter(NetworkStats.Meter stats) {
         this.stats = stats;
     }
 
