@@ -46,12 +46,6 @@ import java.util.function.LongSupplier;
  */
 public final class RespServer implements ServerControl, AutoCloseable {
     private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
-    /**
-     * Socket buffers come from Netty's pooled allocator, not 4.2's default adaptive one, which
-     * makes a new NIO view of every read and write buffer: two garbage objects per request at
-     * -P 1. Measured on ZSCORE, 300,000 requests: 28 young collections with it, 16 pooled.
-     */
-    private static final PooledByteBufAllocator BUFFERS = PooledByteBufAllocator.DEFAULT;
 
     private final Engine engine;
     private final Config config;
@@ -78,7 +72,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
         this.group = group;
         this.log = log;
         this.previous = engine.server();
-        this.monitors = new MonitorFeed(engine, BUFFERS);
+        this.monitors = new MonitorFeed(engine, PooledByteBufAllocator.DEFAULT);
         this.maxBulkLength = config.liveNumber("proto-max-bulk-len");
         this.queryBufferLimit = config.liveNumber("client-query-buffer-limit");
     }
@@ -146,7 +140,6 @@ public final class RespServer implements ServerControl, AutoCloseable {
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, config.getInt("tcp-backlog"))
                 .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.ALLOCATOR, BUFFERS)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, config.getInt("tcp-keepalive") > 0)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
