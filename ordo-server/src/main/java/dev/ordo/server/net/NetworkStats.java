@@ -17,11 +17,11 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Traffic is counted on every request, so each event loop counts its own connections in a
  * {@link Meter} that only that loop's thread writes: a plain add and a release store, no atomic
- * read-modify-write (the {@link LongAdder}s this replaced cost a tenth of the loop's own CPU time
- * on a -P 1 ZSCORE load). The rare events, and the traffic of a busy script's takeover (which may
- * run off the loop), go to {@link LongAdder}s. Read from any thread, each counter on its own, so
- * a snapshot taken while traffic flows may mix instants. CONFIG RESETSTAT never writes a meter: it
- * records the meters' totals as the new zero.
+ * read-modify-write (the {@link LongAdder}s this replaced cost about a tenth of the loop's own
+ * CPU time on a -P 1 ZSCORE load). A busy script's takeover, which may run off the loop, counts on
+ * one shared meter under its lock; connections admitted and refused go to {@link LongAdder}s.
+ * Read from any thread, each counter on its own, so a snapshot taken while traffic flows may mix
+ * instants. CONFIG RESETSTAT never writes a meter: it records the meters' totals as the new zero.
  */
 final class NetworkStats {
     private final LongAdder connectionsReceived = new LongAdder();
@@ -98,8 +98,8 @@ final class NetworkStats {
     }
 
     TransportStats snapshot() {
+        long[] z = zero; // first: totals read after it are never below it
         long[] t = totals();
-        long[] z = zero;
         return new TransportStats(connectionsReceived.sum(), rejectedConnections.sum(), t[0] - z[0], t[1] - z[1], t[2] - z[2],
                 t[3] - z[3]);
     }
