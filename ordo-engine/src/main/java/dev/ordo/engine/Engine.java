@@ -206,11 +206,6 @@ public final class Engine implements CallContext, KeyspaceListener {
         }
     }
 
-    /** Whether replies must wait for {@link #awaitDurable} before they are sent ({@code appendfsync always}). */
-    public boolean repliesWaitForDisk() {
-        return persistent && persistence.repliesWaitForDisk();
-    }
-
     /** The engine's timer (for services that run periodic work). */
     public Scheduler scheduler() {
         return scheduler;

@@ -161,12 +161,6 @@ public final class Persistence implements PersistenceControl {
         return failed == null ? null : "MISCONF Errors writing to the AOF file: " + failed.getMessage();
     }
 
-    /** Whether replies must wait for {@link #awaitDurable}: the append-only file is on with {@code appendfsync always}. */
-    public boolean repliesWaitForDisk() {
-        AppendOnlyFile file = aof;
-        return file != null && file.fsync() == AppendOnlyFile.Fsync.ALWAYS;
-    }
-
     /**
      * The background writer: every {@value #WRITE_INTERVAL_MILLIS} ms it hands what has been
      * appended to the operating system (so a killed process loses at most that much under
