@@ -7,6 +7,7 @@ import dev.ordo.engine.error.ErrorReply;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 
 /**
  * A client of an engine in the same process: the same commands, replies and errors as over the
@@ -60,6 +61,31 @@ public final class EmbeddedClient implements AutoCloseable {
             throw error;
         }
         return reply;
+    }
+
+    /** The commands of an {@link #atomically} body. */
+    @FunctionalInterface
+    public interface Commands {
+        /** Runs a command at once, inside the unit; returns its reply, or throws an error reply. */
+        Object call(byte[]... args);
+    }
+
+    /**
+     * Runs {@code body} as one atomic unit, as a script runs on a server: no other client's
+     * command runs between its commands, their writes reach the append-only file together
+     * (wrapped in MULTI/EXEC), time stands still for expiry, and a blocking command answers at
+     * once as inside a script (BZPOPMIN on an empty key: nil). An error does not undo the writes
+     * before it, as in a script. The body holds the whole engine while it runs, waiting first
+     * for any running script to end: keep it short, and reach the engine only through {@code
+     * commands}. Returns what the body returns.
+     */
+    public <T> T atomically(Function<Commands, T> body) {
+        if (closed) {
+            throw closedError();
+        }
+        T result = engine.atomically(session, body);
+        engine.awaitDurable();
+        return result;
     }
 
     /** Waits until the blocked command is answered; throws if the client is closed meanwhile. */

@@ -7,6 +7,7 @@ import dev.ordo.engine.command.Command;
 import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.command.Dispatcher;
 import dev.ordo.engine.command.InstantaneousMetrics;
+import dev.ordo.engine.command.ObjectReplyWriter;
 import dev.ordo.engine.command.ReplyWriter;
 import dev.ordo.engine.command.ScriptCounts;
 import dev.ordo.engine.command.ServerControl;
@@ -19,6 +20,7 @@ import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.KeyType;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.keyspace.KeyspaceListener;
+import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.persist.Persistence;
 import dev.ordo.engine.script.ScriptCommands;
@@ -34,6 +36,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
  * The database engine: the keyspace, the command table and the rules for running commands.
@@ -267,6 +270,40 @@ public final class Engine implements CallContext, KeyspaceListener {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Runs {@code body} under the lock as one unit (see {@link EmbeddedClient#atomically}): time
+     * stands still, writes are logged together, and waiting clients are served once it ends.
+     */
+    <T> T atomically(Session session, Function<EmbeddedClient.Commands, T> body) {
+        lock.lock();
+        try {
+            keyspace.beginCommand();
+            return dispatcher.asOneUnit(() -> body.apply(args -> callInUnit(session, args)));
+        } finally {
+            try {
+                serveReadyKeys();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private Object callInUnit(Session session, byte[][] args) {
+        if (args.length == 0) {
+            throw new IllegalArgumentException("a command needs a name");
+        }
+        ObjectReplyWriter out = new ObjectReplyWriter(session::protocol);
+        dispatcher.dispatch(session, args, out, false);
+        if (!observers.isEmpty()) {
+            notifyObservers(session, args);
+        }
+        Object reply = out.take();
+        if (reply instanceof ErrorReply error) {
+            throw error;
+        }
+        return reply;
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Turns arguments into a handler call with Redis's checks, in Redis's order: unknown command,
@@ -131,6 +132,19 @@ public final class Dispatcher {
             replyError(out, "ERR internal error while running '" + command.fullName() + "': " + e);
         } finally {
             lastRun = outer;
+        }
+    }
+
+    /**
+     * Runs {@code body}, whose commands' writes then reach the effect log as one unit, as a
+     * script's or a transaction's do (the append-only file wraps them in MULTI/EXEC).
+     */
+    public <T> T asOneUnit(Supplier<T> body) {
+        effects.begin();
+        try {
+            return body.get();
+        } finally {
+            effects.end();
         }
     }
 

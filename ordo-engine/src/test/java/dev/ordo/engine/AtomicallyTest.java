@@ -1,0 +1,121 @@
+package dev.ordo.engine;
+
+import dev.ordo.engine.error.ErrorReply;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** {@link EmbeddedClient#atomically}: one unit, as a script is on a server. */
+class AtomicallyTest {
+    private final EngineTestSupport ordo = new EngineTestSupport();
+    private final EmbeddedClient client = ordo.client();
+
+    @AfterEach
+    void close() {
+        ordo.close();
+    }
+
+    private static byte[][] args(String... text) {
+        byte[][] raw = new byte[text.length][];
+        for (int i = 0; i < text.length; i++) {
+            raw[i] = text[i].getBytes(StandardCharsets.UTF_8);
+        }
+        return raw;
+    }
+
+    private static Object call(EmbeddedClient.Commands commands, String... text) {
+        return commands.call(args(text));
+    }
+
+    private static String text(Object reply) {
+        return reply == null ? null : new String((byte[]) reply, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void readThenWriteLosesNoUpdateAcrossThreads() throws Exception {
+        int perThread = 5_000;
+        List<CompletableFuture<Void>> workers = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            EmbeddedClient own = ordo.client();
+            workers.add(CompletableFuture.runAsync(() -> {
+                for (int i = 0; i < perThread; i++) {
+                    own.atomically(c -> {
+                        Object v = call(c, "GET", "counter");
+                        return call(c, "SET", "counter", Long.toString(v == null ? 1 : Long.parseLong(text(v)) + 1));
+                    });
+                }
+            }));
+        }
+        CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        assertThat(client.call("GET", "counter")).isEqualTo("20000".getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void writesReachTheEffectLogAsOneUnit() {
+        List<Integer> unitSizes = new ArrayList<>();
+        ordo.engine.dispatcher().effects().setListener(effects -> unitSizes.add(effects.size()));
+        client.atomically(c -> {
+            call(c, "ZADD", "board", "1", "a");
+            call(c, "ZSCORE", "board", "a");
+            return call(c, "ZINCRBY", "board", "2", "a");
+        });
+        client.call("ZADD", "board", "5", "b");
+        assertThat(unitSizes).containsExactly(2, 1);
+    }
+
+    @Test
+    void anErrorIsThrownKeepsEarlierWritesAndReleasesTheEngine() {
+        assertThatThrownBy(() -> client.atomically(c -> {
+            call(c, "SET", "s", "text");
+            return call(c, "ZADD", "s", "1", "a");
+        })).isInstanceOf(ErrorReply.class)
+                .hasMessage("WRONGTYPE Operation against a key holding the wrong kind of value");
+        EmbeddedClient other = ordo.client();
+        assertThat(other.call("GET", "s")).isEqualTo("text".getBytes(StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> client.atomically(c -> c.call())).isInstanceOf(IllegalArgumentException.class);
+        assertThat(other.call("PING")).isEqualTo("PONG");
+    }
+
+    @Test
+    void aBlockingCommandAnswersAtOnceAndWaitersAreServedAfterTheUnit() throws Exception {
+        Object nothing = client.atomically(c -> call(c, "BZPOPMIN", "queue", "0"));
+        assertThat(nothing).isNull();
+        EmbeddedClient waiter = ordo.client();
+        CompletableFuture<Object> popped = CompletableFuture.supplyAsync(() -> waiter.call("BZPOPMIN", "jobs", "0"));
+        while (!text(client.call("INFO", "clients")).contains("blocked_clients:1\r\n")) {
+            Thread.onSpinWait();
+        }
+        Object inside = client.atomically(c -> {
+            call(c, "ZADD", "jobs", "1", "j1");
+            return call(c, "ZCARD", "jobs");
+        });
+        assertThat(inside).isEqualTo(1L);
+        assertThat((List<?>) popped.get(10, TimeUnit.SECONDS)).extracting(AtomicallyTest::text)
+                .containsExactly("jobs", "j1", "1");
+    }
+
+    @Test
+    void timeStandsStillInsideTheUnit() {
+        Object inside = client.atomically(c -> {
+            call(c, "SET", "k", "v", "PX", "100");
+            ordo.advance(200);
+            return call(c, "GET", "k");
+        });
+        assertThat(inside).isEqualTo("v".getBytes(StandardCharsets.UTF_8));
+        assertThat(client.call("GET", "k")).isNull();
+    }
+
+    @Test
+    void aClosedClientRefuses() {
+        client.close();
+        assertThatThrownBy(() -> client.atomically(c -> call(c, "PING"))).isInstanceOf(IllegalStateException.class);
+    }
+}
