@@ -9,8 +9,10 @@ import java.util.List;
 
 /**
  * A {@link Store} on an Ordo engine in the same process: no sockets, no serialization, the
- * engine's own scripting. It holds one client session of the engine (a blocking command parks
- * only the calling thread); {@link #dedicated()} opens another.
+ * engine's own scripting. A script with a Java twin ({@link Script#local()}) runs as that twin,
+ * atomically ({@link EmbeddedClient#atomically}), with no interpreter. It holds one client
+ * session of the engine (a blocking command parks only the calling thread); {@link #dedicated()}
+ * opens another.
  */
 public final class EmbeddedStore implements Store {
     private static final byte[] EVALSHA = "EVALSHA".getBytes(StandardCharsets.US_ASCII);
@@ -36,8 +38,20 @@ public final class EmbeddedStore implements Store {
         return run(raw);
     }
 
+    private static byte[][] raw(String[] command) {
+        byte[][] raw = new byte[command.length][];
+        for (int i = 0; i < command.length; i++) {
+            raw[i] = utf8(command[i]);
+        }
+        return raw;
+    }
+
     @Override
     public Object eval(Script script, List<String> keys, List<String> args) {
+        Script.Local local = script.local();
+        if (local != null) {
+            return client.atomically(commands -> local.run(command -> run(commands, raw(command)), keys, args));
+        }
         byte[][] raw = new byte[3 + keys.size() + args.size()][];
         raw[1] = script.sha1().getBytes(StandardCharsets.US_ASCII);
         raw[2] = Integer.toString(keys.size()).getBytes(StandardCharsets.US_ASCII);
@@ -78,8 +92,12 @@ public final class EmbeddedStore implements Store {
     }
 
     private Object run(byte[][] raw) {
+        return run(client::call, raw);
+    }
+
+    private static Object run(EmbeddedClient.Commands commands, byte[][] raw) {
         try {
-            return Replies.strings(client.call(raw));
+            return Replies.strings(commands.call(raw));
         } catch (ErrorReply e) {
             throw new StoreException(e.getMessage(), e);
         }

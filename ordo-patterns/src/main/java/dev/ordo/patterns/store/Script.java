@@ -4,14 +4,50 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 
-/** A Lua script and its SHA1, as EVALSHA names it. Immutable; share one instance per script. */
+/**
+ * A Lua script and its SHA1, as EVALSHA names it; optionally also its Java twin. Immutable;
+ * share one instance per script.
+ *
+ * <p>The twin ({@link Local}) is the same operation written in Java: the same keys and
+ * arguments, the same commands, the same reply. A store in the same process as its engine
+ * ({@link EmbeddedStore}) runs the twin, atomically, instead of interpreting the Lua; every other
+ * store sends the Lua. Give a script a twin only where interpreting it costs much more than the
+ * commands it runs, on a hot path: each twin is a second implementation, and needs a test that
+ * runs both on random data and compares their replies.
+ */
 public final class Script {
     private final String source;
     private final String sha1;
+    private final Local local;
 
+    /** The Java twin of a script. */
+    @FunctionalInterface
+    public interface Local {
+        /**
+         * Does what the script does with {@code keys} (KEYS) and {@code args} (ARGV), running its
+         * commands through {@code redis}; returns the script's reply as a {@link Store} gives it.
+         */
+        Object run(Calls redis, List<String> keys, List<String> args);
+    }
+
+    /** What a {@link Local} runs its commands through: redis.call, for Java. */
+    @FunctionalInterface
+    public interface Calls {
+        /** Runs a command; returns its reply as a {@link Store} gives it, or throws {@link StoreException}. */
+        Object call(String... args);
+    }
+
+    /** A script with no twin: every store runs the Lua. */
     public Script(String source) {
+        this(source, null);
+    }
+
+    /** A script whose twin {@code local} runs instead of the Lua on a store in the engine's process. */
+    public Script(String source, Local local) {
         this.source = source;
+        this.local = local;
         try {
             this.sha1 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
@@ -25,5 +61,10 @@ public final class Script {
 
     public String sha1() {
         return sha1;
+    }
+
+    /** The Java twin, or null. */
+    public Local local() {
+        return local;
     }
 }
