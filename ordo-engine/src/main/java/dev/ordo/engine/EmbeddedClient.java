@@ -77,7 +77,8 @@ public final class EmbeddedClient implements AutoCloseable {
      * once as inside a script (BZPOPMIN on an empty key: nil). An error does not undo the writes
      * before it, as in a script. The body holds the whole engine while it runs, waiting first
      * for any running script to end: keep it short, and reach the engine only through {@code
-     * commands}. Returns what the body returns.
+     * commands}. Returns what the body returns; throws {@link IllegalStateException} while this
+     * client is inside MULTI.
      */
     public <T> T atomically(Function<Commands, T> body) {
         if (closed) {

@@ -279,6 +279,9 @@ public final class Engine implements CallContext, KeyspaceListener {
     <T> T atomically(Session session, Function<EmbeddedClient.Commands, T> body) {
         lock.lock();
         try {
+            if (session.inMulti()) {
+                throw new IllegalStateException("atomically inside MULTI: EXEC or DISCARD first");
+            }
             keyspace.beginCommand();
             return dispatcher.asOneUnit(() -> body.apply(args -> callInUnit(session, args)));
         } finally {

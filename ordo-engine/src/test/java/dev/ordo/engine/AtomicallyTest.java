@@ -114,6 +114,14 @@ class AtomicallyTest {
     }
 
     @Test
+    void insideMultiItRefuses() {
+        client.call("MULTI");
+        assertThatThrownBy(() -> client.atomically(c -> call(c, "PING"))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("MULTI");
+        assertThat(client.call("EXEC")).isEqualTo(List.of());
+    }
+
+    @Test
     void aClosedClientRefuses() {
         client.close();
         assertThatThrownBy(() -> client.atomically(c -> call(c, "PING"))).isInstanceOf(IllegalStateException.class);
