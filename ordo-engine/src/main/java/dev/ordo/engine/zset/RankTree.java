@@ -42,15 +42,6 @@ final class RankTree {
     private Leaf last;
     private int size;
 
-    /**
-     * The leaf the last {@link #rank} ended in, and the rank of its first entry: a {@link #seek}
-     * into it or a neighbour (the window around a member just ranked) walks there instead of
-     * descending again. Every insert and removal drops it, since they may move leaf bounds; a
-     * score change inside one leaf keeps the leaf's first rank and size, so it keeps it.
-     */
-    private Leaf finger;
-    private int fingerStart;
-
     /** The separator produced by the last split, for the caller one level up. */
     private double splitScore;
     private byte[] splitMember;
@@ -168,7 +159,6 @@ final class RankTree {
 
     /** Inserts the entry at {@code addr}, whose key must not be present. */
     void insert(double score, int addr) {
-        finger = null;
         Node right = insert(root, score, addr);
         if (right != null) {
             Inner top = new Inner(innerCapacity);
@@ -349,7 +339,6 @@ final class RankTree {
 
     /** Removes the entry with key (score, member of {@code addr}), which must be present. */
     void remove(double score, int addr) {
-        finger = null;
         remove(root, score, addr);
         size--;
         if (root instanceof Inner inner && inner.size == 1) {
@@ -494,9 +483,7 @@ final class RankTree {
             rank += sumCounts(inner, i);
             node = inner.children[i];
         }
-        finger = (Leaf) node;
-        fingerStart = rank;
-        return rank + lowerBound(finger, score, addr);
+        return rank + lowerBound((Leaf) node, score, addr);
     }
 
     /**
@@ -505,9 +492,6 @@ final class RankTree {
      * board's top) cost a step or two per level, not a walk across every child.
      */
     void seek(int rank, Cursor cursor) {
-        if (finger != null && seekNearFinger(rank, cursor)) {
-            return;
-        }
         Node node = root;
         int total = size;
         while (node instanceof Inner inner) {
@@ -531,28 +515,6 @@ final class RankTree {
         }
         cursor.leaf = (Leaf) node;
         cursor.index = rank;
-    }
-
-    /** Positions {@code cursor} at {@code rank} when it lies in the finger's leaf or a neighbour; returns whether it did. */
-    private boolean seekNearFinger(int rank, Cursor cursor) {
-        Leaf leaf = finger;
-        int start = fingerStart;
-        if (rank < start) {
-            leaf = leaf.prev;
-            start -= leaf.size;
-            if (rank < start) {
-                return false;
-            }
-        } else if (rank >= start + leaf.size) {
-            start += leaf.size;
-            leaf = leaf.next;
-            if (leaf == null || rank >= start + leaf.size) {
-                return false;
-            }
-        }
-        cursor.leaf = leaf;
-        cursor.index = rank - start;
-        return true;
     }
 
     /** Returns the number of entries for which {@code bound} holds (they form a prefix). */
@@ -763,7 +725,6 @@ final class RankTree {
      * The tree must be empty.
      */
     void bulkLoad(double[] scores, int[] addrs, int n) {
-        finger = null;
         if (n == 0) {
             return;
         }
