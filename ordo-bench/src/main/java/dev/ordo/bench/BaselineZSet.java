@@ -91,6 +91,23 @@ final class BaselineZSet implements BenchZSet {
     }
 
     @Override
+    public long around(byte[] member, int n) {
+        Key key = new Key(scores.get(new Member(member)), member);
+        long rank = ordered.headMap(key).size();
+        Key first = key;
+        Iterator<Key> back = ordered.headMap(key).descendingKeySet().iterator();
+        for (long i = Math.max(0, rank - (n - 1) / 2); i < rank; i++) {
+            first = back.next();
+        }
+        long sum = rank;
+        Iterator<Key> it = ordered.tailMap(first).keySet().iterator();
+        for (int i = 0; i < n && it.hasNext(); i++) {
+            sum += checksum(it.next());
+        }
+        return sum;
+    }
+
+    @Override
     public long rangeByScore(double min, int n) {
         long sum = 0;
         Iterator<Key> it = ordered.tailMap(new Key(min, new byte[0])).keySet().iterator();

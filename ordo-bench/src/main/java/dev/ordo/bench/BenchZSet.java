@@ -15,6 +15,12 @@ interface BenchZSet {
     /** Visits the top {@code n} members, highest first; returns a checksum of what it saw. */
     long topReverse(int n);
 
+    /**
+     * Ranks {@code member}, then visits the {@code n} members in ascending order around it (as a
+     * leaderboard's window does); returns a checksum of the rank and what it saw.
+     */
+    long around(byte[] member, int n);
+
     /** Visits the first {@code n} members with a score of at least {@code min}; returns a checksum. */
     long rangeByScore(double min, int n);
 

@@ -42,6 +42,15 @@ final class OrdoBenchZSet implements BenchZSet {
     }
 
     @Override
+    public long around(byte[] member, int n) {
+        long rank = set.rank(member);
+        long start = Math.max(0, rank - (n - 1) / 2);
+        checksum.value = rank;
+        set.range(start, start + n - 1, false, checksum);
+        return checksum.value;
+    }
+
+    @Override
     public long rangeByScore(double min, int n) {
         checksum.value = 0;
         set.rangeByScore(ScoreRange.of(min, false, Double.POSITIVE_INFINITY, false), false, 0, n, checksum);

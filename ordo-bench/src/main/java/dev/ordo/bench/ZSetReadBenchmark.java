@@ -83,6 +83,12 @@ public class ZSetReadBenchmark {
         return set.topReverse(10);
     }
 
+    /** ZRANK, then ZRANGE of the 10 entries around that rank: a leaderboard's window. */
+    @Benchmark
+    public long around10() {
+        return set.around(randomMember(), 10);
+    }
+
     /**
      * ZRANGEBYSCORE min +inf LIMIT 0 10 from a random point of the score range ({@link
      * Members#load}'s scores lie in [0, 1e6)).
