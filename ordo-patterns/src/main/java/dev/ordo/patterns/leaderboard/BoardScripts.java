@@ -237,11 +237,9 @@ final class BoardScripts {
     /**
      * A window of entries holding a member, the member as central as the edges allow and the
      * window full whenever the board has enough entries. ARGV: id, window size, with metadata.
-     * Returns what RANGE returns, or nil when the member is absent.
-     */
-    /**
-     * The window around a member. It has a Java twin ({@link #around}): interpreting this script
-     * costs an in-process caller about three times its two commands.
+     * Returns what RANGE returns, or nil when the member is absent. It has a Java twin ({@link
+     * #around}): interpreting the script cost an in-process caller about three times its two
+     * commands.
      */
     static final Script AROUND = new Script(PRELUDE + """
             local b = board(1)
@@ -320,8 +318,8 @@ final class BoardScripts {
         long rankOf(String name, String score) {
             if (tie.equals("competition") || tie.equals("dense")) {
                 String key = tie.equals("dense") ? ds : z;
-                long better = (Long) (desc ? redis.call("ZCOUNT", key, "(" + score, "+inf") : redis.call("ZCOUNT", key, "-inf", "(" + score));
-                return better + 1;
+                Object better = desc ? redis.call("ZCOUNT", key, "(" + score, "+inf") : redis.call("ZCOUNT", key, "-inf", "(" + score);
+                return (Long) better + 1;
             }
             return position(name) + 1;
         }
