@@ -43,9 +43,7 @@ public final class EmbeddedClient implements AutoCloseable {
 
     /** Runs a command given as binary arguments; returns the reply, or throws an error reply. */
     public Object call(byte[]... args) {
-        if (args.length == 0) {
-            throw new IllegalArgumentException("a command needs a name");
-        }
+        requireName(args);
         ObjectReplyWriter out = new ObjectReplyWriter(session::protocol);
         CompletableFuture<Void> unblocked = new CompletableFuture<>();
         waiting = unblocked;
@@ -56,6 +54,18 @@ public final class EmbeddedClient implements AutoCloseable {
             awaitServed(unblocked);
         }
         engine.awaitDurable();
+        return replyOf(out);
+    }
+
+    /** Refuses a command with no arguments, which would have no name. */
+    static void requireName(byte[][] args) {
+        if (args.length == 0) {
+            throw new IllegalArgumentException("a command needs a name");
+        }
+    }
+
+    /** The reply {@code out} holds, thrown when it is an error reply. */
+    static Object replyOf(ObjectReplyWriter out) {
         Object reply = out.take();
         if (reply instanceof ErrorReply error) {
             throw error;

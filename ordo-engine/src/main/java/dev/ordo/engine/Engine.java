@@ -20,7 +20,6 @@ import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.KeyType;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.keyspace.KeyspaceListener;
-import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.persist.Persistence;
 import dev.ordo.engine.script.ScriptCommands;
@@ -294,19 +293,13 @@ public final class Engine implements CallContext, KeyspaceListener {
     }
 
     private Object callInUnit(Session session, byte[][] args) {
-        if (args.length == 0) {
-            throw new IllegalArgumentException("a command needs a name");
-        }
+        EmbeddedClient.requireName(args);
         ObjectReplyWriter out = new ObjectReplyWriter(session::protocol);
         dispatcher.dispatch(session, args, out, false);
         if (!observers.isEmpty()) {
             notifyObservers(session, args);
         }
-        Object reply = out.take();
-        if (reply instanceof ErrorReply error) {
-            throw error;
-        }
-        return reply;
+        return EmbeddedClient.replyOf(out);
     }
 
     /**
