@@ -23,12 +23,14 @@ import java.util.function.Function;
 public final class EmbeddedClient implements AutoCloseable {
     private final Engine engine;
     private final Session session;
+    private final boolean textBulks;
     private volatile boolean closed;
     private volatile CompletableFuture<Void> waiting;
 
-    EmbeddedClient(Engine engine) {
+    EmbeddedClient(Engine engine, boolean textBulks) {
         this.engine = engine;
         this.session = engine.newSession();
+        this.textBulks = textBulks;
         engine.embeddedClients().register(this);
     }
 
@@ -44,7 +46,7 @@ public final class EmbeddedClient implements AutoCloseable {
     /** Runs a command given as binary arguments; returns the reply, or throws an error reply. */
     public Object call(byte[]... args) {
         requireName(args);
-        ObjectReplyWriter out = new ObjectReplyWriter(session::protocol);
+        ObjectReplyWriter out = replyWriter(session, textBulks);
         CompletableFuture<Void> unblocked = new CompletableFuture<>();
         waiting = unblocked;
         if (closed) {
@@ -64,6 +66,11 @@ public final class EmbeddedClient implements AutoCloseable {
         }
     }
 
+    /** A writer for one reply to {@code session}, its bulk strings as text or as bytes. */
+    static ObjectReplyWriter replyWriter(Session session, boolean textBulks) {
+        return new ObjectReplyWriter(session::protocol, textBulks);
+    }
+
     /** The reply {@code out} holds, thrown when it is an error reply. */
     static Object replyOf(ObjectReplyWriter out) {
         Object reply = out.take();
@@ -76,7 +83,10 @@ public final class EmbeddedClient implements AutoCloseable {
     /** The commands of an {@link #atomically} body. */
     @FunctionalInterface
     public interface Commands {
-        /** Runs a command at once, inside the unit; returns its reply, or throws an error reply. */
+        /**
+         * Runs a command at once, inside the unit; returns its reply (bulk strings in the client's
+         * form, see {@link Engine#connectText()}), or throws an error reply.
+         */
         Object call(byte[]... args);
     }
 
@@ -94,7 +104,7 @@ public final class EmbeddedClient implements AutoCloseable {
         if (closed) {
             throw closedError();
         }
-        T result = engine.atomically(session, body);
+        T result = engine.atomically(session, textBulks, body);
         engine.awaitDurable();
         return result;
     }

@@ -231,9 +231,21 @@ public final class Engine implements CallContext, KeyspaceListener {
         return transactions;
     }
 
-    /** A client in this process: the same commands and replies as over the network, no sockets. */
+    /**
+     * A client in this process: the same commands and replies as over the network, no sockets.
+     * Bulk strings arrive as {@code byte[]}.
+     */
     public EmbeddedClient connect() {
-        return new EmbeddedClient(this);
+        return new EmbeddedClient(this, false);
+    }
+
+    /**
+     * A client like {@link #connect()} whose bulk strings arrive as {@link String}s decoded from
+     * UTF-8, made straight from the engine's own bytes: for callers that want text, which then
+     * skip a byte array and a second copy per string.
+     */
+    public EmbeddedClient connectText() {
+        return new EmbeddedClient(this, true);
     }
 
     /** The registry of live embedded clients (also the control while no network server has taken over). */
@@ -274,15 +286,16 @@ public final class Engine implements CallContext, KeyspaceListener {
     /**
      * Runs {@code body} under the lock as one unit (see {@link EmbeddedClient#atomically}): time
      * stands still, writes are logged together, and waiting clients are served once it ends.
+     * Bulk strings of the commands' replies arrive as text when {@code textBulks}.
      */
-    <T> T atomically(Session session, Function<EmbeddedClient.Commands, T> body) {
+    <T> T atomically(Session session, boolean textBulks, Function<EmbeddedClient.Commands, T> body) {
         lock.lock();
         try {
             if (session.inMulti()) {
                 throw new IllegalStateException("atomically inside MULTI: EXEC or DISCARD first");
             }
             keyspace.beginCommand();
-            return dispatcher.asOneUnit(() -> body.apply(args -> callInUnit(session, args)));
+            return dispatcher.asOneUnit(() -> body.apply(args -> callInUnit(session, textBulks, args)));
         } finally {
             try {
                 serveReadyKeys();
@@ -292,9 +305,9 @@ public final class Engine implements CallContext, KeyspaceListener {
         }
     }
 
-    private Object callInUnit(Session session, byte[][] args) {
+    private Object callInUnit(Session session, boolean textBulks, byte[][] args) {
         EmbeddedClient.requireName(args);
-        ObjectReplyWriter out = new ObjectReplyWriter(session::protocol);
+        ObjectReplyWriter out = EmbeddedClient.replyWriter(session, textBulks);
         dispatcher.dispatch(session, args, out, false);
         if (!observers.isEmpty()) {
             notifyObservers(session, args);

@@ -14,12 +14,15 @@ import java.util.List;
  * Builds a reply as Java objects, for embedded callers: status replies become {@link String},
  * integers {@link Long}, bulk strings {@code byte[]}, nulls {@code null}, aggregates
  * {@link List}, errors {@link ErrorReply} instances, and (RESP3) doubles {@link Double} and
- * booleans {@link Boolean}. Maps arrive as flat lists of keys and values. One reply per use:
- * {@link #take()} returns it and resets the writer.
+ * booleans {@link Boolean}. Maps arrive as flat lists of keys and values. A writer for text
+ * ({@link #ObjectReplyWriter(IntSupplier, boolean)}) gives every bulk string, and every double
+ * that RESP2 sends as one, as a {@link String} decoded from UTF-8 instead, with no byte array in
+ * between. One reply per use: {@link #take()} returns it and resets the writer.
  */
 public final class ObjectReplyWriter implements ReplyWriter {
     private final Deque<Frame> open = new ArrayDeque<>();
     private final IntSupplier protocol;
+    private final boolean textBulks;
     private Object result;
     private boolean complete;
 
@@ -40,7 +43,13 @@ public final class ObjectReplyWriter implements ReplyWriter {
     }
 
     public ObjectReplyWriter(IntSupplier protocol) {
+        this(protocol, false);
+    }
+
+    /** A writer whose bulk strings arrive as {@link String} (UTF-8) when {@code text}, else as {@code byte[]}. */
+    public ObjectReplyWriter(IntSupplier protocol, boolean text) {
         this.protocol = protocol;
+        this.textBulks = text;
     }
 
     /** Whether a whole reply has been written. */
@@ -78,12 +87,12 @@ public final class ObjectReplyWriter implements ReplyWriter {
 
     @Override
     public void bulk(byte[] value) {
-        value(value.clone());
+        value(textBulks ? new String(value, StandardCharsets.UTF_8) : value.clone());
     }
 
     @Override
     public void bulk(byte[] buf, int off, int len) {
-        value(Arrays.copyOfRange(buf, off, off + len));
+        value(textBulks ? new String(buf, off, len, StandardCharsets.UTF_8) : Arrays.copyOfRange(buf, off, off + len));
     }
 
     @Override
@@ -121,7 +130,7 @@ public final class ObjectReplyWriter implements ReplyWriter {
         if (protocol() >= 3) {
             value(value);
         } else {
-            value(Doubles.formatBytes(value));
+            value(textBulks ? Doubles.format(value) : Doubles.formatBytes(value));
         }
     }
 
@@ -136,7 +145,7 @@ public final class ObjectReplyWriter implements ReplyWriter {
 
     @Override
     public void verbatim(String format, byte[] text) {
-        value(protocol() >= 3 ? new String(text, StandardCharsets.UTF_8) : text.clone());
+        value(protocol() >= 3 || textBulks ? new String(text, StandardCharsets.UTF_8) : text.clone());
     }
 
     private void aggregate(int count) {

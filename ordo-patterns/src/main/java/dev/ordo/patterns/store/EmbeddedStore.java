@@ -24,7 +24,7 @@ public final class EmbeddedStore implements Store {
     /** A store on a new client session of {@code engine} (for instance {@code Ordo.embedded().engine()}). */
     public EmbeddedStore(Engine engine) {
         this.engine = engine;
-        this.client = engine.connect();
+        this.client = engine.connectText();
     }
 
     @Override
@@ -97,7 +97,7 @@ public final class EmbeddedStore implements Store {
 
     private static Object run(EmbeddedClient.Commands commands, byte[][] raw) {
         try {
-            return Replies.strings(commands.call(raw));
+            return commands.call(raw);
         } catch (ErrorReply e) {
             throw new StoreException(e.getMessage(), e);
         }

@@ -1,6 +1,5 @@
 package dev.ordo.patterns.store;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -29,20 +28,5 @@ final class Replies {
             throw first;
         }
         return replies;
-    }
-
-    /** Bulk replies as strings (UTF-8), as the Lettuce adapter's codec gives them. */
-    static Object strings(Object reply) {
-        if (reply instanceof byte[] bytes) {
-            return new String(bytes, StandardCharsets.UTF_8);
-        }
-        if (reply instanceof List<?> list) {
-            List<Object> out = new ArrayList<>(list.size());
-            for (Object o : list) {
-                out.add(strings(o));
-            }
-            return out;
-        }
-        return reply;
     }
 }
