@@ -4,10 +4,8 @@ import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.number.Doubles;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.List;
 
 /**
@@ -20,18 +18,23 @@ import java.util.List;
  * between. One reply per use: {@link #take()} returns it and resets the writer.
  */
 public final class ObjectReplyWriter implements ReplyWriter {
-    private final Deque<Frame> open = new ArrayDeque<>();
     private final IntSupplier protocol;
     private final boolean textBulks;
+    /** The innermost aggregate still waiting for elements; its parent is the one around it. */
+    private Frame open;
+    /** Where doubles are formatted before they are copied into their reply; made on first use. */
+    private byte[] digits;
     private Object result;
     private boolean complete;
 
     private static final class Frame {
         final List<Object> items;
+        final Frame parent;
         int remaining;
 
-        Frame(int count) {
+        Frame(int count, Frame parent) {
             items = new ArrayList<>(count);
+            this.parent = parent;
             remaining = count;
         }
     }
@@ -130,7 +133,11 @@ public final class ObjectReplyWriter implements ReplyWriter {
         if (protocol() >= 3) {
             value(value);
         } else {
-            value(textBulks ? Doubles.format(value) : Doubles.formatBytes(value));
+            if (digits == null) {
+                digits = new byte[Doubles.MAX_FORMATTED_LENGTH];
+            }
+            int n = Doubles.format(value, digits, 0);
+            value(textBulks ? new String(digits, 0, n, StandardCharsets.ISO_8859_1) : Arrays.copyOf(digits, n));
         }
     }
 
@@ -149,18 +156,17 @@ public final class ObjectReplyWriter implements ReplyWriter {
     }
 
     private void aggregate(int count) {
-        Frame f = new Frame(count);
         if (count == 0) {
-            value(f.items);
+            value(new ArrayList<>(0));
         } else {
-            open.push(f);
+            open = new Frame(count, open);
         }
     }
 
     private void value(Object v) {
         Object done = v;
         while (true) {
-            Frame top = open.peek();
+            Frame top = open;
             if (top == null) {
                 result = done;
                 complete = true;
@@ -170,7 +176,7 @@ public final class ObjectReplyWriter implements ReplyWriter {
             if (--top.remaining > 0) {
                 return;
             }
-            open.pop();
+            open = top.parent;
             done = top.items;
         }
     }
