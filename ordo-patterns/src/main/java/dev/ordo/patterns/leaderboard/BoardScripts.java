@@ -1,10 +1,15 @@
 package dev.ordo.patterns.leaderboard;
 
+import dev.ordo.engine.script.lib.LuaNumberFormat;
+import dev.ordo.patterns.store.Scores;
 import dev.ordo.patterns.store.Script;
+import dev.ordo.patterns.store.StoreException;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 
 /**
  * The Lua scripts behind every multi-step leaderboard operation. Each runs atomically on the
@@ -104,7 +109,8 @@ final class BoardScripts {
      * before any write). ARGV: mode ({@code add}, {@code set}, {@code best}, {@code dim},
      * {@code dimadd}), id, value, arrival time in ms
      * (empty: the server's clock), then one PEXPIREAT time per board ({@code 0}: none).
-     * Returns score and rank per board.
+     * Returns score and rank per board. It has a Java twin ({@link #write}): interpreting the
+     * script cost an in-process caller about three times its commands, on the board's main write.
      */
     static final Script WRITE = new Script(PRELUDE + """
             local mode, id, value = ARGV[3], ARGV[4], ARGV[5]
@@ -182,7 +188,7 @@ final class BoardScripts {
               end
             end
             return out
-            """);
+            """, BoardScripts::write);
 
     /** Removes a member from every board given. ARGV: id, drop metadata (1/0). Returns 1 if it was on any. */
     static final Script REMOVE = new Script(PRELUDE + """
@@ -264,7 +270,7 @@ final class BoardScripts {
 
     /** {@link #AROUND} in Java, line for line. */
     private static Object around(Script.Calls redis, List<String> keys, List<String> argv) {
-        Twin b = new Twin(redis, keys, argv);
+        Twin b = new Twin(redis, keys, argv, 0);
         String name = b.nameOf(argv.get(2));
         Long pos = name == null ? null : b.position(name);
         if (pos == null) {
@@ -283,32 +289,170 @@ final class BoardScripts {
         return b.entries(start, r, argv.get(4).equals("1"));
     }
 
-    /** The prelude's helpers, in Java, on the first board group of the keys. */
+    /** {@link #WRITE} in Java, line for line. */
+    private static Object write(Script.Calls redis, List<String> keys, List<String> argv) {
+        String mode = argv.get(2);
+        String id = argv.get(3);
+        Arrival arrival = new Arrival(redis, argv.get(0).equals("desc"), argv.get(5));
+        List<Object> out = new ArrayList<>();
+        for (int g = 0; g < (keys.size() - 1) / 3; g++) {
+            Twin b = new Twin(redis, keys, argv, g);
+            String name = b.nameOf(id);
+            boolean dim = mode.equals("dim") || mode.equals("dimadd");
+            String old = (b.timed || b.tie.equals("dense") || dim) && name != null ? (String) redis.call("ZSCORE", b.z, name) : null;
+            String op = mode;
+            String value = argv.get(4);
+            if (dim) {
+                String[] parts = value.split(" ");
+                double mult = Double.parseDouble(parts[0]);
+                double mod = Double.parseDouble(parts[1]);
+                double v = Double.parseDouble(parts[2]);
+                double s = Scores.parse(old == null ? "0" : old);
+                if (s != Math.floor(s) || s < 0 || s >= 9007199254740992.0) {
+                    throw new StoreException("ERR score " + old + " is not a packed score", null);
+                }
+                double q = Math.floor(s / mult);
+                double cur = q - Math.floor(q / mod) * mod;
+                if (mode.equals("dimadd")) {
+                    v = cur + v;
+                }
+                if (v < 0 || v >= mod) {
+                    throw new StoreException("ERR dimension value " + LuaNumberFormat.g14(v) + " is out of range [0, " + LuaNumberFormat.g14(mod) + ")", null);
+                }
+                op = "set";
+                value = Scores.format(s - cur * mult + v * mult);
+            }
+            String score = null;
+            if (!b.timed) {
+                if (op.equals("add")) {
+                    score = (String) redis.call("ZINCRBY", b.z, value, id);
+                } else if (op.equals("set")) {
+                    redis.call("ZADD", b.z, value, id);
+                } else {
+                    redis.call("ZADD", b.z, b.desc ? "GT" : "LT", value, id);
+                }
+            } else if (op.equals("add")) {
+                if (name == null) {
+                    name = arrival.get() + id;
+                    redis.call("HSET", b.names, id, name);
+                }
+                score = (String) redis.call("ZINCRBY", b.z, value, name);
+                if (old != null && !score.equals(old)) {
+                    redis.call("ZREM", b.z, name);
+                    name = arrival.get() + id;
+                    redis.call("ZADD", b.z, score, name);
+                    redis.call("HSET", b.names, id, name);
+                }
+            } else if (old == null || (op.equals("set") && Scores.parse(value) != Scores.parse(old))
+                    || (op.equals("best") && b.improves(Scores.parse(value), Scores.parse(old)))) {
+                if (name != null) {
+                    redis.call("ZREM", b.z, name);
+                }
+                name = arrival.get() + id;
+                redis.call("ZADD", b.z, value, name);
+                redis.call("HSET", b.names, id, name);
+            }
+            if (score == null) {
+                score = (String) redis.call("ZSCORE", b.z, name);
+            }
+            b.dense(old, score);
+            out.add(score);
+            out.add(b.rankOf(name, score));
+            String at = argv.get(6 + g);
+            if (!at.equals("0")) {
+                redis.call("PEXPIREAT", b.z, at);
+                if (b.timed) {
+                    redis.call("PEXPIREAT", b.names, at);
+                }
+                if (b.tie.equals("dense")) {
+                    redis.call("PEXPIREAT", b.ds, at);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * WRITE's {@code arrival()}: the stamp that orders first-reached ties, made on first use and
+     * kept for the call. The given time in ms, or else the server's clock; inverted on descending
+     * boards; 13 digits and a colon.
+     */
+    private static final class Arrival {
+        private final Script.Calls redis;
+        private final boolean desc;
+        private final String given;
+        private String stamp;
+
+        Arrival(Script.Calls redis, boolean desc, String given) {
+            this.redis = redis;
+            this.desc = desc;
+            this.given = given;
+        }
+
+        String get() {
+            if (stamp == null) {
+                long ms;
+                if (given.isEmpty()) {
+                    List<?> t = (List<?>) redis.call("TIME");
+                    ms = Long.parseLong((String) t.get(0)) * 1000 + Long.parseLong((String) t.get(1)) / 1000;
+                } else {
+                    ms = Long.parseLong(given);
+                }
+                if (desc) {
+                    ms = 9999999999999L - ms;
+                }
+                stamp = String.format(Locale.ROOT, "%013d", ms) + ":";
+            }
+            return stamp;
+        }
+    }
+
+    /** The prelude's helpers, in Java, on one board group of the keys. */
     private static final class Twin {
         private final Script.Calls redis;
         private final boolean desc;
         private final String tie;
+        private final boolean timed;
         private final String meta;
         private final String z;
         private final String names;
         private final String ds;
 
-        Twin(Script.Calls redis, List<String> keys, List<String> argv) {
+        /** The helpers on board group {@code g} (0-based: the prelude's {@code board(g + 1)}). */
+        Twin(Script.Calls redis, List<String> keys, List<String> argv, int g) {
             this.redis = redis;
             this.desc = argv.get(0).equals("desc");
             this.tie = argv.get(1);
+            this.timed = tie.equals("first");
             this.meta = keys.get(0);
-            this.z = keys.get(1);
-            this.names = keys.get(2);
-            this.ds = keys.get(3);
+            this.z = keys.get(1 + 3 * g);
+            this.names = keys.get(2 + 3 * g);
+            this.ds = keys.get(3 + 3 * g);
+        }
+
+        boolean improves(double next, double old) {
+            return desc ? next > old : next < old;
+        }
+
+        /** Keeps a dense board's distinct-score set in step with a score that moved from {@code old} to {@code next}. */
+        void dense(String old, String next) {
+            if (!tie.equals("dense") || Objects.equals(old, next)) {
+                return;
+            }
+            if (old != null && (Long) redis.call("ZCOUNT", z, old, old) == 0) {
+                redis.call("ZREMRANGEBYSCORE", ds, old, old);
+            }
+            if (next != null && (Long) redis.call("ZCOUNT", z, next, next) == 1) {
+                redis.call("ZADD", ds, next, next);
+            }
         }
 
         String nameOf(String id) {
-            return tie.equals("first") ? (String) redis.call("HGET", names, id) : id;
+            return timed ? (String) redis.call("HGET", names, id) : id;
         }
 
         String idOf(String name) {
-            return tie.equals("first") ? name.substring(Math.min(14, name.length())) : name;
+            return timed ? name.substring(Math.min(14, name.length())) : name;
         }
 
         Long position(String name) {

@@ -28,6 +28,8 @@ public final class Script {
         /**
          * Does what the script does with {@code keys} (KEYS) and {@code args} (ARGV), running its
          * commands through {@code redis}; returns the script's reply as a {@link Store} gives it.
+         * Where the script returns {@code redis.error_reply(text)}, the twin throws a {@link
+         * StoreException} with that text, as the store does for the script.
          */
         Object run(Calls redis, List<String> keys, List<String> args);
     }

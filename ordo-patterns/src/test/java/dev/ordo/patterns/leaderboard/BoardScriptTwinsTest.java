@@ -5,7 +5,12 @@ import dev.ordo.patterns.store.Command;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 import dev.ordo.patterns.store.StoreException;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
+import net.jqwik.api.From;
+import net.jqwik.api.Provide;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
@@ -13,9 +18,12 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -55,6 +63,91 @@ class BoardScriptTwinsTest {
             Object lua = store.eval(luaOnly(BoardScripts.AROUND), board.scriptKeys(), args);
             assertThat(twin).as("m%d on %s", i, scores).isEqualTo(lua);
         }
+    }
+
+    /** One write of the property below: mode, member, and the value as WRITE takes it. */
+    record Write(String mode, int member, String value) {
+    }
+
+    @Provide
+    Arbitrary<Write> writes() {
+        Arbitrary<Integer> members = Arbitraries.integers().between(0, 5);
+        Arbitrary<String> points = Arbitraries.integers().between(-3, 12).map(v -> v % 4 == 3 ? v + ".5" : Integer.toString(v));
+        Arbitrary<String> dims = Combinators.combine(Arbitraries.of(1, 8), Arbitraries.integers().between(-2, 9))
+                .as((mult, v) -> mult + " 8 " + (v % 5 == 4 ? v + ".25" : Integer.toString(v)));
+        return Arbitraries.oneOf(
+                Combinators.combine(Arbitraries.of("add", "set", "best"), members, points).as(Write::new),
+                Combinators.combine(Arbitraries.of("dim", "dimadd"), members, dims).as(Write::new));
+    }
+
+    @Property(tries = 80)
+    void write_twinRepliesAndWritesAsTheLua(@ForAll @Size(max = 25) List<@From("writes") Write> writes,
+                                           @ForAll boolean descending, @ForAll TieRule tie,
+                                           @ForAll @IntRange(min = 1, max = 2) int boards, @ForAll boolean expiring) {
+        BoardOptions options = descending ? BoardOptions.highestFirst() : BoardOptions.lowestFirst();
+        List<List<String>> keySets = new ArrayList<>();
+        for (int side = 0; side < 2; side++) {
+            String meta = Backend.uniqueName("{twin}:meta");
+            List<String> keys = new ArrayList<>(List.of(meta));
+            for (int b = 0; b < boards; b++) {
+                keys.addAll(BoardKeys.of(meta + ":" + b).all());
+            }
+            keySets.add(keys);
+        }
+        long arrival = 1_700_000_000_000L;
+        for (Write w : writes) {
+            List<String> argv = new ArrayList<>(List.of(descending ? "desc" : "asc", tie.wire, w.mode(), "m" + w.member(), w.value(),
+                    Long.toString(arrival++)));
+            for (int b = 0; b < boards; b++) {
+                argv.add(expiring && b == 0 ? "4102444800000" : "0");
+            }
+            Object twin = replyOrError(() -> store.eval(BoardScripts.WRITE, keySets.get(0), argv));
+            Object lua = replyOrError(() -> store.eval(luaOnly(BoardScripts.WRITE), keySets.get(1), argv));
+            assertThat(twin).as("%s after %s", w, writes).isEqualTo(lua);
+            assertThat(contents(keySets.get(0))).as("%s after %s", w, writes).isEqualTo(contents(keySets.get(1)));
+        }
+    }
+
+    @Test
+    void write_withoutAGivenTime_stampsTheServersClock() {
+        String meta = Backend.uniqueName("{twin}:meta");
+        List<String> keys = new ArrayList<>(List.of(meta));
+        keys.addAll(BoardKeys.of(meta + ":0").all());
+        long before = System.currentTimeMillis();
+        store.eval(BoardScripts.WRITE, keys, List.of("asc", "first", "add", "alice", "5", "", "0"));
+        long after = System.currentTimeMillis();
+        String name = (String) store.call(Command.of("HGET").key(keys.get(2)).arg("alice"));
+        assertThat(name).endsWith(":alice").hasSize(13 + 1 + 5);
+        assertThat(Long.parseLong(name.substring(0, 13))).isBetween(before, after);
+    }
+
+    /** A reply, or the error's text. */
+    private static Object replyOrError(Supplier<Object> call) {
+        try {
+            return call.get();
+        } catch (StoreException e) {
+            return "error: " + e.getMessage();
+        }
+    }
+
+    /** What the keys hold, by content: each sorted set with its scores, each hash, each key's expiry time. */
+    private List<Object> contents(List<String> keys) {
+        List<Object> out = new ArrayList<>();
+        for (String key : keys.subList(1, keys.size())) {
+            Object type = store.call(Command.of("TYPE").key(key));
+            out.add(type.equals("zset") ? store.call(Command.of("ZRANGE").key(key).arg(0).arg(-1).arg("WITHSCORES"))
+                    : type.equals("hash") ? new TreeMap<>(pairs((List<?>) store.call(Command.of("HGETALL").key(key)))) : type);
+            out.add(store.call(Command.of("PEXPIRETIME").key(key)));
+        }
+        return out;
+    }
+
+    private static Map<Object, Object> pairs(List<?> flat) {
+        Map<Object, Object> map = new TreeMap<>();
+        for (int i = 0; i < flat.size(); i += 2) {
+            map.put(flat.get(i), flat.get(i + 1));
+        }
+        return map;
     }
 
     @Test
