@@ -49,10 +49,10 @@ public final class ObjectReplyWriter implements ReplyWriter {
         this(protocol, false);
     }
 
-    /** A writer whose bulk strings arrive as {@link String} (UTF-8) when {@code text}, else as {@code byte[]}. */
-    public ObjectReplyWriter(IntSupplier protocol, boolean text) {
+    /** A writer whose bulk strings arrive as {@link String} (UTF-8) when {@code textBulks}, else as {@code byte[]}. */
+    public ObjectReplyWriter(IntSupplier protocol, boolean textBulks) {
         this.protocol = protocol;
-        this.textBulks = text;
+        this.textBulks = textBulks;
     }
 
     /** Whether a whole reply has been written. */
@@ -132,13 +132,13 @@ public final class ObjectReplyWriter implements ReplyWriter {
     public void doubleValue(double value) {
         if (protocol() >= 3) {
             value(value);
-        } else {
-            if (digits == null) {
-                digits = new byte[Doubles.MAX_FORMATTED_LENGTH];
-            }
-            int n = Doubles.format(value, digits, 0);
-            value(textBulks ? new String(digits, 0, n, StandardCharsets.ISO_8859_1) : Arrays.copyOf(digits, n));
+            return;
         }
+        if (digits == null) {
+            digits = new byte[Doubles.MAX_FORMATTED_LENGTH];
+        }
+        int n = Doubles.format(value, digits, 0);
+        value(textBulks ? new String(digits, 0, n, StandardCharsets.ISO_8859_1) : Arrays.copyOf(digits, n));
     }
 
     @Override

@@ -300,28 +300,8 @@ final class BoardScripts {
             String name = b.nameOf(id);
             boolean dim = mode.equals("dim") || mode.equals("dimadd");
             String old = (b.timed || b.tie.equals("dense") || dim) && name != null ? (String) redis.call("ZSCORE", b.z, name) : null;
-            String op = mode;
-            String value = argv.get(4);
-            if (dim) {
-                String[] parts = value.split(" ");
-                double mult = Double.parseDouble(parts[0]);
-                double mod = Double.parseDouble(parts[1]);
-                double v = Double.parseDouble(parts[2]);
-                double s = Scores.parse(old == null ? "0" : old);
-                if (s != Math.floor(s) || s < 0 || s >= 9007199254740992.0) {
-                    throw new StoreException("ERR score " + old + " is not a packed score", null);
-                }
-                double q = Math.floor(s / mult);
-                double cur = q - Math.floor(q / mod) * mod;
-                if (mode.equals("dimadd")) {
-                    v = cur + v;
-                }
-                if (v < 0 || v >= mod) {
-                    throw new StoreException("ERR dimension value " + LuaNumberFormat.g14(v) + " is out of range [0, " + LuaNumberFormat.g14(mod) + ")", null);
-                }
-                op = "set";
-                value = Scores.format(s - cur * mult + v * mult);
-            }
+            String op = dim ? "set" : mode;
+            String value = dim ? packed(mode, argv.get(4), old) : argv.get(4);
             String score = null;
             if (!b.timed) {
                 if (op.equals("add")) {
@@ -370,6 +350,32 @@ final class BoardScripts {
             }
         }
         return out;
+    }
+
+    /**
+     * WRITE's packed-dimension step: the score {@code old} (none: 0) with one dimension replaced
+     * ({@code dim}) or added to ({@code dimadd}), {@code value} being {@code "<2^shift> <2^bits> <v>"};
+     * the script's error replies when {@code old} is no packed score or the result leaves the
+     * dimension's range.
+     */
+    private static String packed(String mode, String value, String old) {
+        String[] parts = value.split(" ");
+        double mult = Double.parseDouble(parts[0]);
+        double mod = Double.parseDouble(parts[1]);
+        double v = Double.parseDouble(parts[2]);
+        double s = Scores.parse(old == null ? "0" : old);
+        if (s != Math.floor(s) || s < 0 || s >= 9007199254740992.0) {
+            throw new StoreException("ERR score " + old + " is not a packed score", null);
+        }
+        double q = Math.floor(s / mult);
+        double cur = q - Math.floor(q / mod) * mod;
+        if (mode.equals("dimadd")) {
+            v = cur + v;
+        }
+        if (v < 0 || v >= mod) {
+            throw new StoreException("ERR dimension value " + LuaNumberFormat.g14(v) + " is out of range [0, " + LuaNumberFormat.g14(mod) + ")", null);
+        }
+        return Scores.format(s - cur * mult + v * mult);
     }
 
     /**
