@@ -190,7 +190,10 @@ final class BoardScripts {
             return out
             """, BoardScripts::write);
 
-    /** Removes a member from every board given. ARGV: id, drop metadata (1/0). Returns 1 if it was on any. */
+    /**
+     * Removes a member from every board given. ARGV: id, drop metadata (1/0). Returns 1 if it was
+     * on any. It has a Java twin ({@link #remove}).
+     */
     static final Script REMOVE = new Script(PRELUDE + """
             local id = ARGV[3]
             local removed = 0
@@ -207,18 +210,59 @@ final class BoardScripts {
             end
             if ARGV[4] == '1' then redis.call('HDEL', meta, id) end
             return removed
-            """);
+            """, BoardScripts::remove);
 
-    /** Score, rank and board size of a member; nil when absent. ARGV: id. */
+    /** {@link #REMOVE} in Java, line for line. */
+    private static Object remove(Script.Calls redis, List<String> keys, List<String> argv) {
+        String id = argv.get(2);
+        long removed = 0;
+        for (int g = 0; g < (keys.size() - 1) / 3; g++) {
+            Twin b = new Twin(redis, keys, argv, g);
+            String name = b.nameOf(id);
+            String old = b.scoreOf(name);
+            if (old != null) {
+                redis.call("ZREM", b.z, name);
+                if (b.timed) {
+                    redis.call("HDEL", b.names, id);
+                }
+                b.dense(old, null);
+                removed = 1;
+            }
+        }
+        if (argv.get(3).equals("1")) {
+            redis.call("HDEL", keys.get(0), id);
+        }
+        return removed;
+    }
+
+    /**
+     * Score, rank and board size of a member; nil when absent. ARGV: id. Every rank, score and
+     * placement read of a board whose tie rule is not member order; it has a Java twin ({@link
+     * #placement}).
+     */
     static final Script PLACEMENT = new Script(PRELUDE + """
             local b = board(1)
             local name = nameOf(b, ARGV[3])
             local s = name and redis.call('ZSCORE', b.z, name)
             if not s then return false end
             return {s, rankOf(b, name, s), redis.call('ZCARD', b.z)}
-            """);
+            """, BoardScripts::placement);
 
-    /** Members strictly behind, members level with, and board size; nil when absent. ARGV: id. */
+    /** {@link #PLACEMENT} in Java, line for line. */
+    private static Object placement(Script.Calls redis, List<String> keys, List<String> argv) {
+        Twin b = new Twin(redis, keys, argv, 0);
+        String name = b.nameOf(argv.get(2));
+        String s = b.scoreOf(name);
+        if (s == null) {
+            return null;
+        }
+        return Arrays.asList(s, b.rankOf(name, s), redis.call("ZCARD", b.z));
+    }
+
+    /**
+     * Members strictly behind, members level with, and board size; nil when absent. ARGV: id.
+     * It has a Java twin ({@link #standing}).
+     */
     static final Script STANDING = new Script(PRELUDE + """
             local b = board(1)
             local name = nameOf(b, ARGV[3])
@@ -228,17 +272,37 @@ final class BoardScripts {
             if desc then behind = redis.call('ZCOUNT', b.z, '-inf', '(' .. s)
             else behind = redis.call('ZCOUNT', b.z, '(' .. s, '+inf') end
             return {behind, redis.call('ZCOUNT', b.z, s, s), redis.call('ZCARD', b.z)}
-            """);
+            """, BoardScripts::standing);
+
+    /** {@link #STANDING} in Java, line for line. */
+    private static Object standing(Script.Calls redis, List<String> keys, List<String> argv) {
+        Twin b = new Twin(redis, keys, argv, 0);
+        String s = b.scoreOf(b.nameOf(argv.get(2)));
+        if (s == null) {
+            return null;
+        }
+        Object behind = b.desc ? redis.call("ZCOUNT", b.z, "-inf", "(" + s) : redis.call("ZCOUNT", b.z, "(" + s, "+inf");
+        return Arrays.asList(behind, redis.call("ZCOUNT", b.z, s, s), redis.call("ZCARD", b.z));
+    }
 
     /**
      * Entries at positions start..stop (0-based, inclusive). ARGV: start, stop, with metadata
      * (1/0). Returns {start, the range WITHSCORES as stored, ranks (competition and dense
-     * boards only; empty otherwise: position + 1), metadata values (when asked)}.
+     * boards only; empty otherwise: position + 1), metadata values (when asked)}. Every top and
+     * page of a board with metadata or a tie rule other than member order; it has a Java twin
+     * ({@link #range}).
      */
     static final Script RANGE = new Script(PRELUDE + """
             local b, start = board(1), tonumber(ARGV[3])
             return entries(b, start, range(b, start, tonumber(ARGV[4])), ARGV[5] == '1')
-            """);
+            """, BoardScripts::range);
+
+    /** {@link #RANGE} in Java, line for line. */
+    private static Object range(Script.Calls redis, List<String> keys, List<String> argv) {
+        Twin b = new Twin(redis, keys, argv, 0);
+        long start = Long.parseLong(argv.get(2));
+        return b.entries(start, b.range(start, Long.parseLong(argv.get(3))), argv.get(4).equals("1"));
+    }
 
     /**
      * A window of entries holding a member, the member as central as the edges allow and the
@@ -459,6 +523,11 @@ final class BoardScripts {
 
         String idOf(String name) {
             return timed ? name.substring(Math.min(14, name.length())) : name;
+        }
+
+        /** The score of the member stored as {@code name}, or null when there is no such name or member (the scripts' {@code name and ZSCORE}). */
+        String scoreOf(String name) {
+            return name == null ? null : (String) redis.call("ZSCORE", z, name);
         }
 
         Long position(String name) {

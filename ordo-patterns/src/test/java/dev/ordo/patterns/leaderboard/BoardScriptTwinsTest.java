@@ -45,6 +45,17 @@ class BoardScriptTwinsTest {
     void around_twinRepliesAsTheLua(@ForAll @Size(max = 30) List<@IntRange(min = 0, max = 6) Integer> scores,
                                     @ForAll boolean descending, @ForAll TieRule tie, @ForAll boolean metadata,
                                     @ForAll @IntRange(min = 1, max = 12) int window) {
+        Leaderboard board = board(scores, descending, tie, metadata);
+        for (int i = 0; i <= 11; i++) {
+            List<String> args = board.scriptArgs("m" + i, Integer.toString(window), metadata ? "1" : "0");
+            Object twin = store.eval(BoardScripts.AROUND, board.scriptKeys(), args);
+            Object lua = store.eval(luaOnly(BoardScripts.AROUND), board.scriptKeys(), args);
+            assertThat(twin).as("m%d on %s", i, scores).isEqualTo(lua);
+        }
+    }
+
+    /** A board built from {@code scores}: write i adds its points to member {@code m(i*7 % 11)}; every third also sets metadata. */
+    private Leaderboard board(List<Integer> scores, boolean descending, TieRule tie, boolean metadata) {
         AtomicLong clock = new AtomicLong(1_700_000_000_000L);
         InstantSource arrivals = () -> Instant.ofEpochMilli(clock.incrementAndGet());
         BoardOptions options = (descending ? BoardOptions.highestFirst() : BoardOptions.lowestFirst())
@@ -57,11 +68,64 @@ class BoardScriptTwinsTest {
                 board.setMetadata(member, Map.of("name", "player " + i));
             }
         }
+        return board;
+    }
+
+    @Property(tries = 60)
+    void reads_twinsReplyAsTheLua(@ForAll @Size(max = 30) List<@IntRange(min = 0, max = 6) Integer> scores,
+                                  @ForAll boolean descending, @ForAll TieRule tie, @ForAll boolean metadata,
+                                  @ForAll @IntRange(min = 0, max = 12) int start, @ForAll @IntRange(min = 0, max = 12) int count) {
+        Leaderboard board = board(scores, descending, tie, metadata);
         for (int i = 0; i <= 11; i++) {
-            List<String> args = board.scriptArgs("m" + i, Integer.toString(window), metadata ? "1" : "0");
-            Object twin = store.eval(BoardScripts.AROUND, board.scriptKeys(), args);
-            Object lua = store.eval(luaOnly(BoardScripts.AROUND), board.scriptKeys(), args);
-            assertThat(twin).as("m%d on %s", i, scores).isEqualTo(lua);
+            for (Script script : List.of(BoardScripts.PLACEMENT, BoardScripts.STANDING)) {
+                List<String> args = board.scriptArgs("m" + i);
+                Object twin = store.eval(script, board.scriptKeys(), args);
+                Object lua = store.eval(luaOnly(script), board.scriptKeys(), args);
+                assertThat(twin).as("m%d on %s", i, scores).isEqualTo(lua);
+            }
+        }
+        List<String> args = board.rangeArgs(start, start + count - 1);
+        assertThat(store.eval(BoardScripts.RANGE, board.scriptKeys(), args)).as("%s on %s", args, scores)
+                .isEqualTo(store.eval(luaOnly(BoardScripts.RANGE), board.scriptKeys(), args));
+    }
+
+    /** Two sets of keys for {@code boards} boards under one metadata hash each: one for a twin, one for its Lua. */
+    private static List<List<String>> keySets(int boards) {
+        List<List<String>> keySets = new ArrayList<>();
+        for (int side = 0; side < 2; side++) {
+            String meta = Backend.uniqueName("{twin}:meta");
+            List<String> keys = new ArrayList<>(List.of(meta));
+            for (int b = 0; b < boards; b++) {
+                keys.addAll(BoardKeys.of(meta + ":" + b).all());
+            }
+            keySets.add(keys);
+        }
+        return keySets;
+    }
+
+    @Property(tries = 40)
+    void remove_twinRepliesAndRemovesAsTheLua(@ForAll @Size(max = 20) List<@IntRange(min = 0, max = 5) Integer> scores,
+                                              @ForAll boolean descending, @ForAll TieRule tie,
+                                              @ForAll @IntRange(min = 1, max = 2) int boards, @ForAll boolean dropMetadata) {
+        List<List<String>> keySets = keySets(boards);
+        String order = descending ? "desc" : "asc";
+        for (List<String> keys : keySets) {
+            for (int i = 0; i < scores.size(); i++) {
+                List<String> argv = new ArrayList<>(List.of(order, tie.wire, "add", "m" + (i % 6), Integer.toString(scores.get(i)),
+                        Long.toString(1_700_000_000_000L + i)));
+                for (int b = 0; b < boards; b++) {
+                    argv.add("0");
+                }
+                store.eval(BoardScripts.WRITE, keys, argv);
+                store.call(Command.of("HSET").key(keys.get(0)).arg("m" + (i % 6)).arg("meta " + i));
+            }
+        }
+        for (int i = 0; i < 8; i++) {
+            List<String> argv = List.of(order, tie.wire, "m" + i, dropMetadata ? "1" : "0");
+            Object twin = store.eval(BoardScripts.REMOVE, keySets.get(0), argv);
+            Object lua = store.eval(luaOnly(BoardScripts.REMOVE), keySets.get(1), argv);
+            assertThat(twin).as("m%d after %s", i, scores).isEqualTo(lua);
+            assertThat(contents(keySets.get(0))).as("m%d after %s", i, scores).isEqualTo(contents(keySets.get(1)));
         }
     }
 
@@ -84,16 +148,7 @@ class BoardScriptTwinsTest {
     void write_twinRepliesAndWritesAsTheLua(@ForAll @Size(max = 25) List<@From("writes") Write> writes,
                                            @ForAll boolean descending, @ForAll TieRule tie,
                                            @ForAll @IntRange(min = 1, max = 2) int boards, @ForAll boolean expiring) {
-        BoardOptions options = descending ? BoardOptions.highestFirst() : BoardOptions.lowestFirst();
-        List<List<String>> keySets = new ArrayList<>();
-        for (int side = 0; side < 2; side++) {
-            String meta = Backend.uniqueName("{twin}:meta");
-            List<String> keys = new ArrayList<>(List.of(meta));
-            for (int b = 0; b < boards; b++) {
-                keys.addAll(BoardKeys.of(meta + ":" + b).all());
-            }
-            keySets.add(keys);
-        }
+        List<List<String>> keySets = keySets(boards);
         long arrival = 1_700_000_000_000L;
         for (Write w : writes) {
             List<String> argv = new ArrayList<>(List.of(descending ? "desc" : "asc", tie.wire, w.mode(), "m" + w.member(), w.value(),
@@ -130,10 +185,10 @@ class BoardScriptTwinsTest {
         }
     }
 
-    /** What the keys hold, by content: each sorted set with its scores, each hash, each key's expiry time. */
+    /** What the keys hold, by content: each sorted set with its scores, each hash (the metadata hash too), each key's expiry time. */
     private List<Object> contents(List<String> keys) {
         List<Object> out = new ArrayList<>();
-        for (String key : keys.subList(1, keys.size())) {
+        for (String key : keys) {
             Object type = store.call(Command.of("TYPE").key(key));
             out.add(type.equals("zset") ? store.call(Command.of("ZRANGE").key(key).arg(0).arg(-1).arg("WITHSCORES"))
                     : type.equals("hash") ? new TreeMap<>(pairs((List<?>) store.call(Command.of("HGETALL").key(key)))) : type);
