@@ -363,7 +363,7 @@ final class BoardScripts {
             Twin b = new Twin(redis, keys, argv, g);
             String name = b.nameOf(id);
             boolean dim = mode.equals("dim") || mode.equals("dimadd");
-            String old = (b.timed || b.tie.equals("dense") || dim) && name != null ? (String) redis.call("ZSCORE", b.z, name) : null;
+            String old = b.timed || b.tie.equals("dense") || dim ? b.scoreOf(name) : null;
             String op = dim ? "set" : mode;
             String value = dim ? packed(mode, argv.get(4), old) : argv.get(4);
             String score = null;
