@@ -24,7 +24,8 @@ import java.util.function.IntConsumer;
  * and global rank.
  *
  * <p>One caller thread, synchronous calls, a random member per call, its name built for the
- * call ({@link #name}): the figures are what one request thread of an application sees. Wire figures are round-trip bound on loopback.
+ * call ({@link #name}): the figures are what one request thread of an application sees. Wire
+ * figures are round-trip bound on loopback.
  *
  * <p>The raw side of each pair is what an application would send by hand for the same answer:
  * one command, or, where the pattern answers in one script what takes two dependent commands

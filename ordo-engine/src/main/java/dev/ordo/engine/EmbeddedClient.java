@@ -36,11 +36,16 @@ public final class EmbeddedClient implements AutoCloseable {
 
     /** Runs a command given as text arguments (UTF-8). */
     public Object call(String... args) {
+        return call(utf8(args));
+    }
+
+    /** Text arguments as the bytes a command takes. */
+    private static byte[][] utf8(String[] args) {
         byte[][] raw = new byte[args.length][];
         for (int i = 0; i < args.length; i++) {
             raw[i] = args[i].getBytes(StandardCharsets.UTF_8);
         }
-        return call(raw);
+        return raw;
     }
 
     /** Runs a command given as binary arguments; returns the reply, or throws an error reply. */
@@ -88,6 +93,11 @@ public final class EmbeddedClient implements AutoCloseable {
          * form, see {@link Engine#connectText()}), or throws an error reply.
          */
         Object call(byte[]... args);
+
+        /** Runs a command given as text arguments (UTF-8), as {@link #call(byte[]...)} does. */
+        default Object call(String... args) {
+            return call(utf8(args));
+        }
     }
 
     /**

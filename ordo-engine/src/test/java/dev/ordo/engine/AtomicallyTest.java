@@ -23,18 +23,6 @@ class AtomicallyTest {
         ordo.close();
     }
 
-    private static byte[][] args(String... text) {
-        byte[][] raw = new byte[text.length][];
-        for (int i = 0; i < text.length; i++) {
-            raw[i] = text[i].getBytes(StandardCharsets.UTF_8);
-        }
-        return raw;
-    }
-
-    private static Object call(EmbeddedClient.Commands commands, String... text) {
-        return commands.call(args(text));
-    }
-
     private static String text(Object reply) {
         return reply == null ? null : new String((byte[]) reply, StandardCharsets.UTF_8);
     }
@@ -48,8 +36,8 @@ class AtomicallyTest {
             workers.add(CompletableFuture.runAsync(() -> {
                 for (int i = 0; i < perThread; i++) {
                     own.atomically(c -> {
-                        Object v = call(c, "GET", "counter");
-                        return call(c, "SET", "counter", Long.toString(v == null ? 1 : Long.parseLong(text(v)) + 1));
+                        Object v = c.call("GET", "counter");
+                        return c.call("SET", "counter", Long.toString(v == null ? 1 : Long.parseLong(text(v)) + 1));
                     });
                 }
             }));
@@ -63,9 +51,9 @@ class AtomicallyTest {
         List<Integer> unitSizes = new ArrayList<>();
         ordo.engine.dispatcher().effects().setListener(effects -> unitSizes.add(effects.size()));
         client.atomically(c -> {
-            call(c, "ZADD", "board", "1", "a");
-            call(c, "ZSCORE", "board", "a");
-            return call(c, "ZINCRBY", "board", "2", "a");
+            c.call("ZADD", "board", "1", "a");
+            c.call("ZSCORE", "board", "a");
+            return c.call("ZINCRBY", "board", "2", "a");
         });
         client.call("ZADD", "board", "5", "b");
         assertThat(unitSizes).containsExactly(2, 1);
@@ -74,19 +62,19 @@ class AtomicallyTest {
     @Test
     void anErrorIsThrownKeepsEarlierWritesAndReleasesTheEngine() {
         assertThatThrownBy(() -> client.atomically(c -> {
-            call(c, "SET", "s", "text");
-            return call(c, "ZADD", "s", "1", "a");
+            c.call("SET", "s", "text");
+            return c.call("ZADD", "s", "1", "a");
         })).isInstanceOf(ErrorReply.class)
                 .hasMessage("WRONGTYPE Operation against a key holding the wrong kind of value");
         EmbeddedClient other = ordo.client();
         assertThat(other.call("GET", "s")).isEqualTo("text".getBytes(StandardCharsets.UTF_8));
-        assertThatThrownBy(() -> client.atomically(c -> c.call())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> client.atomically(c -> c.call(new byte[0][]))).isInstanceOf(IllegalArgumentException.class);
         assertThat(other.call("PING")).isEqualTo("PONG");
     }
 
     @Test
     void aBlockingCommandAnswersAtOnceAndWaitersAreServedAfterTheUnit() throws Exception {
-        Object nothing = client.atomically(c -> call(c, "BZPOPMIN", "queue", "0"));
+        Object nothing = client.atomically(c -> c.call("BZPOPMIN", "queue", "0"));
         assertThat(nothing).isNull();
         EmbeddedClient waiter = ordo.client();
         CompletableFuture<Object> popped = CompletableFuture.supplyAsync(() -> waiter.call("BZPOPMIN", "jobs", "0"));
@@ -94,8 +82,8 @@ class AtomicallyTest {
             Thread.onSpinWait();
         }
         Object inside = client.atomically(c -> {
-            call(c, "ZADD", "jobs", "1", "j1");
-            return call(c, "ZCARD", "jobs");
+            c.call("ZADD", "jobs", "1", "j1");
+            return c.call("ZCARD", "jobs");
         });
         assertThat(inside).isEqualTo(1L);
         assertThat((List<?>) popped.get(10, TimeUnit.SECONDS)).extracting(AtomicallyTest::text)
@@ -105,9 +93,9 @@ class AtomicallyTest {
     @Test
     void timeStandsStillInsideTheUnit() {
         Object inside = client.atomically(c -> {
-            call(c, "SET", "k", "v", "PX", "100");
+            c.call("SET", "k", "v", "PX", "100");
             ordo.advance(200);
-            return call(c, "GET", "k");
+            return c.call("GET", "k");
         });
         assertThat(inside).isEqualTo("v".getBytes(StandardCharsets.UTF_8));
         assertThat(client.call("GET", "k")).isNull();
@@ -116,7 +104,7 @@ class AtomicallyTest {
     @Test
     void insideMultiItRefuses() {
         client.call("MULTI");
-        assertThatThrownBy(() -> client.atomically(c -> call(c, "PING"))).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> client.atomically(c -> c.call("PING"))).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("MULTI");
         assertThat(client.call("EXEC")).isEqualTo(List.of());
     }
@@ -124,6 +112,6 @@ class AtomicallyTest {
     @Test
     void aClosedClientRefuses() {
         client.close();
-        assertThatThrownBy(() -> client.atomically(c -> call(c, "PING"))).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> client.atomically(c -> c.call("PING"))).isInstanceOf(IllegalStateException.class);
     }
 }

@@ -69,10 +69,10 @@ class TextRepliesTest {
     @Test
     void atomicallyGivesTheClientsForm() {
         text.call("ZADD", "board", "2", "alice");
-        Object inUnit = text.atomically(c -> c.call("ZSCORE".getBytes(), "board".getBytes(), "alice".getBytes()));
+        Object inUnit = text.atomically(c -> c.call("ZSCORE", "board", "alice"));
         assertThat(inUnit).isEqualTo("2");
         bytes.call("ZADD", "board", "2", "alice");
-        Object asBytes = bytes.atomically(c -> c.call("ZSCORE".getBytes(), "board".getBytes(), "alice".getBytes()));
+        Object asBytes = bytes.atomically(c -> c.call("ZSCORE", "board", "alice"));
         assertThat(asBytes).isEqualTo("2".getBytes());
     }
 

@@ -358,11 +358,11 @@ final class BoardScripts {
         String mode = argv.get(2);
         String id = argv.get(3);
         Arrival arrival = new Arrival(redis, argv.get(0).equals("desc"), argv.get(5));
+        boolean dim = mode.equals("dim") || mode.equals("dimadd");
         List<Object> out = new ArrayList<>();
         for (int g = 0; g < (keys.size() - 1) / 3; g++) {
             Twin b = new Twin(redis, keys, argv, g);
             String name = b.nameOf(id);
-            boolean dim = mode.equals("dim") || mode.equals("dimadd");
             String old = b.timed || b.tie.equals("dense") || dim ? b.scoreOf(name) : null;
             String op = dim ? "set" : mode;
             String value = dim ? packed(mode, argv.get(4), old) : argv.get(4);

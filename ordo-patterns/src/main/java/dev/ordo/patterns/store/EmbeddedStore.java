@@ -6,6 +6,7 @@ import dev.ordo.engine.error.ErrorReply;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A {@link Store} on an Ordo engine in the same process: no sockets, no serialization, the
@@ -38,19 +39,11 @@ public final class EmbeddedStore implements Store {
         return run(raw);
     }
 
-    private static byte[][] raw(String[] command) {
-        byte[][] raw = new byte[command.length][];
-        for (int i = 0; i < command.length; i++) {
-            raw[i] = utf8(command[i]);
-        }
-        return raw;
-    }
-
     @Override
     public Object eval(Script script, List<String> keys, List<String> args) {
         Script.Local local = script.local();
         if (local != null) {
-            return client.atomically(commands -> local.run(command -> run(commands, raw(command)), keys, args));
+            return client.atomically(commands -> local.run(command -> run(() -> commands.call(command)), keys, args));
         }
         byte[][] raw = new byte[3 + keys.size() + args.size()][];
         raw[1] = script.sha1().getBytes(StandardCharsets.US_ASCII);
@@ -92,12 +85,13 @@ public final class EmbeddedStore implements Store {
     }
 
     private Object run(byte[][] raw) {
-        return run(client::call, raw);
+        return run(() -> client.call(raw));
     }
 
-    private static Object run(EmbeddedClient.Commands commands, byte[][] raw) {
+    /** The reply of {@code call}, an error reply thrown as {@link StoreException}. */
+    private static Object run(Supplier<Object> call) {
         try {
-            return commands.call(raw);
+            return call.get();
         } catch (ErrorReply e) {
             throw new StoreException(e.getMessage(), e);
         }
