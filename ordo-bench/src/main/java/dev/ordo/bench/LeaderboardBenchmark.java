@@ -18,10 +18,10 @@ import java.util.function.IntConsumer;
 
 /**
  * Leaderboard operations per second on a board of 1,000,000 members, each pattern operation
- * beside the raw commands it is built on, on three back ends measured in the same run: embedded
- * Ordo (in this JVM), an Ordo server (its own JVM, over Lettuce) and {@code redis-server} (over
- * Lettuce). Then a 16-shard board against one key on a three-master Redis Cluster, for top 100
- * and global rank.
+ * beside the raw commands it is built on, on three back ends loaded side by side and measured in
+ * alternating slices ({@link #measureInterleaved}): embedded Ordo (in this JVM), an Ordo server
+ * (its own JVM, over Lettuce) and {@code redis-server} (over Lettuce). Then a 16-shard board
+ * against one key on a three-master Redis Cluster, for top 100 and global rank.
  *
  * <p>One caller thread, synchronous calls, a random member per call, its name built for the
  * call ({@link #name}): the figures are what one request thread of an application sees. Wire
@@ -55,30 +55,23 @@ public final class LeaderboardBenchmark {
         try (LettuceStore ordo = LettuceStore.connect("redis://127.0.0.1:" + ordoPort)) {
             String[] labels = {"embedded", "Ordo (wire)", "Redis (wire)"};
             Store[] stores = {Backend.EMBEDDED.store(), ordo, Backend.REDIS.store()};
-            double[][] pattern = new double[5][3];
-            double[][] raw = new double[5][3];
-            List<String> opNames = new ArrayList<>();
+            List<List<Op>> ops = new ArrayList<>();
             for (int s = 0; s < stores.length; s++) {
                 Leaderboard board = Leaderboard.create(stores[s], "bench", BoardOptions.highestFirst());
                 System.out.printf(Locale.ROOT, "loading %,d members on %s ...%n", MEMBERS, labels[s]);
                 load(stores[s], board.key());
-                List<Op> ops = ops(stores[s], board);
-                for (int o = 0; o < ops.size(); o++) {
-                    Op op = ops.get(o);
-                    if (s == 0) {
-                        opNames.add(op.name());
-                    }
-                    double[] pair = measurePair(op.pattern(), op.raw());
-                    pattern[o][s] = pair[0];
-                    raw[o][s] = pair[1];
-                }
+                ops.add(ops(stores[s], board));
             }
             System.out.printf(Locale.ROOT, "%n%-14s %13s %13s %13s %10s   %s%n", "operation", labels[0], labels[1], labels[2],
                     "emb/Redis", "pattern/raw: embedded, Ordo, Redis (raw ops/s)");
-            for (int o = 0; o < opNames.size(); o++) {
-                System.out.printf(Locale.ROOT, "%-14s %13.0f %13.0f %13.0f %9.1fx   %.2f, %.2f, %.2f (%.0f, %.0f, %.0f)%n", opNames.get(o),
-                        pattern[o][0], pattern[o][1], pattern[o][2], pattern[o][0] / pattern[o][2],
-                        pattern[o][0] / raw[o][0], pattern[o][1] / raw[o][1], pattern[o][2] / raw[o][2], raw[o][0], raw[o][1], raw[o][2]);
+            for (int o = 0; o < ops.get(0).size(); o++) {
+                int op = o;
+                double[][] calls = measureInterleaved(ops.stream().map(perStore -> perStore.get(op)).toList());
+                double[] pattern = calls[0];
+                double[] raw = calls[1];
+                System.out.printf(Locale.ROOT, "%-14s %13.0f %13.0f %13.0f %9.1fx   %.2f, %.2f, %.2f (%.0f, %.0f, %.0f)%n", ops.get(0).get(o).name(),
+                        pattern[0], pattern[1], pattern[2], pattern[0] / pattern[2],
+                        pattern[0] / raw[0], pattern[1] / raw[1], pattern[2] / raw[2], raw[0], raw[1], raw[2]);
             }
         } finally {
             ordoProcess.destroy();
@@ -180,20 +173,29 @@ public final class LeaderboardBenchmark {
     }
 
     /**
-     * Calls per second of a pattern operation and of its raw command, measured in ten alternating
-     * slices each (after a warm-up of both), so drift in the machine's speed hits both alike.
+     * Calls per second of one operation, pattern and raw, on every back end: {@code [0][s]} the
+     * pattern's and {@code [1][s]} the raw commands' on back end {@code s}. After a warm-up of each,
+     * they run in ten rounds of short slices, every back end and both sides in each round, so a
+     * drift in the machine's speed (a neighbour on the host, a frequency change) hits every figure
+     * of the row alike instead of the back end measured at that moment. Each back end draws the
+     * same sequence of members.
      */
-    private static double[] measurePair(IntConsumer pattern, IntConsumer raw) {
-        SplittableRandom random = new SplittableRandom(42);
-        run(pattern, random, SECONDS * 0.25);
-        run(raw, random, SECONDS * 0.25);
-        double patternCalls = 0;
-        double rawCalls = 0;
-        for (int slice = 0; slice < 10; slice++) {
-            patternCalls += run(pattern, random, SECONDS / 10);
-            rawCalls += run(raw, random, SECONDS / 10);
+    private static double[][] measureInterleaved(List<Op> perStore) {
+        int n = perStore.size();
+        SplittableRandom[] randoms = new SplittableRandom[n];
+        for (int s = 0; s < n; s++) {
+            randoms[s] = new SplittableRandom(42);
+            run(perStore.get(s).pattern(), randoms[s], SECONDS * 0.25);
+            run(perStore.get(s).raw(), randoms[s], SECONDS * 0.25);
         }
-        return new double[] {patternCalls / 10, rawCalls / 10};
+        double[][] calls = new double[2][n];
+        for (int slice = 0; slice < 10; slice++) {
+            for (int s = 0; s < n; s++) {
+                calls[0][s] += run(perStore.get(s).pattern(), randoms[s], SECONDS / 10) / 10;
+                calls[1][s] += run(perStore.get(s).raw(), randoms[s], SECONDS / 10) / 10;
+            }
+        }
+        return calls;
     }
 
     /** Runs {@code op} for {@code seconds}; returns calls per second. */
