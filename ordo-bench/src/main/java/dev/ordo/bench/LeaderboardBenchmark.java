@@ -66,10 +66,11 @@ public final class LeaderboardBenchmark {
                     "emb/Redis", "pattern/raw: embedded, Ordo, Redis (raw ops/s)");
             for (int o = 0; o < ops.get(0).size(); o++) {
                 int op = o;
-                double[][] calls = measureInterleaved(ops.stream().map(perStore -> perStore.get(op)).toList());
+                List<Op> row = ops.stream().map(perStore -> perStore.get(op)).toList();
+                double[][] calls = measureInterleaved(row);
                 double[] pattern = calls[0];
                 double[] raw = calls[1];
-                System.out.printf(Locale.ROOT, "%-14s %13.0f %13.0f %13.0f %9.1fx   %.2f, %.2f, %.2f (%.0f, %.0f, %.0f)%n", ops.get(0).get(o).name(),
+                System.out.printf(Locale.ROOT, "%-14s %13.0f %13.0f %13.0f %9.1fx   %.2f, %.2f, %.2f (%.0f, %.0f, %.0f)%n", row.get(0).name(),
                         pattern[0], pattern[1], pattern[2], pattern[0] / pattern[2],
                         pattern[0] / raw[0], pattern[1] / raw[1], pattern[2] / raw[2], raw[0], raw[1], raw[2]);
             }
@@ -177,8 +178,8 @@ public final class LeaderboardBenchmark {
      * pattern's and {@code [1][s]} the raw commands' on back end {@code s}. After a warm-up of each,
      * they run in ten rounds of short slices, every back end and both sides in each round, so a
      * drift in the machine's speed (a neighbour on the host, a frequency change) hits every figure
-     * of the row alike instead of the back end measured at that moment. Each back end draws the
-     * same sequence of members.
+     * of the row alike instead of the back end measured at that moment. Each back end draws from
+     * the same seeded sequence of members.
      */
     private static double[][] measureInterleaved(List<Op> perStore) {
         int n = perStore.size();
