@@ -90,7 +90,7 @@ public final class ObjectReplyWriter implements ReplyWriter {
 
     @Override
     public void bulk(byte[] value) {
-        value(textBulks ? new String(value, StandardCharsets.UTF_8) : value.clone());
+        bulk(value, 0, value.length);
     }
 
     @Override
@@ -152,7 +152,11 @@ public final class ObjectReplyWriter implements ReplyWriter {
 
     @Override
     public void verbatim(String format, byte[] text) {
-        value(protocol() >= 3 || textBulks ? new String(text, StandardCharsets.UTF_8) : text.clone());
+        if (protocol() >= 3) {
+            value(new String(text, StandardCharsets.UTF_8));
+        } else {
+            bulk(text);
+        }
     }
 
     private void aggregate(int count) {
