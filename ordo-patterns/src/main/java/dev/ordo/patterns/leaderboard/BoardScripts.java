@@ -363,7 +363,7 @@ final class BoardScripts {
         for (int g = 0; g < (keys.size() - 1) / 3; g++) {
             Twin b = new Twin(redis, keys, argv, g);
             String name = b.nameOf(id);
-            String old = b.timed || b.tie.equals("dense") || dim ? b.scoreOf(name) : null;
+            String old = b.timed || b.denseTies || dim ? b.scoreOf(name) : null;
             String op = dim ? "set" : mode;
             String value = dim ? packed(mode, argv.get(4), old) : argv.get(4);
             String score = null;
@@ -408,7 +408,7 @@ final class BoardScripts {
                 if (b.timed) {
                     redis.call("PEXPIREAT", b.names, at);
                 }
-                if (b.tie.equals("dense")) {
+                if (b.denseTies) {
                     redis.call("PEXPIREAT", b.ds, at);
                 }
             }
@@ -481,8 +481,12 @@ final class BoardScripts {
     private static final class Twin {
         private final Script.Calls redis;
         private final boolean desc;
-        private final String tie;
+        /** First-reached ties: members are stored under an arrival-stamped name. */
         private final boolean timed;
+        /** Dense ties: a second set holds each distinct score once. */
+        private final boolean denseTies;
+        /** Competition or dense ties: a rank counts the scores ahead, not the members. */
+        private final boolean rankedByScore;
         private final String meta;
         private final String z;
         private final String names;
@@ -492,8 +496,10 @@ final class BoardScripts {
         Twin(Script.Calls redis, List<String> keys, List<String> argv, int g) {
             this.redis = redis;
             this.desc = argv.get(0).equals("desc");
-            this.tie = argv.get(1);
+            String tie = argv.get(1);
             this.timed = tie.equals("first");
+            this.denseTies = tie.equals("dense");
+            this.rankedByScore = denseTies || tie.equals("competition");
             this.meta = keys.get(0);
             this.z = keys.get(1 + 3 * g);
             this.names = keys.get(2 + 3 * g);
@@ -506,7 +512,7 @@ final class BoardScripts {
 
         /** Keeps a dense board's distinct-score set in step with a score that moved from {@code old} to {@code next}. */
         void dense(String old, String next) {
-            if (!tie.equals("dense") || Objects.equals(old, next)) {
+            if (!denseTies || Objects.equals(old, next)) {
                 return;
             }
             if (old != null && (Long) redis.call("ZCOUNT", z, old, old) == 0) {
@@ -535,8 +541,8 @@ final class BoardScripts {
         }
 
         long rankOf(String name, String score) {
-            if (tie.equals("competition") || tie.equals("dense")) {
-                String key = tie.equals("dense") ? ds : z;
+            if (rankedByScore) {
+                String key = denseTies ? ds : z;
                 Object better = desc ? redis.call("ZCOUNT", key, "(" + score, "+inf") : redis.call("ZCOUNT", key, "-inf", "(" + score);
                 return (Long) better + 1;
             }
@@ -550,12 +556,12 @@ final class BoardScripts {
         List<Object> entries(long start, List<?> r, boolean withMeta) {
             List<Object> ranks = new ArrayList<>();
             List<Object> metas = new ArrayList<>();
-            if ((tie.equals("competition") || tie.equals("dense")) && !r.isEmpty()) {
+            if (rankedByScore && !r.isEmpty()) {
                 long rank = rankOf((String) r.get(0), (String) r.get(1));
                 ranks.add(rank);
                 for (int i = 2; i < r.size(); i += 2) {
                     if (!r.get(i + 1).equals(r.get(i - 1))) {
-                        rank = tie.equals("dense") ? rank + 1 : start + i / 2 + 1;
+                        rank = denseTies ? rank + 1 : start + i / 2 + 1;
                     }
                     ranks.add(rank);
                 }
