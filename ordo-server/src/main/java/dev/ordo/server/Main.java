@@ -104,7 +104,14 @@ public final class Main implements Callable<Integer> {
         ConfigLoader.Loaded loaded = new ConfigLoader(in).load(arguments);
         log = log(loaded.config().get("logfile"));
         ServerLog log = this.log;
-        Ordo ordo = Ordo.embedded(loaded.config(), log);
+        Ordo ordo;
+        try {
+            ordo = Ordo.embedded(loaded.config(), log);
+        } catch (IllegalStateException e) {
+            // io-transport io_uring where the kernel refuses it
+            log.warning(e.getMessage());
+            throw new StartupFailure();
+        }
         ordo.onShutdown(() -> {
             ordo.close();
             log.notice("Ordo is now ready to exit, bye bye...");

@@ -7,9 +7,9 @@ import dev.ordo.engine.config.Config;
 import dev.ordo.server.net.EventLoopScheduler;
 import dev.ordo.server.net.RespServer;
 import dev.ordo.server.net.ServerLog;
+import dev.ordo.server.net.Transport;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 import java.io.IOException;
@@ -31,13 +31,15 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Commands run one at a time under the engine's lock, whether they come from {@link #client()}
  * or the network. {@code io-threads} event loop threads (daemon threads, 1 by default) carry the
- * network I/O, the commands of network clients and the engine's timers. SHUTDOWN sent over the
+ * network I/O (on io_uring or NIO: {@code io-transport}, see {@link Transport}), the commands of
+ * network clients and the engine's timers. SHUTDOWN sent over the
  * network closes the port; the engine lives until {@link #close()}.
  */
 public final class Ordo implements AutoCloseable {
     private final Config config;
     private final ServerLog log;
     private final EventLoopGroup group;
+    private final Transport transport;
     private final Engine engine;
     private final CountDownLatch closed = new CountDownLatch(1);
     private EmbeddedClient client;
@@ -48,8 +50,9 @@ public final class Ordo implements AutoCloseable {
     private Ordo(Config config, ServerLog log) {
         this.config = config;
         this.log = log;
+        this.transport = Transport.of(config);
         this.group = new MultiThreadIoEventLoopGroup(config.getInt("io-threads"), new DefaultThreadFactory("ordo", true),
-                NioIoHandler.newFactory());
+                transport.ioHandlerFactory());
         this.engine = new Engine(config, Clock.SYSTEM, new EventLoopScheduler(group.next()));
     }
 
@@ -115,7 +118,7 @@ public final class Ordo implements AutoCloseable {
         if (server != null) {
             throw new IllegalStateException("already serving on port " + server.port());
         }
-        RespServer s = new RespServer(engine, config, group, log);
+        RespServer s = new RespServer(engine, config, group, transport, log);
         s.onShutdown(onShutdown != null ? onShutdown : s::close);
         int bound = s.start(port);
         server = s;

@@ -3,6 +3,7 @@ package dev.ordo.server;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.config.Config;
 import io.lettuce.core.RedisClient;
+import io.netty.channel.uring.IoUring;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -133,6 +134,24 @@ class OrdoEmbeddedTest {
                 }
             }
         }
+    }
+
+    /** {@code io-transport}: auto takes io_uring where the kernel offers it; INFO names the one in use. */
+    @Test
+    void ioTransport_isChosenByConfig_andShownByInfo() throws IOException {
+        for (String transport : new String[] {"auto", "nio"}) {
+            Config config = new Config();
+            config.set("io-transport", transport, true);
+            try (Ordo ordo = Ordo.embedded(config)) {
+                try (RawClient c = new RawClient(ordo.openPort(0))) {
+                    String expected = transport.equals("nio") || !IoUring.isAvailable() ? "nio" : "io_uring";
+                    assertThat(c.call("INFO", "server")).as(transport).contains("multiplexing_api:" + expected + "\r\n");
+                    assertThat(c.call("PING")).isEqualTo("+PONG\r\n");
+                }
+            }
+        }
+        Config bad = new Config();
+        assertThatThrownBy(() -> bad.set("io-transport", "epoll", true)).hasMessageContaining("io-transport");
     }
 
     @Test

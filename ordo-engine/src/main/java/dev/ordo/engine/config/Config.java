@@ -101,6 +101,7 @@ public final class Config {
         string("logfile", "", false);
         enumeration("daemonize", "no", false, "yes", "no");
         integer("io-threads", 1, false, 1, 128);
+        enumeration("io-transport", "auto", false, "auto", "io_uring", "nio");
         enumeration("cluster-enabled", "no", false, "yes", "no");
         string("notify-keyspace-events", "", true);
         enumeration("activerehashing", "yes", true, "yes", "no");

@@ -4,6 +4,7 @@ import dev.ordo.engine.Engine;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.Session.ReplyMode;
 import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.script.Scripting;
 import dev.ordo.server.resp.ProtocolError;
 import dev.ordo.server.resp.RespDecoder;
 import dev.ordo.server.resp.RespWriter;
@@ -28,7 +29,10 @@ import java.util.concurrent.RejectedExecutionException;
  * <p>Invariants. Commands run in arrival order, one at a time, on the channel's event loop. When
  * the engine answers BLOCKED, the writer belongs to the engine until {@link #resume()}; meanwhile
  * later commands (and a protocol error) wait in {@code pending}, so a blocked client delays only
- * itself. Once {@code closing} is set nothing more runs: QUIT, CLIENT KILL of itself and protocol
+ * itself. The same holds while a command that may run a script waits for its task of the loop
+ * ({@link #defer}, io_uring only) and while one of this connection's commands runs. Input that a
+ * busy script's round of I/O delivers ({@link BusyPump}) is answered as Redis answers beside a
+ * busy script. Once {@code closing} is set nothing more runs: QUIT, CLIENT KILL of itself and protocol
  * errors close after the replies already produced are flushed; a kill by another client, the
  * query buffer limit (unparsed plus waiting input) and the idle timeout close at once. A closed
  * connection, blocked or mid-frame, is forgotten by the engine ({@link Engine#disconnect}).
@@ -63,6 +67,8 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private TurnFlush turnFlush;
     /** Whether a command of this connection is running (a busy script may flush the turn meanwhile). */
     private boolean running;
+    /** Whether a command that may run a script waits for its task of the loop ({@link Transport#runsScriptsAsTasks}). */
+    private boolean deferred;
     private volatile boolean blocked;
     private volatile boolean monitor;
     private volatile long lastInteraction;
@@ -145,7 +151,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         }
         if (msg instanceof ProtocolError error && error.reply() == null) {
             protocolError(error);
-        } else if (blocked || !pending.isEmpty()) {
+        } else if (blocked || deferred || running || !pending.isEmpty()) {
             enqueue(msg);
         } else {
             handle(msg);
@@ -176,9 +182,50 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private void handle(Object msg) {
         if (msg instanceof ProtocolError error) {
             protocolError(error);
+        } else if (server.runsScriptsAsTasks() && mayRunScript(((byte[][]) msg)[0]) && scriptBusyHere() == null) {
+            defer((byte[][]) msg);
         } else {
             run((byte[][]) msg);
         }
+    }
+
+    /** EVAL, EVALSHA, FCALL (and their _RO forms) and EXEC. */
+    private static boolean mayRunScript(byte[] name) {
+        if (name.length < 4 || name.length > 10 || (name[0] | 0x20) != 'e' && (name[0] | 0x20) != 'f') {
+            return false;
+        }
+        return switch (new String(name, StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT)) {
+            case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro", "exec" -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * Runs the command as a task of the event loop, once the loop has handed out what this turn
+     * read, so that a script turning busy can run the loop's I/O ({@link BusyPump}); input that
+     * arrives meanwhile waits in {@code pending}.
+     */
+    private void defer(byte[][] args) {
+        deferred = true;
+        try {
+            ctx.executor().execute(() -> {
+                deferred = false;
+                if (closing) {
+                    return;
+                }
+                run(args);
+                drain();
+                flush();
+            });
+        } catch (RejectedExecutionException e) {
+            // The event loop is shutting down, which closes this channel too.
+        }
+    }
+
+    /** The script running on this thread, when a busy script's I/O round delivered this client's input. */
+    private Scripting.Run scriptBusyHere() {
+        Scripting.Run run = engine.scripting().running();
+        return run != null && run.thread() == Thread.currentThread() ? run : null;
     }
 
     /** Runs one command, or parks the connection if it blocks. */
@@ -187,7 +234,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         int mark = writer.size();
         running = true;
         try {
-            if (isMonitor(args[0])) {
+            Scripting.Run busy = scriptBusyHere();
+            if (busy != null) {
+                engine.answerWhileBusy(session, args, writer, busy);
+            } else if (isMonitor(args[0])) {
                 monitorCommand(args);
             } else if (execute(args, mark) == Engine.Outcome.BLOCKED) {
                 block(before, mark);
@@ -271,7 +321,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     /** Runs the commands that arrived while blocked, until one blocks again. */
     private void drain() {
         Object msg;
-        while (!blocked && !closing && (msg = pending.poll()) != null) {
+        while (!blocked && !deferred && !closing && (msg = pending.poll()) != null) {
             pendingBytes -= weight(msg);
             handle(msg);
         }
@@ -461,7 +511,12 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             server.monitors().remove(this);
         }
         if (admitted) {
-            engine.disconnect(session);
+            if (scriptBusyHere() != null) {
+                // Not beside the script: after it, like the rest of the turn.
+                ctx.executor().execute(() -> engine.disconnect(session));
+            } else {
+                engine.disconnect(session);
+            }
         }
         writer.release();
         pending.clear();

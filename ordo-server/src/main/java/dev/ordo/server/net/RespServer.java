@@ -15,7 +15,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 
@@ -50,6 +49,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
     private final Engine engine;
     private final Config config;
     private final EventLoopGroup group;
+    private final Transport transport;
     private final ServerLog log;
     private final ServerControl previous;
     private final MonitorFeed monitors;
@@ -66,10 +66,11 @@ public final class RespServer implements ServerControl, AutoCloseable {
     final LongSupplier maxBulkLength;
     final LongSupplier queryBufferLimit;
 
-    public RespServer(Engine engine, Config config, EventLoopGroup group, ServerLog log) {
+    public RespServer(Engine engine, Config config, EventLoopGroup group, Transport transport, ServerLog log) {
         this.engine = engine;
         this.config = config;
         this.group = group;
+        this.transport = transport;
         this.log = log;
         this.previous = engine.server();
         this.monitors = new MonitorFeed(engine, PooledByteBufAllocator.DEFAULT);
@@ -102,7 +103,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
         }
         this.port = bound;
         engine.setServerControl(this);
-        engine.scripting().setBusyHandler(new BusyTakeover(this, engine));
+        engine.scripting().setBusyHandler(transport.runsScriptsAsTasks() ? new BusyPump(this, transport) : new BusyTakeover(this, engine));
         idleCheck = group.next().scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
         return bound;
     }
@@ -137,7 +138,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
     private ServerBootstrap bootstrap() {
         return new ServerBootstrap()
                 .group(group)
-                .channel(NioServerSocketChannel.class)
+                .channel(transport.serverChannel())
                 .option(ChannelOption.SO_BACKLOG, config.getInt("tcp-backlog"))
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -275,7 +276,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
 
     @Override
     public List<String> serverInfo() {
-        return List.of("tcp_port:" + port);
+        return List.of("tcp_port:" + port, "multiplexing_api:" + transport.name());
     }
 
     @Override
@@ -309,6 +310,11 @@ public final class RespServer implements ServerControl, AutoCloseable {
         if (!onEventLoop()) {
             closing.forEach(ChannelFuture::awaitUninterruptibly);
         }
+    }
+
+    /** Whether commands that may run a script run as tasks of the loop (see {@link Transport}). */
+    boolean runsScriptsAsTasks() {
+        return transport.runsScriptsAsTasks();
     }
 
     /** Whether {@code thread} is one of this server's event loop threads. */

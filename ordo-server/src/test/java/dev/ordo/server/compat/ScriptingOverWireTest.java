@@ -1,9 +1,11 @@
 package dev.ordo.server.compat;
 
+import dev.ordo.engine.config.Config;
 import dev.ordo.engine.differential.Reply;
 import dev.ordo.engine.differential.RespSocket;
 import dev.ordo.server.Ordo;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
@@ -20,7 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * against an Ordo server and a real {@code redis-server}, and the replies the clients see (BUSY,
  * SCRIPT KILL's OK and UNKILLABLE, the killed script's error) must be the same text. Also:
  * pipelined scripts keep their order, a script's write wakes a blocked client, SHUTDOWN NOSAVE
- * stops a server whose script never ends.
+ * stops a server whose script never ends. Each scenario runs on both of Ordo's transports: {@code
+ * auto} (io_uring where the kernel offers it, served during a busy script by {@code BusyPump})
+ * and {@code nio} ({@code BusyTakeover}).
  */
 class ScriptingOverWireTest {
     private static final String ENDLESS = "local i = 0 while true do i = i + 1 end";
@@ -36,30 +40,35 @@ class ScriptingOverWireTest {
     @RegisterExtension
     static final SideBySide SERVERS = new SideBySide();
 
-    @Test
-    void busyScript_othersGetBusy_scriptKillStopsIt_sameTextsAsRedis() throws Exception {
-        assertThat(busyAndKill(SERVERS.ordoPort())).isEqualTo(busyAndKill(SERVERS.redis().port()));
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"auto", "nio"})
+    void busyScript_othersGetBusy_scriptKillStopsIt_sameTextsAsRedis(String transport) throws Exception {
+        assertThat(busyAndKill(SERVERS.ordoPort(transport))).isEqualTo(busyAndKill(SERVERS.redis().port()));
     }
 
-    @Test
-    void scriptThatWrote_isUnkillable_andFinishes_sameTextsAsRedis() throws Exception {
-        assertThat(unkillable(SERVERS.ordoPort())).isEqualTo(unkillable(SERVERS.redis().port()));
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"auto", "nio"})
+    void scriptThatWrote_isUnkillable_andFinishes_sameTextsAsRedis(String transport) throws Exception {
+        assertThat(unkillable(SERVERS.ordoPort(transport))).isEqualTo(unkillable(SERVERS.redis().port()));
     }
 
-    @Test
-    void allowBusyCommands_runDuringBusyScript_sameRepliesAsRedis() throws Exception {
-        assertThat(allowBusy(SERVERS.ordoPort())).isEqualTo(allowBusy(SERVERS.redis().port()));
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"auto", "nio"})
+    void allowBusyCommands_runDuringBusyScript_sameRepliesAsRedis(String transport) throws Exception {
+        assertThat(allowBusy(SERVERS.ordoPort(transport))).isEqualTo(allowBusy(SERVERS.redis().port()));
     }
 
-    @Test
-    void clientConnectingDuringBusyScript_isServed_sameRepliesAsRedis() throws Exception {
-        assertThat(newcomer(SERVERS.ordoPort())).isEqualTo(newcomer(SERVERS.redis().port()));
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"auto", "nio"})
+    void clientConnectingDuringBusyScript_isServed_sameRepliesAsRedis(String transport) throws Exception {
+        assertThat(newcomer(SERVERS.ordoPort(transport))).isEqualTo(newcomer(SERVERS.redis().port()));
     }
 
     /** A client pipelining during a busy script gets every reply, in order: BUSY ones first, then real ones. */
-    @Test
-    void pipelineDuringBusyScript_everyReplyArrivesInOrder() throws Exception {
-        try (RespSocket a = new RespSocket(SERVERS.ordoPort()); RespSocket b = new RespSocket(SERVERS.ordoPort()); RespSocket killer = new RespSocket(SERVERS.ordoPort())) {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"auto", "nio"})
+    void pipelineDuringBusyScript_everyReplyArrivesInOrder(String transport) throws Exception {
+        try (RespSocket a = new RespSocket(SERVERS.ordoPort(transport)); RespSocket b = new RespSocket(SERVERS.ordoPort(transport)); RespSocket killer = new RespSocket(SERVERS.ordoPort(transport))) {
             b.call(b("CONFIG", "SET", "busy-reply-threshold", "100"));
             killer.call(b("PING"));
             a.send(b("EVAL", ENDLESS, "0"));
@@ -87,9 +96,10 @@ class ScriptingOverWireTest {
         }
     }
 
-    @Test
-    void pipelinedScripts_keepTheirOrder() throws Exception {
-        try (RespSocket c = new RespSocket(SERVERS.ordoPort())) {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"auto", "nio"})
+    void pipelinedScripts_keepTheirOrder(String transport) throws Exception {
+        try (RespSocket c = new RespSocket(SERVERS.ordoPort(transport))) {
             c.send(b("SET", "order", "1"));
             c.send(b("EVAL", "return redis.call('INCR', KEYS[1])", "1", "order"));
             c.send(b("GET", "order"));
@@ -101,9 +111,10 @@ class ScriptingOverWireTest {
         }
     }
 
-    @Test
-    void scriptWrite_wakesBlockedClient() throws Exception {
-        try (RespSocket waiter = new RespSocket(SERVERS.ordoPort()); RespSocket writer = new RespSocket(SERVERS.ordoPort())) {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"auto", "nio"})
+    void scriptWrite_wakesBlockedClient(String transport) throws Exception {
+        try (RespSocket waiter = new RespSocket(SERVERS.ordoPort(transport)); RespSocket writer = new RespSocket(SERVERS.ordoPort(transport))) {
             CompletableFuture<Reply> popped = CompletableFuture.supplyAsync(() -> call(waiter, "BZPOPMIN", "wake:q", "5"));
             waitUntilBlocked(writer);
             writer.call(b("EVAL", "return redis.call('ZADD', KEYS[1], 7, 'job')", "1", "wake:q"));
@@ -112,9 +123,12 @@ class ScriptingOverWireTest {
         }
     }
 
-    @Test
-    void shutdownNosave_stopsServerWhileScriptSpins() throws Exception {
-        try (Ordo victim = Ordo.embedded()) {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"auto", "nio"})
+    void shutdownNosave_stopsServerWhileScriptSpins(String transport) throws Exception {
+        Config config = new Config();
+        config.set("io-transport", transport, true);
+        try (Ordo victim = Ordo.embedded(config)) {
             int port = victim.openPort(0);
             try (RespSocket a = new RespSocket(port); RespSocket b = new RespSocket(port)) {
                 b.call(b("CONFIG", "SET", "busy-reply-threshold", "100"));

@@ -1,5 +1,6 @@
 package dev.ordo.server.compat;
 
+import dev.ordo.engine.config.Config;
 import dev.ordo.engine.differential.RedisServer;
 import dev.ordo.server.Ordo;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -7,7 +8,9 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The two servers a compatibility test compares, started once per test class: an embedded Ordo
@@ -19,6 +22,8 @@ final class SideBySide implements BeforeAllCallback, AfterAllCallback {
     private RedisServer redis;
     private Ordo ordo;
     private int ordoPort;
+    /** Ordo servers on a chosen {@code io-transport}, started on first use. */
+    private final Map<String, Ordo> byTransport = new HashMap<>();
 
     /** One server under test, named in parameterized test names. */
     record Target(String name, int port) {
@@ -37,6 +42,7 @@ final class SideBySide implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
+        byTransport.values().forEach(Ordo::close);
         if (ordo != null) {
             ordo.close();
         }
@@ -55,6 +61,18 @@ final class SideBySide implements BeforeAllCallback, AfterAllCallback {
 
     int ordoPort() {
         return ordoPort;
+    }
+
+    /** The port of an Ordo server on {@code transport} ({@code io-transport}: auto, io_uring or nio). */
+    int ordoPort(String transport) {
+        Ordo o = byTransport.computeIfAbsent(transport, t -> {
+            Config config = new Config();
+            config.set("io-transport", t, true);
+            Ordo started = Ordo.embedded(config);
+            started.openPort(0);
+            return started;
+        });
+        return o.port();
     }
 
     /** Ordo, then Redis (named with its version), for {@code @MethodSource}. */
