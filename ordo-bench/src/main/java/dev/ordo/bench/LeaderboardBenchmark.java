@@ -51,6 +51,7 @@ public final class LeaderboardBenchmark {
             System.err.println("usage: LeaderboardBenchmark <ordo-server.jar> [JVM flags for the Ordo server...]");
             System.exit(2);
         }
+        RedisProcess.keepLettuceOnNio();
         Process ordoProcess = startOrdo(args);
         try (LettuceStore ordo = LettuceStore.connect("redis://127.0.0.1:" + ordoPort)) {
             String[] labels = {"embedded", "Ordo (wire)", "Redis (wire)"};

@@ -58,6 +58,7 @@ public final class QueueLimiterBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
+        RedisProcess.keepLettuceOnNio();
         Store redis = Backend.REDIS.store();
         String redisUri = redisUri();
         System.out.println("limiter decisions per second, " + THREADS + " threads, 1,000 per second per key over " + KEYS + " keys");

@@ -25,6 +25,16 @@ final class RedisProcess implements AutoCloseable {
         this.port = port;
     }
 
+    /**
+     * Keeps the benchmark's Lettuce clients on Lettuce's default NIO transport, the one an
+     * application that adds no native transport gets: the server jar on this class path carries
+     * Netty's io_uring for Ordo's server, which Lettuce would otherwise pick up. Call before any
+     * Lettuce class loads.
+     */
+    static void keepLettuceOnNio() {
+        System.setProperty("io.lettuce.core.iouring", "false");
+    }
+
     /** Starts a server, or returns empty when {@code redis-server} is not installed. */
     static Optional<RedisProcess> start() throws IOException, InterruptedException {
         Optional<String> binary = onPath("redis-server");
