@@ -108,7 +108,7 @@ public final class Main implements Callable<Integer> {
         try {
             ordo = Ordo.embedded(loaded.config(), log);
         } catch (IllegalStateException e) {
-            // io-transport io_uring where the kernel refuses it
+            // io-transport io_uring where the kernel refuses it (the message names why)
             log.warning(e.getMessage());
             throw new StartupFailure();
         }

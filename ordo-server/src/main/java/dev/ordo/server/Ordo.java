@@ -9,7 +9,6 @@ import dev.ordo.server.net.RespServer;
 import dev.ordo.server.net.ServerLog;
 import dev.ordo.server.net.Transport;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 import java.io.IOException;
@@ -51,8 +50,7 @@ public final class Ordo implements AutoCloseable {
         this.config = config;
         this.log = log;
         this.transport = Transport.of(config);
-        this.group = new MultiThreadIoEventLoopGroup(config.getInt("io-threads"), new DefaultThreadFactory("ordo", true),
-                transport.ioHandlerFactory());
+        this.group = transport.newGroup(config.getInt("io-threads"), new DefaultThreadFactory("ordo", true));
         this.engine = new Engine(config, Clock.SYSTEM, new EventLoopScheduler(group.next()));
     }
 

@@ -4,19 +4,26 @@ import dev.ordo.engine.script.Scripting;
 
 /**
  * Serves the other clients of an io_uring event loop while a script runs on it past {@code
- * busy-reply-threshold}: about every millisecond the script's instruction hook sends the
- * replies of the turn so far and runs one round of the loop's I/O ({@link Transport#runIoNow}).
- * What arrives goes through each channel's pipeline as usual, and {@link Connection} answers it
- * as Redis does beside a busy script ({@code Engine.answerWhileBusy}); the script's own client
- * queues its input until the script ends. New clients are accepted and served the same way.
+ * busy-reply-threshold}, as Redis processes events from inside a busy script. About every
+ * millisecond the script's instruction hook answers the commands that other clients had waiting
+ * for their task of the loop ({@link Connection#runDeferred}), sends the replies of the turn so
+ * far and runs a round of the loop's I/O ({@link Transport#runIoNow}). What arrives goes through
+ * each channel's pipeline as usual, and {@link Connection} answers it as Redis does beside a busy
+ * script ({@code Engine.answerWhileBusy}). New clients are accepted and served the same way. The
+ * script's own client is not read until the script ends: what it sends waits in its socket.
  *
- * <p>Only on the loop's own thread: a script busy inside a coroutine (LuaJ runs each on a thread
- * of its own) holds the loop's other clients until it returns to its main function. With
- * {@code io-transport nio}, {@link BusyTakeover} serves them from any thread.
+ * <p>Only for a script that a client's deferred command runs, on the loop's own thread: that is
+ * outside the loop's handling of completions, where running the loop's I/O again is safe. Not for
+ * a library that FUNCTION LOAD runs (its caller is in the middle of a completion), and not from a
+ * coroutine's thread (LuaJ runs each coroutine on a thread of its own): a script busy inside a
+ * coroutine holds the loop's other clients until it is back in its main function. With {@code
+ * io-transport nio}, {@link BusyTakeover} serves them in both cases.
  */
 final class BusyPump implements Scripting.BusyHandler {
     private final RespServer server;
     private final Transport transport;
+    /** The client whose busy script stopped its reading, until the script ends. */
+    private Connection paused;
 
     BusyPump(RespServer server, Transport transport) {
         this.server = server;
@@ -25,18 +32,35 @@ final class BusyPump implements Scripting.BusyHandler {
 
     @Override
     public void poll(Scripting.Run run) {
-        if (Thread.currentThread() != run.thread() || !server.isEventLoop(run.thread())) {
+        Connection caller = server.connection(run.caller());
+        if (Thread.currentThread() != run.thread() || caller == null || !caller.runsScriptTask(run)) {
             return;
         }
-        server.flushTurn();
-        transport.runIoNow();
-        // The replies to what that round read leave with the next one (a millisecond later at most).
-        server.flushTurn();
-        transport.runIoNow();
+        if (paused == null) {
+            paused = caller;
+            caller.readWhileBusy(false);
+        }
+        try {
+            for (Connection c : server.connectionList()) {
+                if (c != caller && c.hasDeferred() && c.onThisLoop()) {
+                    c.runDeferred();
+                }
+            }
+            server.flushTurn();
+            transport.runIoNow();
+            // The replies to what that round read leave with the next round.
+            server.flushTurn();
+            transport.runIoNow();
+        } catch (RuntimeException e) {
+            server.log().warning("Serving clients during a busy script failed: " + e);
+        }
     }
 
     @Override
     public void ended(Scripting.Run run) {
-        // Nothing was taken from Netty: the loop goes on as before.
+        if (paused != null) {
+            paused.readWhileBusy(true);
+            paused = null;
+        }
     }
 }

@@ -35,13 +35,16 @@ import java.util.List;
  * registers the sockets of that loop's idle connections (nothing half-parsed, nothing waiting
  * to be written, not blocked, not monitoring) with a selector of its own (a socket may be
  * registered with several selectors), and the loop's listening sockets, so new clients are
- * accepted and served too;
+ * accepted and served too. Blocked connections are registered as well, only to keep what they
+ * send and to notice a client that leaves: it is forgotten by the engine at once, so its wait
+ * does not take what the script writes (as in Redis);
  * each poll reads what arrived (up to 64 KiB kept per client), answers every complete command
  * with its reply written straight to the socket (what the socket does not take waits, in order),
  * and keeps any incomplete tail. When the script ends ({@link #ended}), the
  * selector is closed, unsent replies go out through Netty, and each tail is handed to its
  * connection's pipeline, where decoding goes on as if Netty had read it. A client that sent QUIT
- * gets its replies, then is closed at that point.
+ * gets its replies, then is closed at that point. A library that FUNCTION LOAD runs is not
+ * served beside: as in Redis, the others wait for it (its load has 500 ms at most).
  */
 final class BusyTakeover implements Scripting.BusyHandler {
     /** Input kept per connection while busy; past it, reading from that client waits for the script to end. */
@@ -59,11 +62,14 @@ final class BusyTakeover implements Scripting.BusyHandler {
         final ByteBuf input = Unpooled.buffer(256);
         /** Replies the socket did not take yet: sent at the next poll, or through Netty at the end. */
         final ByteBuf unsent = Unpooled.buffer(0);
+        /** A blocked client: its input is kept, not answered; its leaving is noticed. */
+        final boolean watchOnly;
         boolean failed;
 
-        Taken(Connection connection, SocketChannel socket) {
+        Taken(Connection connection, SocketChannel socket, boolean watchOnly) {
             this.connection = connection;
             this.socket = socket;
+            this.watchOnly = watchOnly;
         }
     }
 
@@ -74,7 +80,8 @@ final class BusyTakeover implements Scripting.BusyHandler {
 
     @Override
     public void poll(Scripting.Run run) {
-        if (!server.isEventLoop(run.thread())) {
+        if (run.caller() == null || !server.isEventLoop(run.thread())) {
+            // A library that FUNCTION LOAD runs: as in Redis, the others wait for it (it has 500 ms).
             return;
         }
         server.flushTurn();
@@ -102,10 +109,14 @@ final class BusyTakeover implements Scripting.BusyHandler {
         selector = Selector.open();
         for (Connection c : server.connectionList()) {
             Channel ch = c.channel();
-            if (c.session() == run.caller() || ch == null || !ch.eventLoop().inEventLoop(run.thread()) || !c.idleForTakeover()) {
+            if (c.session() == run.caller() || ch == null || !ch.eventLoop().inEventLoop(run.thread())) {
                 continue;
             }
-            take(c);
+            if (c.idleForTakeover()) {
+                take(c, false);
+            } else if (c.blockedForTakeover()) {
+                take(c, true);
+            }
         }
         for (Channel listener : server.listeners()) {
             if (listener.eventLoop().inEventLoop(run.thread())) {
@@ -114,9 +125,9 @@ final class BusyTakeover implements Scripting.BusyHandler {
         }
     }
 
-    private void take(Connection c) throws IOException {
+    private void take(Connection c, boolean watchOnly) throws IOException {
         SocketChannel socket = (SocketChannel) javaChannel(c.channel());
-        Taken t = new Taken(c, socket);
+        Taken t = new Taken(c, socket, watchOnly);
         socket.register(selector, SelectionKey.OP_READ, t);
         taken.add(t);
     }
@@ -143,7 +154,7 @@ final class BusyTakeover implements Scripting.BusyHandler {
             listener.pipeline().fireChannelRead(child);
             Connection c = child.pipeline().get(Connection.class);
             if (c != null && child.eventLoop().inEventLoop() && c.idleForTakeover()) {
-                take(c);
+                take(c, false);
             }
         }
     }
@@ -164,6 +175,14 @@ final class BusyTakeover implements Scripting.BusyHandler {
                 chunk.flip();
                 t.input.writeBytes(chunk);
                 chunk.clear();
+            }
+            if (t.watchOnly) {
+                if (n < 0) {
+                    // Gone while blocked: its wait must not take what the script writes.
+                    engine.disconnect(t.connection.session());
+                    t.failed = true;
+                }
+                return;
             }
             List<byte[][]> commands = new ArrayList<>();
             int consumed = completeCommands(t.input, commands);

@@ -67,8 +67,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private TurnFlush turnFlush;
     /** Whether a command of this connection is running (a busy script may flush the turn meanwhile). */
     private boolean running;
-    /** Whether a command that may run a script waits for its task of the loop ({@link Transport#runsScriptsAsTasks}). */
-    private boolean deferred;
+    /** A command that may run a script, waiting for its task of the loop ({@link Transport#runsScriptsAsTasks}); null when none. */
+    private byte[][] deferred;
+    /** Whether this connection's deferred command is running as its task: a script it runs may pump the loop's I/O. */
+    private boolean runningTask;
     private volatile boolean blocked;
     private volatile boolean monitor;
     private volatile long lastInteraction;
@@ -101,6 +103,14 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         return decoder != null && !decoder.midFrame() && outbound != null && outbound.totalPendingWriteBytes() == 0;
     }
 
+    /**
+     * Whether a busy script's takeover may watch this blocked connection's socket, so that the
+     * client's leaving is noticed during the script: open, blocked, not monitoring.
+     */
+    boolean blockedForTakeover() {
+        return ctx != null && !closing && blocked && !monitor && ctx.channel().isActive();
+    }
+
     @Override
     public boolean authRequired() {
         return !session.authenticated();
@@ -130,6 +140,13 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             return;
         }
         admitted = true;
+        // Netty reports channelInactive from a later task, and a busy script's round of I/O runs no
+        // tasks: a client that leaves meanwhile (a blocked one, say) is forgotten at once, as in Redis.
+        ctx.channel().closeFuture().addListener(f -> {
+            if (scriptBusyHere() != null) {
+                disconnect();
+            }
+        });
         ctx.pipeline().addFirst(new TrafficMeter(server.networkStats().meter(ctx.channel().eventLoop())));
         ctx.fireChannelActive();
     }
@@ -151,7 +168,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         }
         if (msg instanceof ProtocolError error && error.reply() == null) {
             protocolError(error);
-        } else if (blocked || deferred || running || !pending.isEmpty()) {
+        } else if (blocked || deferred != null || running || !pending.isEmpty()) {
             enqueue(msg);
         } else {
             handle(msg);
@@ -206,19 +223,64 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
      * arrives meanwhile waits in {@code pending}.
      */
     private void defer(byte[][] args) {
-        deferred = true;
+        deferred = args;
         try {
-            ctx.executor().execute(() -> {
-                deferred = false;
-                if (closing) {
-                    return;
-                }
-                run(args);
-                drain();
-                flush();
-            });
+            ctx.executor().execute(this::runDeferred);
         } catch (RejectedExecutionException e) {
             // The event loop is shutting down, which closes this channel too.
+        }
+    }
+
+    /** Whether a command waits for its task of the loop. */
+    boolean hasDeferred() {
+        return deferred != null;
+    }
+
+    /**
+     * Runs the deferred command, then what waited behind it. Its task calls this; so does a busy
+     * script's round of I/O ({@link BusyPump}), and then the command is answered as Redis answers
+     * beside a busy script instead of waiting for the script to end (its task finds nothing left).
+     */
+    void runDeferred() {
+        byte[][] args = deferred;
+        deferred = null;
+        if (args == null || closing) {
+            return;
+        }
+        boolean task = scriptBusyHere() == null;
+        runningTask = task;
+        try {
+            run(args);
+        } finally {
+            runningTask = false;
+        }
+        if (closing) {
+            // Closed while its script ran: the script's reply has nowhere to go.
+            writer.release();
+            return;
+        }
+        lastInteraction = System.currentTimeMillis();
+        drain();
+        flush();
+    }
+
+    /** Whether this connection belongs to the calling thread's event loop. */
+    boolean onThisLoop() {
+        return ctx != null && ctx.executor().inEventLoop();
+    }
+
+    /** Whether this connection runs the busy script {@code run} from its deferred task. */
+    boolean runsScriptTask(Scripting.Run run) {
+        return runningTask && run.caller() == session;
+    }
+
+    /**
+     * Stops or restarts reading this client while its own script is busy: what it sends meanwhile
+     * stays in the socket, as with Redis, instead of queueing here.
+     */
+    void readWhileBusy(boolean read) {
+        if (!closing && (!read || ctx.channel().isWritable())) {
+            ctx.channel().config().setAutoRead(read);
         }
     }
 
@@ -321,7 +383,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     /** Runs the commands that arrived while blocked, until one blocks again. */
     private void drain() {
         Object msg;
-        while (!blocked && !deferred && !closing && (msg = pending.poll()) != null) {
+        while (!blocked && deferred == null && !closing && (msg = pending.poll()) != null) {
             pendingBytes -= weight(msg);
             handle(msg);
         }
@@ -511,16 +573,28 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             server.monitors().remove(this);
         }
         if (admitted) {
-            if (scriptBusyHere() != null) {
-                // Not beside the script: after it, like the rest of the turn.
-                ctx.executor().execute(() -> engine.disconnect(session));
-            } else {
-                engine.disconnect(session);
-            }
+            disconnect();
         }
         writer.release();
         pending.clear();
         ctx.fireChannelInactive();
+    }
+
+    /**
+     * Forgets the session in the engine; for the client whose script is busy (it closed during
+     * the script's round of I/O), once the script is over.
+     */
+    private void disconnect() {
+        Scripting.Run busy = scriptBusyHere();
+        if (busy == null || busy.caller() != session) {
+            engine.disconnect(session);
+            return;
+        }
+        try {
+            ctx.executor().execute(() -> engine.disconnect(session));
+        } catch (RejectedExecutionException e) {
+            engine.disconnect(session);
+        }
     }
 
     @Override

@@ -312,6 +312,11 @@ public final class RespServer implements ServerControl, AutoCloseable {
         }
     }
 
+    /** The connection of {@code session}, or null (an embedded caller, a library load, a closed client). */
+    Connection connection(dev.ordo.engine.command.Session session) {
+        return session == null ? null : connections.get(session.id());
+    }
+
     /** Whether commands that may run a script run as tasks of the loop (see {@link Transport}). */
     boolean runsScriptsAsTasks() {
         return transport.runsScriptsAsTasks();

@@ -1,9 +1,11 @@
 package dev.ordo.server.net;
 
 import dev.ordo.engine.config.Config;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerContext;
 import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -14,12 +16,14 @@ import io.netty.util.concurrent.ThreadAwareExecutor;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * How the event loops do their socket I/O, chosen by {@code io-transport}: {@code io_uring}
  * (Linux's submission and completion rings), {@code nio} (Java's selector), or {@code auto}, the
- * default, which takes io_uring where the kernel offers it (5.x and later, not disabled, not
- * refused by a container's seccomp profile) and NIO elsewhere.
+ * default, which takes io_uring where Netty's native library and the kernel offer it (Linux
+ * 5.9 and later on x86-64, io_uring not disabled, not refused by a container's seccomp profile or
+ * memory-lock limit) and NIO elsewhere.
  *
  * <p>Why io_uring: with NIO each reply costs the server a {@code read} and a {@code write}
  * system call besides the selector's; on io_uring the loop submits the turn's writes and reaps
@@ -31,28 +35,31 @@ import java.util.concurrent.ConcurrentHashMap;
  * sockets itself. On io_uring a socket's data may already sit in a completed read of the ring,
  * so instead the loop's own I/O is run from inside the script ({@link #runIoNow}, as Redis
  * processes events while a script is busy): {@link BusyPump}. That is only safe outside the
- * loop's handling of completions, so on io_uring a command that may run a script is run as a
- * task of the loop, after the turn's I/O ({@link #runsScriptsAsTasks}).
+ * loop's handling of completions (which must not be re-entered), so on io_uring a command that
+ * may run a script is run as a task of the loop, after the turn's I/O ({@link #runsScriptsAsTasks}).
  */
 public final class Transport {
-    private final boolean ioUring;
+    private final boolean auto;
+    /** Final once {@link #newGroup} has returned. */
+    private boolean ioUring;
     private final Map<ThreadAwareExecutor, IoHandler> handlers = new ConcurrentHashMap<>();
 
-    private Transport(boolean ioUring) {
+    private Transport(boolean auto, boolean ioUring) {
+        this.auto = auto;
         this.ioUring = ioUring;
     }
 
     /** The transport {@code io-transport} asks for; throws when it asks for io_uring and the kernel refuses it. */
     public static Transport of(Config config) {
         return switch (config.get("io-transport")) {
-            case "nio" -> new Transport(false);
+            case "nio" -> new Transport(false, false);
             case "io_uring" -> {
                 if (!IoUring.isAvailable()) {
                     throw new IllegalStateException("io-transport io_uring is not available here: " + IoUring.unavailabilityCause());
                 }
-                yield new Transport(true);
+                yield new Transport(false, true);
             }
-            default -> new Transport(IoUring.isAvailable());
+            default -> new Transport(true, IoUring.isAvailable());
         };
     }
 
@@ -61,8 +68,28 @@ public final class Transport {
         return ioUring ? "io_uring" : "nio";
     }
 
+    /**
+     * The event loops, {@code threads} of them. Under {@code auto}, a kernel that offers io_uring
+     * but refuses the rings the loops need (a memory-lock limit, say) gets NIO instead.
+     */
+    public EventLoopGroup newGroup(int threads, ThreadFactory threadFactory) {
+        try {
+            return new MultiThreadIoEventLoopGroup(threads, threadFactory, ioHandlerFactory());
+        } catch (RuntimeException e) {
+            if (!ioUring) {
+                throw e;
+            }
+            if (!auto) {
+                throw new IllegalStateException("io-transport io_uring could not start its event loops: " + e, e);
+            }
+            ioUring = false;
+            handlers.clear();
+            return new MultiThreadIoEventLoopGroup(threads, threadFactory, ioHandlerFactory());
+        }
+    }
+
     /** The event loops' I/O handlers; each one made is remembered for {@link #runIoNow}. */
-    public IoHandlerFactory ioHandlerFactory() {
+    private IoHandlerFactory ioHandlerFactory() {
         IoHandlerFactory factory = ioUring ? IoUringIoHandler.newFactory() : NioIoHandler.newFactory();
         return executor -> {
             IoHandler handler = factory.newHandler(executor);

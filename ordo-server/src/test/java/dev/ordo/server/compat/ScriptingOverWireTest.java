@@ -37,6 +37,24 @@ class ScriptingOverWireTest {
             end
             """;
 
+    /** Spins for 0.7 s without writing, then adds one element to KEYS[1]. */
+    private static final String SPIN_THEN_ADD = """
+            local start = redis.call('TIME')
+            while true do
+                local now = redis.call('TIME')
+                if (now[1] - start[1]) * 1000000 + (now[2] - start[2]) > 700000 then break end
+            end
+            redis.call('ZADD', KEYS[1], 1, 'element')
+            return 'added'
+            """;
+    /** A library whose loading spins a little before it registers its one function. */
+    private static final String SLOW_LIBRARY = """
+            #!lua name=slowlib
+            local i = 0
+            while i < 200000 do i = i + 1 end
+            redis.register_function('slowlib_one', function() return 1 end)
+            """;
+
     @RegisterExtension
     static final SideBySide SERVERS = new SideBySide();
 
@@ -141,6 +159,25 @@ class ScriptingOverWireTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"auto", "nio"})
+    void blockedClientLeavingDuringBusyScript_losesNoElement_sameAsRedis(String transport) throws Exception {
+        assertThat(leaverDuringBusy(SERVERS.ordoPort(transport))).isEqualTo(leaverDuringBusy(SERVERS.redis().port()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"auto", "nio"})
+    void scriptsOwnClient_pipeliningDuringBusyScript_getsItsRepliesAfterIt_sameAsRedis(String transport) throws Exception {
+        assertThat(ownPipeline(SERVERS.ordoPort(transport))).isEqualTo(ownPipeline(SERVERS.redis().port()));
+    }
+
+    /** A library whose loading runs a while, with a zero busy threshold, while another client keeps sending. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"auto", "nio"})
+    void slowFunctionLoad_withOthersSending_sameAsRedis(String transport) throws Exception {
+        assertThat(slowLoad(SERVERS.ordoPort(transport))).isEqualTo(slowLoad(SERVERS.redis().port()));
+    }
+
     /** What client B sees while client A runs an endless script, and what A gets once killed. */
     private static String busyAndKill(int port) throws Exception {
         try (RespSocket a = new RespSocket(port); RespSocket b = new RespSocket(port)) {
@@ -243,6 +280,66 @@ class ScriptingOverWireTest {
             Reply value = b.call(b("GET", "unkillable:key"));
             b.call(b("CONFIG", "SET", "busy-reply-threshold", "5000"));
             return String.join("\n", busy.toString(), kill.toString(), result.toString(), value.toString());
+        }
+    }
+
+    /**
+     * W waits in BZPOPMIN and leaves while A's script is busy; the script then adds the element W
+     * waited for, which must stay in the set (no client is left to take it).
+     */
+    private static String leaverDuringBusy(int port) throws Exception {
+        try (RespSocket a = new RespSocket(port); RespSocket b = new RespSocket(port)) {
+            b.call(b("DEL", "leaver:q"));
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "100"));
+            RespSocket w = new RespSocket(port);
+            w.send(b("BZPOPMIN", "leaver:q", "0"));
+            waitUntilBlocked(b);
+            a.send(b("EVAL", SPIN_THEN_ADD, "1", "leaver:q"));
+            Reply busy = waitForBusy(b);
+            w.close();
+            Thread.sleep(100);
+            Reply result = a.read();
+            Reply left = b.call(b("ZRANGE", "leaver:q", "0", "-1", "WITHSCORES"));
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "5000"));
+            return String.join("\n", busy.toString(), result.toString(), left.toString());
+        }
+    }
+
+    /** A pipelines behind its own endless script; B kills the script; A's replies arrive in order. */
+    private static String ownPipeline(int port) throws Exception {
+        try (RespSocket a = new RespSocket(port); RespSocket b = new RespSocket(port)) {
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "100"));
+            a.send(b("EVAL", ENDLESS, "0"));
+            waitForBusy(b);
+            for (int i = 0; i < 100; i++) {
+                a.send(b("ECHO", "after-" + i));
+            }
+            Thread.sleep(100);
+            List<String> seen = new ArrayList<>();
+            seen.add(b.call(b("SCRIPT", "KILL")).toString());
+            seen.add(a.read().kind().toString());
+            for (int i = 0; i < 100; i++) {
+                seen.add(a.read().toString());
+            }
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "5000"));
+            return String.join("\n", seen);
+        }
+    }
+
+    private static String slowLoad(int port) throws Exception {
+        try (RespSocket a = new RespSocket(port); RespSocket b = new RespSocket(port)) {
+            b.call(b("FUNCTION", "FLUSH"));
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "0"));
+            a.send(b("FUNCTION", "LOAD", SLOW_LIBRARY));
+            List<String> seen = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                seen.add(b.call(b("ECHO", "during-" + i)).toString());
+            }
+            seen.add(a.read().toString());
+            b.call(b("CONFIG", "SET", "busy-reply-threshold", "5000"));
+            seen.add(b.call(b("FCALL", "slowlib_one", "0")).toString());
+            b.call(b("FUNCTION", "FLUSH"));
+            return String.join("\n", seen);
         }
     }
 
