@@ -51,6 +51,9 @@ public final class Ordo implements AutoCloseable {
         this.log = log;
         this.transport = Transport.of(config);
         this.group = transport.newGroup(config.getInt("io-threads"), new DefaultThreadFactory("ordo", true));
+        if (transport.refusal() != null) {
+            log.warning("io_uring refused its event loops, using NIO: " + transport.refusal());
+        }
         this.engine = new Engine(config, Clock.SYSTEM, new EventLoopScheduler(group.next()));
     }
 

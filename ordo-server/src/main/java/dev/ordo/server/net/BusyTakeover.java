@@ -178,9 +178,7 @@ final class BusyTakeover implements Scripting.BusyHandler {
             }
             if (t.watchOnly) {
                 if (n < 0) {
-                    // Gone while blocked: its wait must not take what the script writes.
-                    engine.disconnect(t.connection.session());
-                    t.failed = true;
+                    left(t);
                 }
                 return;
             }
@@ -215,8 +213,17 @@ final class BusyTakeover implements Scripting.BusyHandler {
                 t.failed = true;
             }
         } catch (IOException e) {
+            if (t.watchOnly) {
+                left(t);
+            }
             t.failed = true;
         }
+    }
+
+    /** A blocked client that is gone: its wait must not take what the script writes. */
+    private void left(Taken t) {
+        engine.disconnect(t.connection.session());
+        t.failed = true;
     }
 
     /**

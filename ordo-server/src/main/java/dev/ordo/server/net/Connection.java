@@ -71,6 +71,8 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private byte[][] deferred;
     /** Whether this connection's deferred command is running as its task: a script it runs may pump the loop's I/O. */
     private boolean runningTask;
+    /** Whether reading waits for this connection's busy script to end (backpressure must not restart it). */
+    private boolean pausedForScript;
     private volatile boolean blocked;
     private volatile boolean monitor;
     private volatile long lastInteraction;
@@ -279,6 +281,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
      * stays in the socket, as with Redis, instead of queueing here.
      */
     void readWhileBusy(boolean read) {
+        pausedForScript = !read;
         if (!closing && (!read || ctx.channel().isWritable())) {
             ctx.channel().config().setAutoRead(read);
         }
@@ -436,7 +439,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (ctx.channel().isWritable()) {
+        if (ctx.channel().isWritable() && !pausedForScript) {
             ctx.channel().config().setAutoRead(true);
         }
         ctx.fireChannelWritabilityChanged();

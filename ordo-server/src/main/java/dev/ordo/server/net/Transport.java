@@ -42,6 +42,8 @@ public final class Transport {
     private final boolean auto;
     /** Final once {@link #newGroup} has returned. */
     private boolean ioUring;
+    /** Why {@code auto} fell back to NIO although the kernel offers io_uring; null when it did not. */
+    private String refusal;
     private final Map<ThreadAwareExecutor, IoHandler> handlers = new ConcurrentHashMap<>();
 
     private Transport(boolean auto, boolean ioUring) {
@@ -61,6 +63,11 @@ public final class Transport {
             }
             default -> new Transport(true, IoUring.isAvailable());
         };
+    }
+
+    /** Why {@link #newGroup} fell back to NIO under {@code auto}, or null. */
+    public String refusal() {
+        return refusal;
     }
 
     /** {@code io_uring} or {@code nio}. */
@@ -83,6 +90,7 @@ public final class Transport {
                 throw new IllegalStateException("io-transport io_uring could not start its event loops: " + e, e);
             }
             ioUring = false;
+            refusal = e.toString();
             handlers.clear();
             return new MultiThreadIoEventLoopGroup(threads, threadFactory, ioHandlerFactory());
         }

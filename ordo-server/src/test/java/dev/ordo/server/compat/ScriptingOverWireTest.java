@@ -9,6 +9,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +41,14 @@ class ScriptingOverWireTest {
             end
             """;
 
+    /** A test run once per {@code io-transport}: auto (io_uring where the kernel has it) and nio. */
+    @Target(ElementType.METHOD)
+    @Retention(RetentionPolicy.RUNTIME)
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"auto", "nio"})
+    @interface OnBothTransports {
+    }
+
     /** Spins for 0.7 s without writing, then adds one element to KEYS[1]. */
     private static final String SPIN_THEN_ADD = """
             local start = redis.call('TIME')
@@ -58,33 +70,28 @@ class ScriptingOverWireTest {
     @RegisterExtension
     static final SideBySide SERVERS = new SideBySide();
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"auto", "nio"})
+    @OnBothTransports
     void busyScript_othersGetBusy_scriptKillStopsIt_sameTextsAsRedis(String transport) throws Exception {
         assertThat(busyAndKill(SERVERS.ordoPort(transport))).isEqualTo(busyAndKill(SERVERS.redis().port()));
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"auto", "nio"})
+    @OnBothTransports
     void scriptThatWrote_isUnkillable_andFinishes_sameTextsAsRedis(String transport) throws Exception {
         assertThat(unkillable(SERVERS.ordoPort(transport))).isEqualTo(unkillable(SERVERS.redis().port()));
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"auto", "nio"})
+    @OnBothTransports
     void allowBusyCommands_runDuringBusyScript_sameRepliesAsRedis(String transport) throws Exception {
         assertThat(allowBusy(SERVERS.ordoPort(transport))).isEqualTo(allowBusy(SERVERS.redis().port()));
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"auto", "nio"})
+    @OnBothTransports
     void clientConnectingDuringBusyScript_isServed_sameRepliesAsRedis(String transport) throws Exception {
         assertThat(newcomer(SERVERS.ordoPort(transport))).isEqualTo(newcomer(SERVERS.redis().port()));
     }
 
     /** A client pipelining during a busy script gets every reply, in order: BUSY ones first, then real ones. */
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"auto", "nio"})
+    @OnBothTransports
     void pipelineDuringBusyScript_everyReplyArrivesInOrder(String transport) throws Exception {
         try (RespSocket a = new RespSocket(SERVERS.ordoPort(transport)); RespSocket b = new RespSocket(SERVERS.ordoPort(transport)); RespSocket killer = new RespSocket(SERVERS.ordoPort(transport))) {
             b.call(b("CONFIG", "SET", "busy-reply-threshold", "100"));
@@ -114,8 +121,7 @@ class ScriptingOverWireTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"auto", "nio"})
+    @OnBothTransports
     void pipelinedScripts_keepTheirOrder(String transport) throws Exception {
         try (RespSocket c = new RespSocket(SERVERS.ordoPort(transport))) {
             c.send(b("SET", "order", "1"));
@@ -129,8 +135,7 @@ class ScriptingOverWireTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"auto", "nio"})
+    @OnBothTransports
     void scriptWrite_wakesBlockedClient(String transport) throws Exception {
         try (RespSocket waiter = new RespSocket(SERVERS.ordoPort(transport)); RespSocket writer = new RespSocket(SERVERS.ordoPort(transport))) {
             CompletableFuture<Reply> popped = CompletableFuture.supplyAsync(() -> call(waiter, "BZPOPMIN", "wake:q", "5"));
@@ -141,8 +146,7 @@ class ScriptingOverWireTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"auto", "nio"})
+    @OnBothTransports
     void shutdownNosave_stopsServerWhileScriptSpins(String transport) throws Exception {
         Config config = new Config();
         config.set("io-transport", transport, true);
@@ -159,21 +163,18 @@ class ScriptingOverWireTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"auto", "nio"})
+    @OnBothTransports
     void blockedClientLeavingDuringBusyScript_losesNoElement_sameAsRedis(String transport) throws Exception {
         assertThat(leaverDuringBusy(SERVERS.ordoPort(transport))).isEqualTo(leaverDuringBusy(SERVERS.redis().port()));
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"auto", "nio"})
+    @OnBothTransports
     void scriptsOwnClient_pipeliningDuringBusyScript_getsItsRepliesAfterIt_sameAsRedis(String transport) throws Exception {
         assertThat(ownPipeline(SERVERS.ordoPort(transport))).isEqualTo(ownPipeline(SERVERS.redis().port()));
     }
 
     /** A library whose loading runs a while, with a zero busy threshold, while another client keeps sending. */
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"auto", "nio"})
+    @OnBothTransports
     void slowFunctionLoad_withOthersSending_sameAsRedis(String transport) throws Exception {
         assertThat(slowLoad(SERVERS.ordoPort(transport))).isEqualTo(slowLoad(SERVERS.redis().port()));
     }
