@@ -5,6 +5,8 @@ import dev.ordo.engine.differential.Reply;
 import dev.ordo.engine.differential.RespSocket;
 import dev.ordo.server.Ordo;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,9 +17,12 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,24 +75,31 @@ class ScriptingOverWireTest {
     @RegisterExtension
     static final SideBySide SERVERS = new SideBySide();
 
-    @OnBothTransports
-    void busyScript_othersGetBusy_scriptKillStopsIt_sameTextsAsRedis(String transport) throws Exception {
-        assertThat(busyAndKill(SERVERS.ordoPort(transport))).isEqualTo(busyAndKill(SERVERS.redis().port()));
+    /**
+     * Scenarios whose client-visible replies must be the same on Ordo, on each transport, as on
+     * redis-server: each runs against one server's port and returns what its clients saw.
+     */
+    static Stream<Arguments> sideBySide() {
+        Map<String, Scenario> scenarios = new LinkedHashMap<>();
+        scenarios.put("others get BUSY beside a busy script, SCRIPT KILL stops it", ScriptingOverWireTest::busyAndKill);
+        scenarios.put("a script that wrote is UNKILLABLE and finishes", ScriptingOverWireTest::unkillable);
+        scenarios.put("allow-busy commands run beside a busy script", ScriptingOverWireTest::allowBusy);
+        scenarios.put("a client connecting during a busy script is served", ScriptingOverWireTest::newcomer);
+        scenarios.put("a blocked client leaving during a busy script takes no element", ScriptingOverWireTest::leaverDuringBusy);
+        scenarios.put("the script's own client, pipelining, is answered after it", ScriptingOverWireTest::ownPipeline);
+        scenarios.put("a slow FUNCTION LOAD (zero busy threshold) while others send", ScriptingOverWireTest::slowLoad);
+        return scenarios.entrySet().stream()
+                .flatMap(e -> Stream.of("auto", "nio").map(t -> Arguments.of(e.getKey(), t, e.getValue())));
     }
 
-    @OnBothTransports
-    void scriptThatWrote_isUnkillable_andFinishes_sameTextsAsRedis(String transport) throws Exception {
-        assertThat(unkillable(SERVERS.ordoPort(transport))).isEqualTo(unkillable(SERVERS.redis().port()));
+    interface Scenario {
+        String run(int port) throws Exception;
     }
 
-    @OnBothTransports
-    void allowBusyCommands_runDuringBusyScript_sameRepliesAsRedis(String transport) throws Exception {
-        assertThat(allowBusy(SERVERS.ordoPort(transport))).isEqualTo(allowBusy(SERVERS.redis().port()));
-    }
-
-    @OnBothTransports
-    void clientConnectingDuringBusyScript_isServed_sameRepliesAsRedis(String transport) throws Exception {
-        assertThat(newcomer(SERVERS.ordoPort(transport))).isEqualTo(newcomer(SERVERS.redis().port()));
+    @ParameterizedTest(name = "{0} on {1}")
+    @MethodSource("sideBySide")
+    void sameRepliesAsRedis(String name, String transport, Scenario scenario) throws Exception {
+        assertThat(scenario.run(SERVERS.ordoPort(transport))).isEqualTo(scenario.run(SERVERS.redis().port()));
     }
 
     /** A client pipelining during a busy script gets every reply, in order: BUSY ones first, then real ones. */
@@ -161,22 +173,6 @@ class ScriptingOverWireTest {
             }
             assertThat(refuses(port)).isTrue();
         }
-    }
-
-    @OnBothTransports
-    void blockedClientLeavingDuringBusyScript_losesNoElement_sameAsRedis(String transport) throws Exception {
-        assertThat(leaverDuringBusy(SERVERS.ordoPort(transport))).isEqualTo(leaverDuringBusy(SERVERS.redis().port()));
-    }
-
-    @OnBothTransports
-    void scriptsOwnClient_pipeliningDuringBusyScript_getsItsRepliesAfterIt_sameAsRedis(String transport) throws Exception {
-        assertThat(ownPipeline(SERVERS.ordoPort(transport))).isEqualTo(ownPipeline(SERVERS.redis().port()));
-    }
-
-    /** A library whose loading runs a while, with a zero busy threshold, while another client keeps sending. */
-    @OnBothTransports
-    void slowFunctionLoad_withOthersSending_sameAsRedis(String transport) throws Exception {
-        assertThat(slowLoad(SERVERS.ordoPort(transport))).isEqualTo(slowLoad(SERVERS.redis().port()));
     }
 
     /** What client B sees while client A runs an endless script, and what A gets once killed. */
