@@ -3,6 +3,7 @@ package dev.ordo.server.net;
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.script.Scripting;
 import dev.ordo.server.resp.InlineArgs;
+import dev.ordo.server.resp.RespDecoder;
 import dev.ordo.server.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -42,7 +43,8 @@ import java.util.List;
  * with its reply written straight to the socket (what the socket does not take waits, in order),
  * and keeps any incomplete tail. When the script ends ({@link #ended}), the
  * selector is closed, unsent replies go out through Netty, and each tail is handed to its
- * connection's pipeline, where decoding goes on as if Netty had read it. A client that sent QUIT
+ * connection's decoder, ahead of anything Netty reads next, where decoding goes on as if Netty had
+ * read it. A client that sent QUIT
  * gets its replies, then is closed at that point. A library that FUNCTION LOAD runs is not
  * served beside: as in Redis, the others wait for it (its load has 500 ms at most).
  */
@@ -272,10 +274,13 @@ final class BusyTakeover implements Scripting.BusyHandler {
                     ch.close();
                 }
             }
-            if (t.input.isReadable() && ch.isActive()) {
-                // After the script's command has finished, not nested inside it.
+            RespDecoder decoder = ch.pipeline().get(RespDecoder.class);
+            if (t.input.isReadable() && ch.isActive() && decoder != null) {
+                // Ahead of whatever Netty reads next (it may read this socket as soon as the script
+                // returns, in the same turn), but decoded after the script's command has finished.
+                decoder.holdBack(t.input);
                 ch.eventLoop().execute(() -> {
-                    ch.pipeline().fireChannelRead(t.input);
+                    ch.pipeline().fireChannelRead(Unpooled.EMPTY_BUFFER);
                     ch.pipeline().fireChannelReadComplete();
                 });
             } else {

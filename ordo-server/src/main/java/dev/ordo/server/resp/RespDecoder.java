@@ -70,6 +70,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private int argCount;
     private long bulkLength = -1;
     private boolean failed;
+    /** Input read around Netty (a busy script's takeover), decoded before anything Netty reads next. */
+    private ByteBuf heldBack;
 
     public RespDecoder(Limits limits) {
         this.limits = limits;
@@ -80,11 +82,33 @@ public final class RespDecoder extends ByteToMessageDecoder {
         return argc > 0 || internalBuffer().isReadable();
     }
 
+    /**
+     * Keeps {@code input} (taking ownership) to be decoded ahead of the next read, whenever that
+     * comes: input read from the socket around Netty must not be overtaken by what Netty reads after
+     * it. The caller arranges a read ({@code fireChannelRead} of an empty buffer) to decode it.
+     */
+    public void holdBack(ByteBuf input) {
+        heldBack = heldBack == null ? input : io.netty.buffer.Unpooled.wrappedBuffer(heldBack, input);
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         maxBulkLength = Math.min(limits.maxBulkLength(), MAX_ARRAY);
         queryBufferLimit = limits.queryBufferLimit();
+        if (heldBack != null) {
+            ByteBuf first = heldBack;
+            heldBack = null;
+            super.channelRead(ctx, first);
+        }
         super.channelRead(ctx, msg);
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        if (heldBack != null) {
+            heldBack.release();
+            heldBack = null;
+        }
     }
 
     @Override
