@@ -1,6 +1,7 @@
 package dev.ordo.server.net;
 
 import dev.ordo.engine.Engine;
+import dev.ordo.engine.command.Command;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.Session.ReplyMode;
 import dev.ordo.engine.error.Errors;
@@ -20,6 +21,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -50,6 +52,7 @@ import java.util.concurrent.RejectedExecutionException;
  */
 final class Connection extends ChannelInboundHandlerAdapter implements Engine.Resumer, RespDecoder.Limits {
     private static final int WRITE_OUT_BYTES = 64 * 1024;
+    private static final Set<String> SCRIPT_RUNNERS = Set.of("eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro", "exec");
     private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final RespServer server;
@@ -208,15 +211,17 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         }
     }
 
-    /** EVAL, EVALSHA, FCALL (and their _RO forms) and EXEC. */
-    private static boolean mayRunScript(byte[] name) {
-        if (name.length < 4 || name.length > 10 || (name[0] | 0x20) != 'e' && (name[0] | 0x20) != 'f') {
+    /**
+     * EVAL, EVALSHA, FCALL (and their _RO forms) and EXEC, by the engine's command table (any
+     * case, no allocation); the first letter spares every other command the lookup.
+     */
+    private boolean mayRunScript(byte[] name) {
+        int first = name.length == 0 ? 0 : name[0] | 0x20;
+        if (first != 'e' && first != 'f') {
             return false;
         }
-        return switch (new String(name, StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT)) {
-            case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro", "exec" -> true;
-            default -> false;
-        };
+        Command c = engine.lookup(name);
+        return c != null && SCRIPT_RUNNERS.contains(c.name());
     }
 
     /**
@@ -249,8 +254,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         if (args == null || closing) {
             return;
         }
-        boolean task = scriptBusyHere() == null;
-        runningTask = task;
+        runningTask = scriptBusyHere() == null;
         try {
             run(args);
         } finally {

@@ -1,6 +1,7 @@
 package dev.ordo.server.resp;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.ByteProcessor;
@@ -88,7 +89,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
      * it. The caller arranges a read ({@code fireChannelRead} of an empty buffer) to decode it.
      */
     public void holdBack(ByteBuf input) {
-        heldBack = heldBack == null ? input : io.netty.buffer.Unpooled.wrappedBuffer(heldBack, input);
+        heldBack = heldBack == null ? input : Unpooled.wrappedBuffer(heldBack, input);
     }
 
     @Override
