@@ -315,7 +315,7 @@ public final class Call {
     public long timeoutMillisArg(int i) {
         double seconds = Doubles.parseStrict(args[i]);
         if (Double.isNaN(seconds)) {
-            throw new ErrorReply(Errors.TIMEOUT_NOT_FLOAT);
+            return timeoutBeyondDouble(args[i]);
         }
         double millis = Math.ceil(seconds * 1000.0);
         if (millis > Long.MAX_VALUE / 2) {
@@ -325,5 +325,31 @@ public final class Call {
             throw new ErrorReply(Errors.TIMEOUT_NEGATIVE);
         }
         return (long) millis;
+    }
+
+    /**
+     * A timeout a double cannot hold but Redis reads, as a C {@code long double}: up to about
+     * 10^4932 (and down to 10^-4951), so {@code 1e309} is out of range and {@code -1e309} negative
+     * where parsing as a double would call them no float.
+     */
+    private static long timeoutBeyondDouble(byte[] text) {
+        java.math.BigDecimal seconds;
+        try {
+            seconds = new java.math.BigDecimal(new String(text, java.nio.charset.StandardCharsets.ISO_8859_1));
+        } catch (NumberFormatException e) {
+            throw new ErrorReply(Errors.TIMEOUT_NOT_FLOAT);
+        }
+        int exponent = seconds.precision() - seconds.scale() - 1;
+        if (seconds.signum() != 0 && (exponent > 4931 || exponent < -4951)) {
+            throw new ErrorReply(Errors.TIMEOUT_NOT_FLOAT);
+        }
+        java.math.BigDecimal millis = seconds.movePointRight(3).setScale(0, java.math.RoundingMode.CEILING);
+        if (millis.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE / 2)) > 0) {
+            throw new ErrorReply(Errors.TIMEOUT_OUT_OF_RANGE);
+        }
+        if (millis.signum() < 0) {
+            throw new ErrorReply(Errors.TIMEOUT_NEGATIVE);
+        }
+        return millis.longValueExact();
     }
 }

@@ -345,7 +345,7 @@ final class ZSetCommands {
                 q.kind = q.kind == RangeQuery.Kind.AUTO ? RangeQuery.Kind.SCORE : failSyntax();
             } else if (kind == RangeQuery.Kind.AUTO && c.argIs(j, "BYLEX")) {
                 q.kind = q.kind == RangeQuery.Kind.AUTO ? RangeQuery.Kind.LEX : failSyntax();
-            } else if (kind == RangeQuery.Kind.AUTO && c.argIs(j, "REV")) {
+            } else if (kind == RangeQuery.Kind.AUTO && !q.reverse && c.argIs(j, "REV")) {
                 q.reverse = true;
             } else {
                 throw new ErrorReply(Errors.SYNTAX);

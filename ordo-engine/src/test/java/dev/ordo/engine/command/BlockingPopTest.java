@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** BZPOPMIN, BZPOPMAX and BZMPOP: waking (by a write or SWAPDB), order of service, timeouts and disconnection. */
 class BlockingPopTest {
@@ -74,6 +75,24 @@ class BlockingPopTest {
         support.client().call("ZADD", "b", "1", "low", "9", "high");
         assertThat(strings(waiting.get(10, TimeUnit.SECONDS))).containsExactly("b", "high", "9");
         assertThat(support.client().call("ZCARD", "b")).isEqualTo(1L);
+    }
+
+    /** Redis 7.2 reads timeouts as long doubles, so numbers past a double's range are still numbers. */
+    @Test
+    void bzpopmin_timeoutsPastADouble_errAsRedis72() {
+        EmbeddedClient client = support.client();
+        for (String[] c : new String[][] {
+            {"1e309", "ERR timeout is out of range"},
+            {"inf", "ERR timeout is out of range"},
+            {"-1e309", "ERR timeout is negative"},
+            {"-0.5", "ERR timeout is negative"},
+            {"1e5000", "ERR timeout is not a float or out of range"},
+            {"nan", "ERR timeout is not a float or out of range"},
+            {"1e", "ERR timeout is not a float or out of range"}}) {
+            assertThatThrownBy(() -> client.call("BZPOPMIN", "q", c[0])).as(c[0]).hasMessage(c[1]);
+            assertThatThrownBy(() -> client.call("BZMPOP", c[0], "1", "q", "MIN")).as(c[0]).hasMessage(c[1]);
+        }
+        assertThat(client.call("BZPOPMIN", "q", "1e-400")).as("a tiny timeout waits a millisecond").isNull();
     }
 
     @Test

@@ -91,6 +91,10 @@ public final class CommandStreams {
         s.add(Step.of(false, "ZRANGE", "z1", "5", "(1", "BYSCORE", "REV", "WITHSCORES"));
         s.add(Step.of(false, "ZRANGE", "z1", "a", "b", "BYLEX", "WITHSCORES"));
         s.add(Step.of(false, "ZRANGE", "z1", "0", "1", "BYSCORE", "BYLEX"));
+        s.add(Step.of(false, "ZRANGE", "z1", "0", "-1", "REV", "rev"));
+        s.add(Step.of(false, "ZRANGE", "z1", "0", "-1", "WITHSCORES", "REV", "withscores", "LIMIT", "0", "1", "BYSCORE"));
+        s.add(Step.of(false, "ZRANGESTORE", "dst", "z1", "0", "-1", "REV", "REV"));
+        s.add(Step.of(false, "ZREVRANGE", "z1", "0", "-1", "REV"));
         s.add(Step.of(false, "ZRANGE", "z1", "x", "1"));
         s.add(Step.of(false, "ZRANGEBYSCORE", "z1", "-inf", "+inf", "WITHSCORES", "LIMIT", "1", "2"));
         s.add(Step.of(false, "ZREVRANGEBYSCORE", "z1", "+inf", "-inf", "LIMIT", "0", "2"));
