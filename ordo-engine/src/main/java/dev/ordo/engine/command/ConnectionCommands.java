@@ -228,11 +228,7 @@ final class ConnectionCommands {
     private static List<Session> clientsById(Call c) {
         List<Long> ids = new ArrayList<>();
         for (int i = 3; i < c.argc(); i++) {
-            long id = Call.parseLong(c.arg(i), Errors.INVALID_CLIENT_ID);
-            if (id < 1) {
-                throw new ErrorReply(Errors.INVALID_CLIENT_ID);
-            }
-            ids.add(id);
+            ids.add(Call.parseLong(c.arg(i), Errors.INVALID_CLIENT_ID)); // 0 or below: no client, as in Redis
         }
         List<Session> clients = c.context().server().clients();
         List<Session> out = new ArrayList<>();
@@ -398,7 +394,7 @@ final class ConnectionCommands {
             s.setReplyMode(Session.ReplyMode.OFF);
         } else if (c.argIs(2, "SKIP")) {
             if (s.replyMode() != Session.ReplyMode.OFF) {
-                s.setReplyMode(Session.ReplyMode.SKIP);
+                s.setReplyMode(Session.ReplyMode.SKIP_NEXT);
             }
         } else {
             throw new ErrorReply(Errors.SYNTAX);

@@ -29,6 +29,7 @@ public final class Dispatcher {
     private final ErrorStats errors = new ErrorStats();
     private final java.util.function.BooleanSupplier latencyTracking;
     private final java.util.function.LongSupplier slowThreshold;
+    private final java.util.function.LongSupplier slowMaxLen;
     /** The error count when the last command (nested or not) began or ended; errors past it are the running command's. */
     private long errorsBefore;
     /** Errors the running command passed on that were counted where they arose (a script returning redis.call's error). */
@@ -57,6 +58,7 @@ public final class Dispatcher {
         this.context = context;
         this.latencyTracking = context.config().liveFlag("latency-tracking");
         this.slowThreshold = context.config().liveNumber("slowlog-log-slower-than");
+        this.slowMaxLen = context.config().liveNumber("slowlog-max-len");
     }
 
     /**
@@ -244,11 +246,20 @@ public final class Dispatcher {
      * Records a finished call in the slow log when it took at least {@code slowlog-log-slower-than}
      * microseconds (a negative threshold disables the log; skip_slowlog commands are never logged).
      */
+    /**
+     * As Redis after each call: logs it if slow, and keeps the log within slowlog-max-len. A log
+     * turned off by a negative threshold is left as it is.
+     */
     private void logIfSlow(Command command, Session session, byte[][] args, long micros) {
-        if (!command.is(Command.Flag.SKIP_SLOWLOG)
-                && SlowLog.isSlow(micros, slowThreshold.getAsLong())) {
-            slowLog.add(command, session, args, context.keyspace().now(), micros,
-                    context.config().getInt("slowlog-max-len"));
+        long threshold = slowThreshold.getAsLong();
+        if (command.is(Command.Flag.SKIP_SLOWLOG) || threshold < 0) {
+            return;
+        }
+        int maxLen = (int) Math.min(Integer.MAX_VALUE, slowMaxLen.getAsLong());
+        if (micros >= threshold && maxLen > 0) {
+            slowLog.add(command, session, args, context.keyspace().now(), micros, maxLen);
+        } else {
+            slowLog.trim(maxLen);
         }
     }
 

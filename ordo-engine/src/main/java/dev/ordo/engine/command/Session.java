@@ -26,9 +26,13 @@ public final class Session {
     private final java.util.List<Transactions.WatchedKey> watching = new java.util.ArrayList<>();
     private boolean watchDirty;
 
-    /** CLIENT REPLY's modes. */
+    /**
+     * CLIENT REPLY's modes. SKIP is two steps, as in Redis: CLIENT REPLY SKIP sets
+     * {@code SKIP_NEXT}, which becomes {@code SKIP} for the next command and {@code ON} after it,
+     * so a run of SKIPs still skips only the command that follows them.
+     */
     public enum ReplyMode {
-        ON, OFF, SKIP
+        ON, OFF, SKIP_NEXT, SKIP
     }
 
     public Session(long nowMillis, boolean authenticated) {

@@ -27,15 +27,15 @@ public final class SlowLog {
                         String clientName) {
     }
 
-    /** Whether a call of {@code micros} is to be logged under {@code threshold} microseconds (negative: never). */
-    static boolean isSlow(long micros, long threshold) {
-        return threshold >= 0 && micros >= threshold;
-    }
-
     /** Logs a call that ended at {@code nowMillis}, then drops the oldest entries beyond {@code maxLen}. */
     void add(Command command, Session session, byte[][] args, long nowMillis, long micros, int maxLen) {
         entries.addFirst(new Entry(nextId++, nowMillis / 1000, micros, storedArgs(command, args), session.address(),
                 session.name()));
+        trim(maxLen);
+    }
+
+    /** Drops the oldest entries beyond {@code maxLen}: after every call, so a lowered slowlog-max-len applies at once. */
+    void trim(int maxLen) {
         while (entries.size() > maxLen) {
             entries.removeLast();
         }

@@ -27,15 +27,22 @@ public final class Config {
         final boolean mutable;
         /** Null for a valid value, else why it is not (CONFIG SET's error text). */
         final Function<String, String> problem;
+        /** What a valid value is kept (and CONFIG GET shows) as: Redis clamps some and rewrites others. */
+        final Function<String, String> kept;
         volatile String value;
         /** The value as a number, for INTEGER and MEMORY parameters: parsed once per change, not per read. */
         volatile long number;
 
         Param(String name, Kind kind, String value, boolean mutable, Function<String, String> problem) {
+            this(name, kind, value, mutable, problem, Function.identity());
+        }
+
+        Param(String name, Kind kind, String value, boolean mutable, Function<String, String> problem, Function<String, String> kept) {
             this.name = name;
             this.kind = kind;
             this.mutable = mutable;
             this.problem = problem;
+            this.kept = kept;
             assign(value);
         }
 
@@ -62,28 +69,30 @@ public final class Config {
         string("bind", "127.0.0.1", false);
         string("requirepass", "", true);
         integer("databases", 16, false, 1, 1_000_000);
-        integer("maxclients", 10000, true, 1, Integer.MAX_VALUE);
+        integer("maxclients", 10000, true, 1, 4294967295L);
         integer("timeout", 0, true, 0, Integer.MAX_VALUE);
         integer("tcp-keepalive", 300, true, 0, Integer.MAX_VALUE);
         integer("tcp-backlog", 511, false, 0, Integer.MAX_VALUE);
         enumeration("protected-mode", "no", true, "yes", "no");
-        integer("zset-max-listpack-entries", 128, true, 0, Integer.MAX_VALUE, "zset-max-ziplist-entries");
-        memory("zset-max-listpack-value", 64, true, "zset-max-ziplist-value");
-        integer("hash-max-listpack-entries", 128, true, 0, Integer.MAX_VALUE, "hash-max-ziplist-entries");
-        memory("hash-max-listpack-value", 64, true, "hash-max-ziplist-value");
-        integer("set-max-intset-entries", 512, true, 0, Integer.MAX_VALUE);
-        integer("set-max-listpack-entries", 128, true, 0, Integer.MAX_VALUE);
-        memory("set-max-listpack-value", 64, true);
-        memory("proto-max-bulk-len", 512L * 1024 * 1024, true);
-        memory("client-query-buffer-limit", 1024L * 1024 * 1024, true);
-        integer("hz", 10, true, 1, 500);
-        integer("busy-reply-threshold", 5000, true, 0, Integer.MAX_VALUE, "lua-time-limit");
-        integer("slowlog-log-slower-than", 10000, true, -1, Integer.MAX_VALUE);
-        integer("slowlog-max-len", 128, true, 0, Integer.MAX_VALUE);
-        memory("maxmemory", 0, true);
+        integer("zset-max-listpack-entries", 128, true, 0, Long.MAX_VALUE, "zset-max-ziplist-entries");
+        memory("zset-max-listpack-value", 64, true, 0, "zset-max-ziplist-value");
+        integer("hash-max-listpack-entries", 512, true, 0, Long.MAX_VALUE, "hash-max-ziplist-entries");
+        memory("hash-max-listpack-value", 64, true, 0, "hash-max-ziplist-value");
+        integer("set-max-intset-entries", 512, true, 0, Long.MAX_VALUE);
+        integer("set-max-listpack-entries", 128, true, 0, Long.MAX_VALUE);
+        memory("set-max-listpack-value", 64, true, 0);
+        memory("proto-max-bulk-len", 512L * 1024 * 1024, true, 1024 * 1024);
+        memory("client-query-buffer-limit", 1024L * 1024 * 1024, true, 1024 * 1024);
+        // Redis takes any int and keeps it within 1..500.
+        put(new Param("hz", Kind.INTEGER, "10", true, range(0, Integer.MAX_VALUE),
+                v -> String.valueOf(Math.max(1, Math.min(500, Long.parseLong(v))))));
+        integer("busy-reply-threshold", 5000, true, 0, Long.MAX_VALUE, "lua-time-limit");
+        integer("slowlog-log-slower-than", 10000, true, -1, Long.MAX_VALUE);
+        integer("slowlog-max-len", 128, true, 0, Long.MAX_VALUE);
+        memory("maxmemory", 0, true, 0);
         enumeration("maxmemory-policy", "noeviction", true, "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",
                 "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");
-        string("save", "3600 1 300 100 60 10000", true);
+        put(new Param("save", Kind.STRING, "3600 1 300 100 60 10000", true, Config::saveProblem, Config::saveRules));
         enumeration("appendonly", "no", true, "yes", "no");
         enumeration("appendfsync", "everysec", true, "everysec", "always", "no");
         string("dir", System.getProperty("user.dir"), true);
@@ -91,7 +100,7 @@ public final class Config {
         string("appendfilename", "appendonly.aof", false);
         string("appenddirname", "appendonlydir", false);
         integer("auto-aof-rewrite-percentage", 100, true, 0, Integer.MAX_VALUE);
-        memory("auto-aof-rewrite-min-size", 64L * 1024 * 1024, true);
+        memory("auto-aof-rewrite-min-size", 64L * 1024 * 1024, true, 0);
         enumeration("aof-load-truncated", "yes", true, "yes", "no");
         enumeration("aof-use-rdb-preamble", "yes", true, "yes", "no");
         enumeration("rdbcompression", "yes", true, "yes", "no");
@@ -103,7 +112,7 @@ public final class Config {
         integer("io-threads", 1, false, 1, 128);
         enumeration("io-transport", "auto", false, "auto", "io_uring", "nio");
         enumeration("cluster-enabled", "no", false, "yes", "no");
-        string("notify-keyspace-events", "", true);
+        put(new Param("notify-keyspace-events", Kind.STRING, "", true, KeyspaceEvents::problem, KeyspaceEvents::canonical));
         enumeration("activerehashing", "yes", true, "yes", "no");
         enumeration("lazyfree-lazy-user-del", "no", true, "yes", "no");
         enumeration("lazyfree-lazy-user-flush", "no", true, "yes", "no");
@@ -144,7 +153,7 @@ public final class Config {
         if (problem != null) {
             throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + problem);
         }
-        p.assign(normalized);
+        p.assign(p.kept.apply(normalized));
     }
 
     /** Every parameter (by its canonical name and its aliases) whose name matches the glob, as CONFIG GET lists them. */
@@ -164,8 +173,13 @@ public final class Config {
         return new ArrayList<>(canonical.keySet());
     }
 
+    /** The value of a number parameter as an int, saturated (Redis allows some up to 2^63 - 1). */
     public int getInt(String name) {
-        return (int) getLong(name);
+        return saturatedInt(getLong(name));
+    }
+
+    private static int saturatedInt(long value) {
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, value));
     }
 
     public long getLong(String name) {
@@ -218,12 +232,12 @@ public final class Config {
         return new ListpackLimits() {
             @Override
             public int maxEntries() {
-                return (int) entries.number;
+                return saturatedInt(entries.number);
             }
 
             @Override
             public int maxValueBytes() {
-                return (int) Math.min(Integer.MAX_VALUE, value.number);
+                return saturatedInt(value.number);
             }
         };
     }
@@ -243,6 +257,9 @@ public final class Config {
                 }
             case MEMORY:
                 long bytes = parseMemory(value);
+                if (bytes == TOO_LARGE) {
+                    return TOO_LARGE_TEXT;
+                }
                 return bytes < 0 ? null : String.valueOf(bytes);
             case ENUM:
             case BOOLEAN:
@@ -252,7 +269,15 @@ public final class Config {
         }
     }
 
-    /** Redis's memory notation: a plain number, or with k/kb/m/mb/g/gb (k = 1000, kb = 1024); -1 if invalid. */
+    /** {@link #parseMemory} of a well-formed value past 2^63 - 1 bytes. */
+    private static final long TOO_LARGE = -2;
+    /** What {@link #normalize} makes of such a value: above every memory parameter's maximum. */
+    private static final String TOO_LARGE_TEXT = "9223372036854775808";
+
+    /**
+     * Redis's memory notation: a plain number, or with k/kb/m/mb/g/gb (k = 1000, kb = 1024); -1 if
+     * invalid, -2 ({@link #TOO_LARGE}) if well formed but past 2^63 - 1 bytes.
+     */
     public static long parseMemory(String value) {
         String v = value.trim().toLowerCase(Locale.ROOT);
         long unit = 1;
@@ -265,11 +290,13 @@ public final class Config {
                 break;
             }
         }
-        try {
-            long n = Long.parseLong(v);
-            return n < 0 ? -1 : Math.multiplyExact(n, unit);
-        } catch (NumberFormatException | ArithmeticException e) {
+        if (v.isEmpty() || !v.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
             return -1;
+        }
+        try {
+            return Math.multiplyExact(Long.parseLong(v), unit);
+        } catch (NumberFormatException | ArithmeticException e) {
+            return TOO_LARGE;
         }
     }
 
@@ -282,14 +309,63 @@ public final class Config {
     }
 
     private void integer(String name, long def, boolean mutable, long min, long max, String... aliases) {
-        put(new Param(name, Kind.INTEGER, String.valueOf(def), mutable, v -> {
-            long n = Long.parseLong(v);
-            return n >= min && n <= max ? null : "argument must be between " + min + " and " + max + " inclusive";
-        }), aliases);
+        put(new Param(name, Kind.INTEGER, String.valueOf(def), mutable, range(min, max)), aliases);
     }
 
-    private void memory(String name, long def, boolean mutable, String... aliases) {
-        put(new Param(name, Kind.MEMORY, String.valueOf(def), mutable, v -> null), aliases);
+    /** A number or memory parameter taking {@code min} to 2^63 - 1 bytes. */
+    private void memory(String name, long def, boolean mutable, long min, String... aliases) {
+        put(new Param(name, Kind.MEMORY, String.valueOf(def), mutable, range(min, Long.MAX_VALUE)), aliases);
+    }
+
+    /** Redis's range check of a number parameter (the value may be past a long: {@link #TOO_LARGE_TEXT}). */
+    private static Function<String, String> range(long min, long max) {
+        return v -> {
+            String refusal = "argument must be between " + min + " and " + max + " inclusive";
+            if (v.equals(TOO_LARGE_TEXT)) {
+                return refusal;
+            }
+            long n = Long.parseLong(v);
+            return n >= min && n <= max ? null : refusal;
+        };
+    }
+
+    /**
+     * {@code save}: pairs of seconds (at least 1) and changes (at least 0), one space apart, or
+     * nothing. Redis splits at every space, so two spaces make an empty word, read as 0.
+     */
+    private static String saveProblem(String v) {
+        long[] numbers = saveNumbers(v);
+        if (numbers == null || numbers.length % 2 != 0) {
+            return "Invalid save parameters";
+        }
+        for (int i = 0; i < numbers.length; i += 2) {
+            if (numbers[i] < 1 || numbers[i + 1] < 0) {
+                return "Invalid save parameters";
+            }
+        }
+        return null;
+    }
+
+    /** A valid {@code save} value as CONFIG GET shows it: the numbers, one space apart. */
+    private static String saveRules(String v) {
+        return String.join(" ", java.util.Arrays.stream(saveNumbers(v)).mapToObj(String::valueOf).toList());
+    }
+
+    /** The numbers of a {@code save} value, null if a word is not one. */
+    private static long[] saveNumbers(String v) {
+        if (v.isEmpty()) {
+            return new long[0];
+        }
+        String[] words = v.split(" ", -1);
+        long[] numbers = new long[words.length];
+        for (int i = 0; i < words.length; i++) {
+            try {
+                numbers[i] = words[i].isEmpty() ? 0 : Long.parseLong(words[i]);
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        return numbers;
     }
 
     private void string(String name, String def, boolean mutable) {

@@ -290,7 +290,7 @@ class HashCommandsTest extends CommandTestSupport {
 
     @Test
     void encoding_convertsPastTheEntryLimit_andNeverBack() {
-        fill("h", 128);
+        fill("h", 512); // hash-max-listpack-entries, Redis's default
         assertThat(encoding("h")).isEqualTo("listpack");
         call("HSET", "h", "one-more", "x");
         assertThat(encoding("h")).isEqualTo("hashtable");
@@ -443,7 +443,7 @@ class HashCommandsTest extends CommandTestSupport {
 
     @Test
     void hscan_hashtable_survivesGrowthAndShrinkingMidScan() {
-        fill("h", 500);
+        fill("h", 600);
         Set<String> seen = new HashSet<>();
         String cursor = "0";
         int round = 0;

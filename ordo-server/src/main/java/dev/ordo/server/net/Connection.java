@@ -62,7 +62,6 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private ChannelHandlerContext ctx;
     private RespWriter writer;
     private long pendingBytes;
-    private ReplyMode modeAtBlock;
     private boolean admitted;
     private boolean closing;
     /** Whether this connection waits in {@link #turnFlush} to be flushed. */
@@ -299,7 +298,6 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
 
     /** Runs one command, or parks the connection if it blocks. */
     private void run(byte[][] args) {
-        ReplyMode before = session.replyMode();
         int mark = writer.size();
         running = true;
         try {
@@ -309,13 +307,13 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             } else if (isMonitor(args[0])) {
                 monitorCommand(args);
             } else if (execute(args, mark) == Engine.Outcome.BLOCKED) {
-                block(before, mark);
+                block(mark);
                 return;
             }
         } finally {
             running = false;
         }
-        applyReplyMode(before, mark);
+        applyReplyMode(mark);
         afterCommand();
     }
 
@@ -330,13 +328,15 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         }
     }
 
-    /** Keeps the command's reply only if replies are on after it; ends a SKIP. */
-    private void applyReplyMode(ReplyMode before, int mark) {
+    /** Keeps the command's reply only if replies are on after it; moves a SKIP on by one command. */
+    private void applyReplyMode(int mark) {
         ReplyMode after = session.replyMode();
         if (after != ReplyMode.ON) {
             writer.truncate(mark);
         }
-        if (before == ReplyMode.SKIP && after == ReplyMode.SKIP) {
+        if (after == ReplyMode.SKIP_NEXT) {
+            session.setReplyMode(ReplyMode.SKIP);
+        } else if (after == ReplyMode.SKIP) {
             session.setReplyMode(ReplyMode.ON);
         }
     }
@@ -351,9 +351,8 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     }
 
     /** The engine now owns the writer: send what came before the blocked command, and wait. */
-    private void block(ReplyMode before, int mark) {
+    private void block(int mark) {
         blocked = true;
-        modeAtBlock = before;
         ByteBuf[] earlier = new ByteBuf[1];
         engine.withLock(() -> earlier[0] = writer.takeBefore(mark));
         if (earlier[0] != null) {
@@ -381,7 +380,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             return;
         }
         lastInteraction = System.currentTimeMillis();
-        applyReplyMode(modeAtBlock, 0);
+        applyReplyMode(0);
         afterCommand();
         drain();
         flush();

@@ -129,7 +129,7 @@ class RdbReaderFormatsTest {
             many[i] = i * 3L;
         }
         List<Object> pairs = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
+        for (int i = 0; i < 600; i++) { // past both entry limits: 128 members, 512 fields
             pairs.add("m" + i);
             pairs.add((long) i);
         }

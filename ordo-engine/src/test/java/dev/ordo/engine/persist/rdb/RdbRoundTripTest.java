@@ -613,7 +613,7 @@ class RdbRoundTripTest {
         d.put(0, Key.of("zl"), zset(new Random(4), 100, 10), -1);
         d.put(0, Key.of("zs"), zset(new Random(5), 5000, 30), 1_800_000_000_000L);
         d.put(0, Key.of("hl"), hash(new Random(6), 50, 20), -1);
-        d.put(0, Key.of("hh"), hash(new Random(7), 300, 20), -1);
+        d.put(0, Key.of("hh"), hash(new Random(7), 600, 20), -1);
         d.put(0, Key.of("si"), intSet(new Random(8), 400), -1);
         d.put(0, Key.of("sl"), set(new Random(9), 100, 30), -1);
         d.put(0, Key.of("sh"), set(new Random(10), 1000, 30), -1);

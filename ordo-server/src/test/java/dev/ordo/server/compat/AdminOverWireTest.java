@@ -1,0 +1,119 @@
+package dev.ordo.server.compat;
+
+import dev.ordo.engine.differential.Reply;
+import dev.ordo.engine.differential.ReplyComparison;
+import dev.ordo.engine.differential.RespSocket;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * CONFIG SET's checks and CLIENT REPLY / CLIENT LIST against a real {@code redis-server}: each
+ * scenario's commands go pipelined on a new connection to both servers, followed by
+ * {@code PING end}, and the replies up to {@code end} must match one for one (commands whose
+ * replies are switched off answer nothing). Each scenario puts back what it changed.
+ */
+class AdminOverWireTest {
+    @RegisterExtension
+    static final SideBySide SERVERS = new SideBySide();
+
+    static Stream<Arguments> scenarios() {
+        return Stream.of(
+                scenario("a run of CLIENT REPLY SKIPs skips only the next command",
+                        "CLIENT REPLY SKIP", "CLIENT REPLY SKIP", "PING a", "PING b", "CLIENT REPLY SKIP", "PING c", "PING d"),
+                scenario("CLIENT REPLY SKIP while OFF changes nothing, and ON answers",
+                        "CLIENT REPLY OFF", "PING x", "CLIENT REPLY SKIP", "PING y", "CLIENT REPLY ON", "PING z"),
+                scenario("CLIENT LIST ID with ids no client has lists nobody; a word is refused",
+                        "CLIENT LIST ID 0 -1 99999999", "CLIENT LIST ID 1 x"),
+                scenario("proto-max-bulk-len takes 1mb and more, so no setting can lock clients out",
+                        "CONFIG SET proto-max-bulk-len 1", "CONFIG SET proto-max-bulk-len 1048575",
+                        "CONFIG SET proto-max-bulk-len 99999999999999999999", "CONFIG SET proto-max-bulk-len -1",
+                        "CONFIG SET client-query-buffer-limit 1k", "CONFIG GET proto-max-bulk-len",
+                        "CONFIG SET proto-max-bulk-len 1mb", "CONFIG GET proto-max-bulk-len", "CONFIG SET proto-max-bulk-len 512mb"),
+                scenario("hz takes any int and keeps it within 1 to 500",
+                        "CONFIG SET hz 0", "CONFIG GET hz", "CONFIG SET hz 1000", "CONFIG GET hz", "CONFIG SET hz -1",
+                        "CONFIG SET hz 10", "CONFIG GET hz"),
+                scenario("save takes pairs of seconds and changes, shown as numbers",
+                        "CONFIG SET save bad", "CONFIG SET save 100", "CONFIG SET save \"100 10 20\"", "CONFIG SET save \"0 5\"",
+                        "CONFIG SET save \"10 -1\"", "CONFIG SET save \"10  20\"", "CONFIG SET save \"0100 +5\"", "CONFIG GET save",
+                        "CONFIG SET save \"\"", "CONFIG GET save"),
+                scenario("notify-keyspace-events takes Redis's classes and shows them in Redis's order",
+                        "CONFIG SET notify-keyspace-events Q", "CONFIG SET notify-keyspace-events KEA",
+                        "CONFIG GET notify-keyspace-events", "CONFIG SET notify-keyspace-events AnKE",
+                        "CONFIG GET notify-keyspace-events", "CONFIG SET notify-keyspace-events Eg$zzn",
+                        "CONFIG GET notify-keyspace-events", "CONFIG SET notify-keyspace-events \"\"",
+                        "CONFIG GET notify-keyspace-events"),
+                scenario("number parameters have Redis's ranges and defaults",
+                        "CONFIG SET zset-max-listpack-entries -1", "CONFIG SET hash-max-ziplist-entries -1",
+                        "CONFIG SET slowlog-max-len -1", "CONFIG SET slowlog-log-slower-than -2", "CONFIG SET maxclients 0",
+                        "CONFIG SET zset-max-listpack-value -1", "CONFIG SET zset-max-listpack-value 99999999999999999999",
+                        "CONFIG GET hash-max-listpack-entries", "CONFIG GET zset-max-listpack-entries"),
+                scenario("a lowered slowlog-max-len applies at once, though no command is slow",
+                        "CONFIG SET slowlog-log-slower-than 0", "SLOWLOG RESET", "PING", "PING", "PING",
+                        "CONFIG SET slowlog-log-slower-than 1000000", "SLOWLOG LEN", "CONFIG SET slowlog-max-len 2", "SLOWLOG LEN",
+                        "CONFIG SET slowlog-max-len 0", "SLOWLOG LEN", "CONFIG SET slowlog-max-len 128",
+                        "CONFIG SET slowlog-log-slower-than 10000"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scenarios")
+    void sameRepliesAsRedis(String name, List<byte[][]> commands) throws IOException {
+        List<Reply> redis = replies(SERVERS.redis().port(), commands);
+        List<Reply> ordo = replies(SERVERS.ordoPort(), commands);
+        assertThat(ordo).as("replies of Ordo, beside Redis's %s", redis).hasSameSizeAs(redis);
+        for (int i = 0; i < redis.size(); i++) {
+            assertThat(ReplyComparison.difference(ordo.get(i), redis.get(i), false)).as("reply %d: Redis %s, Ordo %s", i,
+                    redis.get(i), ordo.get(i)).isNull();
+        }
+    }
+
+    private static Arguments scenario(String name, String... commands) {
+        return Arguments.of(name, Arrays.stream(commands).map(AdminOverWireTest::words).toList());
+    }
+
+    /** The words of a command line; a double-quoted word may hold spaces or be empty. */
+    private static byte[][] words(String line) {
+        List<byte[]> out = new ArrayList<>();
+        int i = 0;
+        while (i < line.length()) {
+            if (line.charAt(i) == ' ') {
+                i++;
+            } else if (line.charAt(i) == '"') {
+                int end = line.indexOf('"', i + 1);
+                out.add(line.substring(i + 1, end).getBytes(StandardCharsets.UTF_8));
+                i = end + 1;
+            } else {
+                int end = line.indexOf(' ', i);
+                end = end < 0 ? line.length() : end;
+                out.add(line.substring(i, end).getBytes(StandardCharsets.UTF_8));
+                i = end;
+            }
+        }
+        return out.toArray(byte[][]::new);
+    }
+
+    /** The replies to {@code commands}, pipelined on a new connection, before the final {@code PING end}'s. */
+    private static List<Reply> replies(int port, List<byte[][]> commands) throws IOException {
+        try (RespSocket socket = new RespSocket(port)) {
+            for (byte[][] command : commands) {
+                socket.send(command);
+            }
+            socket.send(words("PING end"));
+            List<Reply> out = new ArrayList<>();
+            for (Reply r = socket.read(); !"end".equals(r.textString()); r = socket.read()) {
+                out.add(r);
+            }
+            return out;
+        }
+    }
+}
