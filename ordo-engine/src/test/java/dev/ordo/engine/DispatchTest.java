@@ -39,6 +39,8 @@ class DispatchTest {
     void select_outOfRangeOrNotANumber() {
         assertThat(client.call("SELECT", "15")).isEqualTo("OK");
         assertThatThrownBy(() -> client.call("SELECT", "16")).hasMessage("ERR DB index is out of range");
-        assertThatThrownBy(() -> client.call("SELECT", "x")).hasMessage("ERR invalid DB index");
+        assertThatThrownBy(() -> client.call("SELECT", "x")).hasMessage("ERR value is not an integer or out of range");
+        assertThatThrownBy(() -> client.call("SELECT", "2147483648"))
+                .hasMessage("ERR value is out of range, value must between -2147483648 and 2147483647");
     }
 }

@@ -60,9 +60,12 @@ final class ConnectionCommands {
         }
     }
 
-    /** SELECT index. */
+    /** SELECT index: read as an int, as Redis 7 does, then checked against the databases. */
     private static void select(Call c) {
-        long index = Call.parseLong(c.arg(1), Errors.INVALID_DB);
+        long index = Call.parseLong(c.arg(1), Errors.NOT_INTEGER);
+        if (index < Integer.MIN_VALUE || index > Integer.MAX_VALUE) {
+            throw new ErrorReply(Errors.INT_OUT_OF_RANGE);
+        }
         if (index < 0 || index >= c.keyspace().databases()) {
             throw new ErrorReply(Errors.DB_INDEX);
         }

@@ -56,9 +56,6 @@ public final class Errors {
     public static final String HASH_NOT_FLOAT = "ERR hash value is not a float";
     /** RENAME of a missing key. */
     public static final String NO_SUCH_KEY = "ERR no such key";
-    /** SELECT-like commands given a non-integer. */
-    public static final String INVALID_DB = "ERR invalid DB index";
-
     /** ZRANGE ... LIMIT without BYSCORE or BYLEX. */
     public static final String LIMIT_NEEDS_BYSCORE_OR_BYLEX = "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX";
     /** ZRANGE ... BYLEX WITHSCORES, or ZRANGEBYLEX ... WITHSCORES. */

@@ -64,6 +64,44 @@ public final class CommandStreams {
         }
     }
 
+    /**
+     * Glob patterns (through ZSCAN MATCH on a small set, which returns every match at once, and
+     * KEYS): classes, escapes, bytes of 0x80 and more (Redis compares them as signed chars), the
+     * empty member, and stars that a backtracking matcher takes exponential time over (sized to
+     * take such a matcher about a second, not forever: GlobTest has the hopeless cases).
+     */
+    private static void globSteps(List<Step> s) {
+        byte[] high = {(byte) 0xFF};
+        List<Object> add = new ArrayList<>(List.of("ZADD", "g"));
+        Object[] members = {"", "a", "b", "c", "-", "]", "[", "\\", "^", "!", "1", "9", "A", "Z", "h-llo", "hello", "h\u00e9llo", high,
+            "a".repeat(40), "a".repeat(40) + "b"};
+        for (Object m : members) {
+            add.add("0");
+            add.add(m);
+        }
+        s.add(Step.of(false, add.toArray()));
+        Object[] patterns = {"**", "*", concat("[a-", high, "]"), "h[e-\u00e9]llo", "a*a*a*a*a*a*a*a*b", "*a*a*a*a*a*a*a*c",
+            "[^a-z]", "\\a", "[\\]]", "[]", "?", "[", "[^", "a[", "*[A-Z]*", "[Z-a]", "[9-1]", "\\", "h?llo", "*llo*"};
+        for (Object pattern : patterns) {
+            s.add(Step.of(false, "ZSCAN", "g", "0", "MATCH", pattern, "COUNT", "1000"));
+        }
+        s.add(Step.of(false, "SET", "", "empty"));
+        s.add(Step.of(false, "SET", "a".repeat(40), "x"));
+        s.add(Step.of(true, "KEYS", "**"));
+        s.add(Step.of(true, "KEYS", "a*a*a*a*a*a*a*a*b"));
+        s.add(Step.of(true, "KEYS", "?*"));
+        s.add(Step.of(false, "DEL", "", "a".repeat(40), "g"));
+    }
+
+    private static byte[] concat(String before, byte[] middle, String after) {
+        byte[] a = before.getBytes(StandardCharsets.UTF_8);
+        byte[] c = after.getBytes(StandardCharsets.UTF_8);
+        byte[] out = java.util.Arrays.copyOf(a, a.length + middle.length + c.length);
+        System.arraycopy(middle, 0, out, a.length, middle.length);
+        System.arraycopy(c, 0, out, a.length + middle.length, c.length);
+        return out;
+    }
+
     /** Edge cases written out by hand. */
     public static List<Step> scripted() {
         List<Step> s = new ArrayList<>();
@@ -160,6 +198,10 @@ public final class CommandStreams {
         s.add(Step.of(false, "ZSCAN", "u1", "0"));
         s.add(Step.of(false, "ZSCAN", "u1", "0", "MATCH", "a*", "COUNT", "100"));
         s.add(Step.of(false, "ZSCAN", "u1", "x"));
+        globSteps(s);
+        for (String db : new String[] {"abc", "1.5", "+1", "2147483648", "99999999999999999999", "16", "-1", "0"}) {
+            s.add(Step.of(false, "SELECT", db));
+        }
         s.add(Step.of(false, "ZSCAN", "u1", "0", "COUNT", "0"));
         s.add(Step.of(false, "ZCARD", "u1"));
         s.add(Step.of(false, "ZCARD", "nokey"));
