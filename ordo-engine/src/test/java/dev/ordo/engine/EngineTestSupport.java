@@ -17,8 +17,15 @@ public final class EngineTestSupport implements AutoCloseable {
         return t;
     });
 
+    /** An engine with Redis's defaults, but DEBUG allowed, as Redis's own tests run their servers. */
     public EngineTestSupport() {
-        this(new Config());
+        this(debuggable());
+    }
+
+    private static Config debuggable() {
+        Config config = new Config();
+        config.set("enable-debug-command", "yes", true);
+        return config;
     }
 
     public EngineTestSupport(Config config) {

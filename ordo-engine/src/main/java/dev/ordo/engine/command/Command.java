@@ -17,7 +17,7 @@ public final class Command {
     /** Command flags, named as COMMAND INFO reports them. */
     public enum Flag {
         WRITE, READONLY, DENYOOM, ADMIN, PUBSUB, NOSCRIPT, BLOCKING, LOADING, STALE, SKIP_MONITOR,
-        SKIP_SLOWLOG, FAST, NO_AUTH, MAY_REPLICATE, NO_MULTI, NO_MANDATORY_KEYS, MOVABLE_KEYS, ALLOW_BUSY;
+        SKIP_SLOWLOG, FAST, NO_AUTH, MAY_REPLICATE, NO_MULTI, NO_MANDATORY_KEYS, MOVABLE_KEYS, ALLOW_BUSY, PROTECTED;
 
         /** The lowercase name Redis uses ({@code no_auth} is {@code no_auth}, {@code denyoom} ...). */
         public String redisName() {

@@ -78,6 +78,10 @@ public final class Dispatcher {
             reject(command, session, out, Errors.wrongArity(command.fullName()));
             return null;
         }
+        if (command.is(Command.Flag.PROTECTED) && !session.allowedBy(context.config().get("enable-debug-command"))) {
+            reject(command, session, out, Errors.DEBUG_NOT_ALLOWED);
+            return null;
+        }
         if (!session.authenticated() && !command.is(Command.Flag.NO_AUTH)) {
             reject(command, session, out, Errors.NOAUTH);
             return null;

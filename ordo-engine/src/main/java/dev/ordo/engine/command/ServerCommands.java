@@ -67,7 +67,7 @@ final class ServerCommands {
                         c -> c.reply().integer(c.context().dispatcher().slowLog().size())))
                 .with(Command.of("reset", 2, "admin loading stale", 0, 0, 0, SERVER, ServerCommands::slowlogReset))
                 .with(Command.of("help", 2, "loading stale", 0, 0, 0, SERVER, ServerCommands::slowlogHelp)));
-        table.register(Command.of("debug", -2, ADMIN_FLAGS, 0, 0, 0, SERVER, ServerCommands::debug));
+        table.register(Command.of("debug", -2, ADMIN_FLAGS + " protected", 0, 0, 0, SERVER, ServerCommands::debug));
         table.register(Command.of("save", 1, "admin noscript no_multi", 0, 0, 0, SERVER, c -> {
             c.context().persistence().save();
             c.reply().simpleString("OK");
@@ -223,7 +223,7 @@ final class ServerCommands {
             names.add(c.argString(i));
         }
         requireKnown(config, names);
-        requireMutableAndDistinct(config, names);
+        requireMutableAndDistinct(config, c.session(), names);
         applyAll(c, config, names);
         c.context().persistence().configChanged();
         c.reply().simpleString("OK");
@@ -239,12 +239,18 @@ final class ServerCommands {
         }
     }
 
-    /** Throws for the first name that is immutable or that repeats an earlier one (any case). */
-    private static void requireMutableAndDistinct(Config config, List<String> names) {
+    /**
+     * Throws for the first name that is immutable, protected (a path the server writes to, unless
+     * {@code enable-protected-configs} allows this client) or that repeats an earlier one (any case).
+     */
+    private static void requireMutableAndDistinct(Config config, Session session, List<String> names) {
         Set<String> seen = new HashSet<>();
         for (String name : names) {
             // Setting a parameter to its own value changes nothing, but fails as CONFIG SET does when it is immutable.
             config.set(name, config.get(name), false);
+            if (config.isProtected(name) && !session.allowedBy(config.get("enable-protected-configs"))) {
+                throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set protected config");
+            }
             if (!seen.add(name.toLowerCase(Locale.ROOT))) {
                 throw new ErrorReply(Errors.configDuplicate(name));
             }

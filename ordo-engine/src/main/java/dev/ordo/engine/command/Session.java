@@ -85,6 +85,19 @@ public final class Session {
         return laddr;
     }
 
+    /**
+     * Whether a protected action ({@code enable-debug-command}, {@code enable-protected-configs})
+     * set to {@code setting} allows this client: {@code yes} anyone, {@code local} a client on
+     * the loopback interface or in this process (an embedded session has no address), as Redis.
+     */
+    public boolean allowedBy(String setting) {
+        return switch (setting) {
+            case "yes" -> true;
+            case "local" -> address.isEmpty() || address.startsWith("127.0.0.1:") || address.startsWith("[::1]:");
+            default -> false;
+        };
+    }
+
     public void setAddresses(String remote, String local) {
         this.address = remote;
         this.laddr = local;

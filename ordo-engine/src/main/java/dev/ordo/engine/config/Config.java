@@ -29,6 +29,8 @@ public final class Config {
         final Function<String, String> problem;
         /** What a valid value is kept (and CONFIG GET shows) as: Redis clamps some and rewrites others. */
         final Function<String, String> kept;
+        /** A further check for CONFIG SET only (a directory must exist then; at startup it may be made). */
+        final Function<String, String> liveProblem;
         volatile String value;
         /** The value as a number, for INTEGER and MEMORY parameters: parsed once per change, not per read. */
         volatile long number;
@@ -38,11 +40,17 @@ public final class Config {
         }
 
         Param(String name, Kind kind, String value, boolean mutable, Function<String, String> problem, Function<String, String> kept) {
+            this(name, kind, value, mutable, problem, kept, v -> null);
+        }
+
+        Param(String name, Kind kind, String value, boolean mutable, Function<String, String> problem, Function<String, String> kept,
+              Function<String, String> liveProblem) {
             this.name = name;
             this.kind = kind;
             this.mutable = mutable;
             this.problem = problem;
             this.kept = kept;
+            this.liveProblem = liveProblem;
             assign(value);
         }
 
@@ -95,8 +103,12 @@ public final class Config {
         put(new Param("save", Kind.STRING, "3600 1 300 100 60 10000", true, Config::saveProblem, Config::saveRules));
         enumeration("appendonly", "no", true, "yes", "no");
         enumeration("appendfsync", "everysec", true, "everysec", "always", "no");
-        string("dir", System.getProperty("user.dir"), true);
-        string("dbfilename", "dump.rdb", true);
+        put(new Param("dir", Kind.STRING, System.getProperty("user.dir"), true, v -> null, Function.identity(),
+                Config::directoryProblem));
+        put(new Param("dbfilename", Kind.STRING, "dump.rdb", true,
+                v -> v.indexOf('/') >= 0 || v.indexOf('\\') >= 0 ? "dbfilename can't be a path, just a filename" : null));
+        enumeration("enable-protected-configs", "no", false, "no", "yes", "local");
+        enumeration("enable-debug-command", "no", false, "no", "yes", "local");
         string("appendfilename", "appendonly.aof", false);
         string("appenddirname", "appendonlydir", false);
         integer("auto-aof-rewrite-percentage", 100, true, 0, Integer.MAX_VALUE);
@@ -150,6 +162,9 @@ public final class Config {
         }
         String normalized = normalize(p, value);
         String problem = normalized == null ? unparsable(p.kind) : p.problem.apply(normalized);
+        if (problem == null && !atStartup) {
+            problem = p.liveProblem.apply(normalized);
+        }
         if (problem != null) {
             throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + problem);
         }
@@ -166,6 +181,26 @@ public final class Config {
             }
         }
         return out;
+    }
+
+    /** Whether CONFIG SET may change {@code name} only where {@code enable-protected-configs} allows (paths written to). */
+    public boolean isProtected(String name) {
+        Param p = byName.get(name.toLowerCase(Locale.ROOT));
+        return p != null && (p.name.equals("dir") || p.name.equals("dbfilename"));
+    }
+
+    /** {@code dir} at runtime: an existing directory, or the error text Redis's chdir gives. */
+    private static String directoryProblem(String v) {
+        java.nio.file.Path path;
+        try {
+            path = java.nio.file.Path.of(v);
+        } catch (java.nio.file.InvalidPathException e) {
+            return "No such file or directory";
+        }
+        if (java.nio.file.Files.isDirectory(path)) {
+            return null;
+        }
+        return java.nio.file.Files.exists(path) ? "Not a directory" : "No such file or directory";
     }
 
     /** Canonical parameter names, in definition order. */

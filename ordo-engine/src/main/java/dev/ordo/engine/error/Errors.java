@@ -54,6 +54,10 @@ public final class Errors {
     public static final String HASH_NOT_INTEGER = "ERR hash value is not an integer";
     /** A hash value that is not a float for HINCRBYFLOAT. */
     public static final String HASH_NOT_FLOAT = "ERR hash value is not a float";
+    /** DEBUG while {@code enable-debug-command} does not allow it (Redis 7's default). */
+    public static final String DEBUG_NOT_ALLOWED = "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
+            + "you can run it from a local connection, otherwise you need to set this option in the configuration file, "
+            + "and then restart the server.";
     /** RENAME of a missing key. */
     public static final String NO_SUCH_KEY = "ERR no such key";
     /** ZRANGE ... LIMIT without BYSCORE or BYLEX. */

@@ -60,6 +60,39 @@ class ServerCommandsTest {
     private static final String CONFIG_GET_INFO = "*10\r\n$10\r\nconfig|get\r\n:-3\r\n*4\r\n+admin\r\n+noscript\r\n+loading\r\n"
             + "+stale\r\n:0\r\n:0\r\n:0\r\n*3\r\n+@admin\r\n+@slow\r\n+@dangerous\r\n*0\r\n*0\r\n*0\r\n";
 
+    /** enable-protected-configs and enable-debug-command: no (the default), local, yes; and dir's and dbfilename's checks. */
+    @Test
+    void protectedActions_followTheirSetting_andPathsAreChecked(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createFile(dir.resolve("plain"));
+        dev.ordo.engine.config.Config local = new dev.ordo.engine.config.Config();
+        local.set("enable-protected-configs", "local", true);
+        local.set("enable-debug-command", "local", true);
+        try (EngineTestSupport ordo = new EngineTestSupport(local)) {
+            EmbeddedClient here = ordo.client();
+            String prefix = "ERR CONFIG SET failed (possibly related to argument ";
+            assertThatThrownBy(() -> here.call("CONFIG", "SET", "dir", dir.resolve("missing").toString()))
+                    .hasMessage(prefix + "'dir') - No such file or directory");
+            assertThatThrownBy(() -> here.call("CONFIG", "SET", "dir", file.toString())).hasMessage(prefix + "'dir') - Not a directory");
+            assertThatThrownBy(() -> here.call("CONFIG", "SET", "dbfilename", "a/b.rdb"))
+                    .hasMessage(prefix + "'dbfilename') - dbfilename can't be a path, just a filename");
+            assertThat(here.call("CONFIG", "SET", "dir", dir.toString(), "dbfilename", "b.rdb")).isEqualTo("OK");
+            assertThat(here.call("DEBUG", "SLEEP", "0")).isEqualTo("OK");
+
+            EmbeddedClient remote = ordo.client();
+            remote.session().setAddresses("10.0.0.9:4242", "10.0.0.1:6379");
+            assertThatThrownBy(() -> remote.call("CONFIG", "SET", "dbfilename", "c.rdb"))
+                    .hasMessage(prefix + "'dbfilename') - can't set protected config");
+            assertThatThrownBy(() -> remote.call("DEBUG", "SLEEP", "0")).hasMessageStartingWith("ERR DEBUG command not allowed.");
+            remote.session().setAddresses("127.0.0.1:4242", "127.0.0.1:6379");
+            assertThat(remote.call("DEBUG", "SLEEP", "0")).isEqualTo("OK");
+            assertThat(strings(here.call("CONFIG", "GET", "dbfilename"))).containsExactly("dbfilename", "b.rdb");
+        }
+        try (EngineTestSupport defaults = new EngineTestSupport(new dev.ordo.engine.config.Config())) {
+            assertThatThrownBy(() -> defaults.client().call("DEBUG", "SLEEP", "0")).hasMessageStartingWith("ERR DEBUG command not allowed.");
+        }
+    }
+
     @Test
     void command_noArguments_describesEachTopLevelCommandOnce() {
         long count = (Long) client.call("COMMAND", "COUNT");

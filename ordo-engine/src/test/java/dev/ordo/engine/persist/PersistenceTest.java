@@ -36,6 +36,7 @@ class PersistenceTest {
         c.set("dir", dir.toString(), true);
         c.set("appendonly", appendonly, true);
         c.set("save", "", true);
+        c.set("enable-debug-command", "yes", true);
         return c;
     }
 
