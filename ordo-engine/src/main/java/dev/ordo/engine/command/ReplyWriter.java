@@ -42,6 +42,11 @@ public interface ReplyWriter {
     /** A double: RESP3 {@code ,}; RESP2 bulk string. */
     void doubleValue(double value);
 
+    /** A big number (a script's {@code {big_number=...}}): RESP3 {@code (}; RESP2 bulk string. */
+    default void bigNumber(byte[] digits) {
+        bulk(digits);
+    }
+
     /** A boolean: RESP3 {@code #t}/{@code #f}; RESP2 integer 1/0. */
     void bool(boolean value);
 

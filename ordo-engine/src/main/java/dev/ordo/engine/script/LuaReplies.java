@@ -134,7 +134,7 @@ public final class LuaReplies {
         }
         LuaValue big = t.rawget(BIG_NUMBER);
         if (big.type() == LuaValue.TSTRING) {
-            out.bulk(big.tojstring().getBytes(StandardCharsets.UTF_8));
+            out.bigNumber(big.tojstring().getBytes(StandardCharsets.UTF_8));
             return;
         }
         LuaValue map = t.rawget(MAP);

@@ -106,6 +106,15 @@ final class RespText implements ReplyWriter {
     }
 
     @Override
+    public void bigNumber(byte[] digits) {
+        if (resp3()) {
+            line('(', new String(digits, StandardCharsets.UTF_8));
+        } else {
+            bulk(digits);
+        }
+    }
+
+    @Override
     public void doubleValue(double value) {
         if (resp3()) {
             line(',', new String(Doubles.formatBytes(value), StandardCharsets.US_ASCII));

@@ -9,7 +9,7 @@ import java.util.List;
  */
 public record Reply(Kind kind, byte[] text, long integer, double dbl, List<Reply> children) {
     public enum Kind {
-        STATUS, ERROR, INTEGER, BULK, NULL_BULK, NULL_ARRAY, NULL, ARRAY, MAP, SET, PUSH, DOUBLE, BOOLEAN, VERBATIM
+        STATUS, ERROR, INTEGER, BULK, NULL_BULK, NULL_ARRAY, NULL, ARRAY, MAP, SET, PUSH, DOUBLE, BOOLEAN, VERBATIM, BIG_NUMBER
     }
 
     static Reply text(Kind kind, byte[] text) {

@@ -36,6 +36,7 @@ public final class ReplyComparison {
             case STATUS:
             case ERROR:
             case VERBATIM:
+            case BIG_NUMBER:
                 return Arrays.equals(ordo.text(), redis.text()) ? null : ordo + " vs " + redis;
             case ARRAY:
             case MAP:

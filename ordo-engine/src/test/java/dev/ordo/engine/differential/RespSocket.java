@@ -63,6 +63,8 @@ public final class RespSocket implements AutoCloseable {
                 return Reply.text(Reply.Kind.STATUS, line.getBytes(StandardCharsets.ISO_8859_1));
             case '-':
                 return Reply.text(Reply.Kind.ERROR, line.getBytes(StandardCharsets.ISO_8859_1));
+            case '(':
+                return Reply.text(Reply.Kind.BIG_NUMBER, line.getBytes(StandardCharsets.ISO_8859_1));
             case ':':
                 return Reply.integer(Long.parseLong(line));
             case '$':

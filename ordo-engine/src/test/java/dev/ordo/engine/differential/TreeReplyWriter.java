@@ -95,6 +95,11 @@ final class TreeReplyWriter implements ReplyWriter {
     }
 
     @Override
+    public void bigNumber(byte[] digits) {
+        value(Reply.text(resp3() ? Reply.Kind.BIG_NUMBER : Reply.Kind.BULK, digits));
+    }
+
+    @Override
     public void doubleValue(double value) {
         if (resp3()) {
             value(Reply.dbl(value));

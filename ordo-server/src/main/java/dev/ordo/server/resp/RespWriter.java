@@ -211,6 +211,18 @@ public final class RespWriter implements ReplyWriter {
     }
 
     @Override
+    public void bigNumber(byte[] digits) {
+        if (!resp3()) {
+            bulk(digits);
+            return;
+        }
+        ByteBuf b = out();
+        b.writeByte('(');
+        b.writeBytes(digits);
+        b.writeBytes(CRLF);
+    }
+
+    @Override
     public void verbatim(String format, byte[] text) {
         if (!resp3()) {
             bulk(text);

@@ -18,12 +18,13 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * CONFIG SET's checks and CLIENT REPLY / CLIENT LIST against a real {@code redis-server}: each
+ * Corners found by probing Ordo beside a real {@code redis-server} (CONFIG SET's checks, CLIENT
+ * REPLY and LIST, DEBUG and protected settings, script reply types), kept as scenarios: each
  * scenario's commands go pipelined on a new connection to both servers, followed by
  * {@code PING end}, and the replies up to {@code end} must match one for one (commands whose
  * replies are switched off answer nothing). Each scenario puts back what it changed.
  */
-class AdminOverWireTest {
+class CornerCasesOverWireTest {
     @RegisterExtension
     static final SideBySide SERVERS = new SideBySide();
 
@@ -62,6 +63,10 @@ class AdminOverWireTest {
                         "DEBUG SLEEP 0", "DEBUG OBJECT nokey", "CONFIG SET dir /tmp", "CONFIG SET dbfilename x.rdb",
                         "CONFIG SET maxclients 100 dir /tmp", "CONFIG GET maxclients", "CONFIG GET enable-debug-command",
                         "CONFIG GET enable-protected-configs", "CONFIG SET enable-debug-command yes"),
+                scenario("a script's big_number is a RESP3 big number, and a bulk string in RESP2",
+                        "CLIENT REPLY SKIP", "HELLO 3", "EVAL \"return {big_number='123456789012345678901234567890'}\" 0",
+                        "CLIENT REPLY SKIP", "HELLO 2",
+                        "EVAL \"return {big_number='-7'}\" 0"),
                 scenario("a lowered slowlog-max-len applies at once, though no command is slow",
                         "CONFIG SET slowlog-log-slower-than 0", "SLOWLOG RESET", "PING", "PING", "PING",
                         "CONFIG SET slowlog-log-slower-than 1000000", "SLOWLOG LEN", "CONFIG SET slowlog-max-len 2", "SLOWLOG LEN",
@@ -82,7 +87,7 @@ class AdminOverWireTest {
     }
 
     private static Arguments scenario(String name, String... commands) {
-        return Arguments.of(name, Arrays.stream(commands).map(AdminOverWireTest::words).toList());
+        return Arguments.of(name, Arrays.stream(commands).map(CornerCasesOverWireTest::words).toList());
     }
 
     /** The words of a command line; a double-quoted word may hold spaces or be empty. */
