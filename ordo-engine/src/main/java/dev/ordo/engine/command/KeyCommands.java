@@ -169,7 +169,7 @@ final class KeyCommands {
         }
         when += base;
         Key key = c.key(1);
-        Database.Entry e = c.db().entry(key);
+        Database.Entry e = c.db().entryForWrite(key); // a write lookup, refreshing the access time as Redis does
         if (e == null || !expiryConditionHolds(flags, e.expireAt(), when)) {
             c.reply().integer(0);
             return;

@@ -159,7 +159,10 @@ public final class Database {
         return e == null ? NO_EXPIRY : e.expireAt;
     }
 
-    /** Sets the expiry of an existing key; a time not in the future deletes it at once. */
+    /**
+     * Sets the expiry of an existing key; a time not in the future deletes it at once, which Redis
+     * does not count as an expired key (INFO's expired_keys).
+     */
     public void setExpireAt(Key key, long atMillis) {
         Entry e = entry(key);
         if (e == null) {
@@ -167,7 +170,6 @@ public final class Database {
         }
         if (atMillis <= keyspace.now() && !keyspace.loading()) {
             delete(key);
-            keyspace.stats().expiredKeys++;
             return;
         }
         if (e.expireAt == NO_EXPIRY) {
@@ -178,9 +180,9 @@ public final class Database {
         keyspace.modified(index, key);
     }
 
-    /** Removes the expiry of an existing key; returns whether it had one. */
+    /** Removes the expiry of an existing key (refreshing its access time, as a write); returns whether it had one. */
     public boolean persist(Key key) {
-        Entry e = entry(key);
+        Entry e = entryForWrite(key);
         if (e == null || e.expireAt == NO_EXPIRY) {
             return false;
         }

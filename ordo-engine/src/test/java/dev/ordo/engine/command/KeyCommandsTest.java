@@ -652,6 +652,29 @@ class KeyCommandsTest extends CommandTestSupport {
         assertThat(call("OBJECT", "IDLETIME", "missing")).isNull();
     }
 
+    /** EXPIRE, PEXPIRE and PERSIST look their key up for a write, as Redis does: even when they change nothing. */
+    @Test
+    void expireAndPersist_refreshTheAccessTime() {
+        for (String[] command : new String[][] {{"EXPIRE", "k", "100"}, {"PEXPIRE", "k", "100000", "NX"}, {"PERSIST", "k"}}) {
+            call("SET", "k", "v");
+            support.advance(5_000);
+            call(command);
+            assertThat(call("OBJECT", "IDLETIME", "k")).as(String.join(" ", command)).isEqualTo(0L);
+        }
+    }
+
+    /** A time already past deletes the key; Redis counts that as a deletion, not in INFO's expired_keys. */
+    @Test
+    void expiryInThePast_deletesWithoutCountingAnExpiredKey() {
+        call("SET", "a", "v");
+        call("EXPIREAT", "a", "1");
+        call("SET", "b", "v", "EXAT", "1");
+        call("SET", "c", "v");
+        call("GETEX", "c", "PXAT", "1");
+        assertThat(call("EXISTS", "a", "b", "c")).isEqualTo(0L);
+        assertThat(new String((byte[]) call("INFO", "stats"), java.nio.charset.StandardCharsets.UTF_8)).contains("\r\nexpired_keys:0\r\n");
+    }
+
     @Test
     void objectFreqAndIdletime_dependOnTheLfuPolicy() {
         call("SET", "k", "v");
