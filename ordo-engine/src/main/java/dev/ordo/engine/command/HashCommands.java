@@ -233,6 +233,7 @@ final class HashCommands {
         }
         byte[] text = sum.toHumanString();
         store(c, existing, field, text);
+        c.propagate("HSET", c.key(1), field, text); // the result, as Redis logs it
         c.reply().bulk(text);
     }
 

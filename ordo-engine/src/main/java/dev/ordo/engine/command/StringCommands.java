@@ -298,6 +298,8 @@ final class StringCommands {
         }
         byte[] text = sum.toHumanString();
         c.db().replaceKeepingTtl(key, StringValue.text(text));
+        // As Redis: the result, not the increment, so that replaying never redoes float arithmetic.
+        c.propagate("SET", key, text, "KEEPTTL");
         c.reply().bulk(text);
     }
 

@@ -88,6 +88,13 @@ class EffectLogTest {
     }
 
     @Test
+    void floatIncrementsBecomeTheValuesTheyWrote() {
+        client.call("SET", "n", "1", "EX", "100");
+        assertThat(run("INCRBYFLOAT", "n", "0.5")).containsExactly(List.of("SET n 1.5 KEEPTTL"));
+        assertThat(run("HINCRBYFLOAT", "h", "f", "2.5")).containsExactly(List.of("HSET h f 2.5"));
+    }
+
+    @Test
     void popsBecomeTheRemovalsTheyDid() {
         client.call("ZADD", "z", "1", "a", "2", "b", "3", "c");
         assertThat(run("ZPOPMIN", "z")).containsExactly(List.of("ZREM z a"));
