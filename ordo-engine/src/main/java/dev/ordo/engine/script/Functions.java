@@ -55,8 +55,13 @@ public final class Functions {
         this.scripting = scripting;
     }
 
+    /** The function called {@code name}, in any case: Redis compares function names without case. */
     public Function function(String name) {
-        return functions.get(name);
+        return functions.get(folded(name));
+    }
+
+    private static String folded(String name) {
+        return name.toLowerCase(java.util.Locale.ROOT);
     }
 
     public Collection<Library> libraries() {
@@ -69,15 +74,20 @@ public final class Functions {
 
     /** FUNCTION LOAD [REPLACE]: compiles and runs the library code; returns the library name. */
     public String load(byte[] code, boolean replace) {
+        return load(code, replace, "ERR Library '%s' already exists");
+    }
+
+    /** {@link #load(byte[], boolean)}, with the text for a library that exists (RESTORE's has no quotes). */
+    private String load(byte[] code, boolean replace, String exists) {
         String text = new String(code, StandardCharsets.UTF_8);
         String name = libraryName(text);
         Library existing = libraries.get(name);
         if (existing != null && !replace) {
-            throw new ErrorReply("ERR Library '" + name + "' already exists");
+            throw new ErrorReply(String.format(exists, name));
         }
         Library library = evaluate(name, text, code);
         for (Function f : library.functions()) {
-            Function other = functions.get(f.name());
+            Function other = function(f.name());
             if (other != null && !other.library().equals(name)) {
                 throw new ErrorReply("ERR Function " + f.name() + " already exists");
             }
@@ -86,7 +96,7 @@ public final class Functions {
             delete(name);
         }
         libraries.put(name, library);
-        library.functions().forEach(f -> functions.put(f.name(), f));
+        library.functions().forEach(f -> functions.put(folded(f.name()), f));
         return name;
     }
 
@@ -96,7 +106,7 @@ public final class Functions {
         if (l == null) {
             return false;
         }
-        l.functions().forEach(f -> functions.remove(f.name()));
+        l.functions().forEach(f -> functions.remove(folded(f.name())));
         return true;
     }
 
@@ -117,7 +127,7 @@ public final class Functions {
                 flush();
             }
             for (byte[] code : codes) {
-                load(code, policy.equals("REPLACE"));
+                load(code, policy.equals("REPLACE"), "ERR Library %s already exists");
             }
         } catch (ErrorReply e) {
             libraries.clear();
@@ -134,13 +144,19 @@ public final class Functions {
             throw new ErrorReply("ERR Missing library metadata");
         }
         int nl = code.indexOf('\n');
-        String[] parts = (nl < 0 ? code.substring(2) : code.substring(2, nl)).trim().split("\\s+");
-        if (!parts[0].equals("lua")) {
+        if (nl < 0) {
+            throw new ErrorReply("ERR Invalid library metadata");
+        }
+        String[] parts = code.substring(2, nl).trim().split("\\s+");
+        if (!parts[0].equalsIgnoreCase("lua")) {
             throw new ErrorReply("ERR Engine '" + parts[0] + "' not found");
         }
         String name = null;
         for (int i = 1; i < parts.length; i++) {
-            if (parts[i].startsWith("name=")) {
+            if (parts[i].regionMatches(true, 0, "name=", 0, 5)) {
+                if (name != null) {
+                    throw new ErrorReply("ERR Invalid metadata value, name argument was given multiple times");
+                }
                 name = parts[i].substring(5);
             } else {
                 throw new ErrorReply("ERR Invalid metadata value given: " + parts[i]);
@@ -231,7 +247,13 @@ public final class Functions {
                 } else if (args.narg() == 1) {
                     throw registrationError("calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).");
                 } else if (args.narg() == 2) {
-                    fname = args.arg1().isstring() ? args.arg1().tojstring() : null;
+                    if (!args.arg1().isstring()) {
+                        throw registrationError("first argument to redis.register_function must be a string");
+                    }
+                    if (!(args.arg(2) instanceof LuaFunction)) {
+                        throw registrationError("second argument to redis.register_function must be a function");
+                    }
+                    fname = args.arg1().tojstring();
                     callback = args.arg(2);
                 } else {
                     throw registrationError("wrong number of arguments to redis.register_function");
@@ -247,7 +269,7 @@ public final class Functions {
                     throw registrationError("Library names can only contain letters, numbers, or underscores(_) and must be at least one character long");
                 }
                 for (Function existing : registered) {
-                    if (existing.name().equals(fname)) {
+                    if (existing.name().equalsIgnoreCase(fname)) {
                         throw registrationError("Function already exists in the library");
                     }
                 }

@@ -43,6 +43,15 @@ public final class LuaReplies {
     private LuaReplies() {
     }
 
+    /**
+     * A Lua number as the integer Redis replies with: C's cast to long long on x86-64, which
+     * truncates toward zero and gives -2^63 for NaN and for anything out of range (Java's cast
+     * would saturate at 2^63 - 1 instead).
+     */
+    static long truncated(double d) {
+        return d >= -0x1p63 && d < 0x1p63 ? (long) d : Long.MIN_VALUE;
+    }
+
     /** An error reply as Lua sees it: {@code {err=text}}. */
     static LuaTable errorTable(String text) {
         LuaTable t = new LuaTable();
@@ -89,7 +98,7 @@ public final class LuaReplies {
                 return;
             }
             case LuaValue.TNUMBER:
-                out.integer((long) v.todouble());
+                out.integer(truncated(v.todouble()));
                 return;
             case LuaValue.TBOOLEAN:
                 if (resp == 3) {

@@ -126,10 +126,10 @@ public final class ScriptCommands {
     /** FCALL function numkeys key... arg... */
     private static void fcall(Call c, Scripting scripting, boolean readOnlyCommand) {
         Functions.Function fn = scripting.functions().function(c.argString(1));
-        int numKeys = numKeys(c, 2);
         if (fn == null) {
             throw new ErrorReply("ERR Function not found");
         }
+        int numKeys = numKeys(c, 2, "ERR Bad number of keys provided");
         if (readOnlyCommand && !fn.noWrites()) {
             throw new ErrorReply("ERR Can not execute a script with write flag using *_ro command.");
         }
@@ -157,7 +157,10 @@ public final class ScriptCommands {
         for (int i = 2; i < c.argc(); i++) {
             if (c.argIs(i, "withcode") && !withCode) {
                 withCode = true;
-            } else if (c.argIs(i, "libraryname") && pattern == null && i + 1 < c.argc()) {
+            } else if (c.argIs(i, "libraryname") && pattern == null) {
+                if (i + 1 == c.argc()) {
+                    throw new ErrorReply("ERR library name argument was not given");
+                }
                 pattern = c.argString(++i);
             } else {
                 throw new ErrorReply("ERR Unknown argument " + c.argString(i));
@@ -165,7 +168,8 @@ public final class ScriptCommands {
         }
         List<Functions.Library> shown = new java.util.ArrayList<>();
         for (Functions.Library l : f.libraries()) {
-            if (pattern == null || dev.ordo.engine.config.Glob.matches(pattern.getBytes(java.nio.charset.StandardCharsets.UTF_8), l.name().getBytes(java.nio.charset.StandardCharsets.UTF_8), false)) {
+            // As Redis: a glob, without case.
+            if (pattern == null || dev.ordo.engine.config.Glob.matches(pattern.getBytes(java.nio.charset.StandardCharsets.UTF_8), l.name().getBytes(java.nio.charset.StandardCharsets.UTF_8), true)) {
                 shown.add(l);
             }
         }
@@ -191,7 +195,12 @@ public final class ScriptCommands {
                 }
                 bulk(r, "flags");
                 r.setHeader(fn.flags().size());
-                fn.flags().forEach(r::simpleString);
+                // In Redis's order of the flags, whatever order the library gave them in.
+                for (String flag : List.of("no-writes", "allow-oom", "allow-stale", "no-cluster", "allow-cross-slot-keys")) {
+                    if (fn.flags().contains(flag)) {
+                        r.simpleString(flag);
+                    }
+                }
             }
             if (withCode) {
                 bulk(r, "library_code");
@@ -268,7 +277,12 @@ public final class ScriptCommands {
 
     /** The numkeys argument at {@code i}, checked against the arguments that follow it. */
     static int numKeys(Call c, int i) {
-        long n = c.longArg(i);
+        return numKeys(c, i, Errors.NOT_INTEGER);
+    }
+
+    /** {@link #numKeys(Call, int)}, with {@code notInteger} for a word that is not a number (FCALL has its own). */
+    static int numKeys(Call c, int i, String notInteger) {
+        long n = Call.parseLong(c.arg(i), notInteger);
         if (n < 0) {
             throw new ErrorReply("ERR Number of keys can't be negative");
         }

@@ -129,11 +129,17 @@ public final class Scripting {
 
         /** Requests a kill unless the script wrote: the UNKILLABLE text then, else null. */
         synchronized String requestKill() {
-            if (wrote) {
-                return "UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.";
+            String refusal = unkillable();
+            if (refusal == null) {
+                killed = true;
             }
-            killed = true;
-            return null;
+            return refusal;
+        }
+
+        /** Why the script cannot be killed (it wrote), or null. */
+        synchronized String unkillable() {
+            return wrote ? "UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the "
+                    + "script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command." : null;
         }
 
         /** The client that runs the script. */
@@ -209,8 +215,10 @@ public final class Scripting {
         if (r == null) {
             return "NOTBUSY No scripts in execution right now.";
         }
-        if (r.isFunction != function) {
-            return function ? "NOTBUSY No scripts in execution right now." : Errors.busy(true);
+        // As Redis: a script that wrote is unkillable first; then each KILL only stops its own kind.
+        String unkillable = r.unkillable();
+        if (unkillable != null || r.isFunction != function) {
+            return unkillable != null ? unkillable : Errors.busy(r.isFunction);
         }
         return r.requestKill();
     }
@@ -256,11 +264,21 @@ public final class Scripting {
         return s;
     }
 
+    private static final String BAD_REPLY_ARGUMENTS = "ERR wrong number or type of arguments";
+
+    /** Whether {@code args} is exactly one string (a number is not one, as Lua's C API sees it). */
+    private static boolean oneString(Varargs args) {
+        return args.narg() == 1 && args.arg1().type() == LuaValue.TSTRING;
+    }
+
     /** The flags of an EVAL script's {@code #!lua flags=...} line, with Redis's errors for anything else on it. */
     private static java.util.Set<String> shebangFlags(byte[] body) {
         int nl = 0;
         while (nl < body.length && body[nl] != '\n') {
             nl++;
+        }
+        if (nl == body.length) {
+            throw new ErrorReply("ERR Invalid script shebang");
         }
         String[] parts = new String(body, 0, nl, StandardCharsets.UTF_8).trim().split("\\s+");
         if (!parts[0].equals("#!lua")) {
@@ -636,23 +654,21 @@ public final class Scripting {
                 }
             }
         });
-        redis.rawset("error_reply", new OneArgFunction() {
+        // As Redis: a wrong argument makes the reply an error table, returned rather than raised.
+        redis.rawset("error_reply", new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue text) {
-                if (!text.isstring() || text.type() == LuaValue.TNUMBER) {
-                    throw scriptError("ERR wrong number or type of arguments");
+            public Varargs invoke(Varargs args) {
+                if (!oneString(args)) {
+                    return LuaReplies.errorTable(BAD_REPLY_ARGUMENTS);
                 }
-                String s = text.tojstring();
+                String s = args.arg1().tojstring();
                 return LuaReplies.errorTable(s.startsWith("-") ? s.substring(1) : s);
             }
         });
-        redis.rawset("status_reply", new OneArgFunction() {
+        redis.rawset("status_reply", new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue text) {
-                if (!text.isstring() || text.type() == LuaValue.TNUMBER) {
-                    throw scriptError("ERR wrong number or type of arguments");
-                }
-                return LuaReplies.statusTable(text.tojstring());
+            public Varargs invoke(Varargs args) {
+                return oneString(args) ? LuaReplies.statusTable(args.arg1().tojstring()) : LuaReplies.errorTable(BAD_REPLY_ARGUMENTS);
             }
         });
         redis.rawset("sha1hex", new VarArgFunction() {
