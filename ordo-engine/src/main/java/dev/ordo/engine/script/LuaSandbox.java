@@ -161,9 +161,10 @@ public final class LuaSandbox {
      * functions all the time. A key the viewed table lacks falls to the metatable's {@code __index}
      * (the viewed table, whose own metatable decides: nil, or the nonexistent-global error). Every
      * write fails with Redis's error: of a new key through {@code __newindex}, of an existing one
-     * here ({@code table.insert} refuses first, without a position, as Redis does). Iteration and
-     * length see an empty table, as through a proxy (so {@code table.remove} and {@code table.sort}
-     * find nothing to change, as on Redis).
+     * here ({@code table.insert} refuses first, without a position, as Redis does). Iteration
+     * ({@code pairs}, {@code next}) walks the viewed table, as on Redis 7, whose tables are made
+     * read-only in place; length sees an empty table (so {@code table.remove} and
+     * {@code table.sort} find nothing to change; the library tables have no array part anyway).
      *
      * <p>A {@link Globals}, because the environment of compiled code must be one for LuaJ to run
      * its debug hooks (SCRIPT KILL, error lines); library views are no different.
@@ -199,6 +200,12 @@ public final class LuaSandbox {
         @Override
         public void hashset(LuaValue key, LuaValue value) {
             throw new LuaError(READONLY);
+        }
+
+        /** pairs and next walk the viewed table, as they walk Redis 7's read-only tables. */
+        @Override
+        public Varargs next(LuaValue key) {
+            return viewed.next(key);
         }
     }
 

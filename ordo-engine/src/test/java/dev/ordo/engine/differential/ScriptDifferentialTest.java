@@ -134,6 +134,12 @@ class ScriptDifferentialTest {
                 eval("local t = redis.error_reply(); return type(t)"), eval("return redis.error_reply()"),
                 eval("return redis.status_reply(1)"), eval("return redis.error_reply('a', 'b')"),
                 eval("return redis.status_reply({})")));
+        cases.add(c("pairs and next see what read-only library tables hold",
+                eval("local n = 0 for k in pairs(string) do n = n + 1 end return n"),
+                eval("local n = 0 for k in pairs(math) do n = n + 1 end return n"),
+                eval("local n = 0 for k in pairs(table) do n = n + 1 end return n"),
+                eval("local keys = {} for k in pairs(bit) do keys[#keys + 1] = k end table.sort(keys) return keys"),
+                eval("return next(string) ~= nil"), eval("return type(next(_G))")));
         cases.add(c("a shebang needs a line of its own",
                 cmd("EVAL", "#!lua flags=no-writes", "0"), cmd("EVAL", "#!lua", "0"), cmd("EVAL", "#!", "0")));
         cases.add(c("function and engine names ignore case; metadata is checked as Redis does",
