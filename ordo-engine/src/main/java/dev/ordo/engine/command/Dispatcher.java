@@ -247,12 +247,9 @@ public final class Dispatcher {
     }
 
     /**
-     * Records a finished call in the slow log when it took at least {@code slowlog-log-slower-than}
-     * microseconds (a negative threshold disables the log; skip_slowlog commands are never logged).
-     */
-    /**
-     * As Redis after each call: logs it if slow, and keeps the log within slowlog-max-len. A log
-     * turned off by a negative threshold is left as it is.
+     * As Redis after each call: records it in the slow log when it took at least
+     * {@code slowlog-log-slower-than} microseconds, and keeps the log within slowlog-max-len. A
+     * negative threshold turns the log off and leaves it as it is; skip_slowlog commands are never logged.
      */
     private void logIfSlow(Command command, Session session, byte[][] args, long micros) {
         long threshold = slowThreshold.getAsLong();
