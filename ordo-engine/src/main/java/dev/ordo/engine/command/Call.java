@@ -328,23 +328,21 @@ public final class Call {
     }
 
     /**
-     * A timeout a double cannot hold but Redis reads, as a C {@code long double}: up to about
-     * 10^4932 (and down to 10^-4951), so {@code 1e309} is out of range and {@code -1e309} negative
-     * where parsing as a double would call them no float.
+     * A timeout a double cannot hold but Redis 7.2 reads, as a C {@code long double}
+     * ({@link LongDouble}, with {@code string2ld}'s limits: hexadecimal, up to about 1.19e4932,
+     * fewer than 5120 bytes), so {@code 1e309} is out of range and {@code -1e309} negative where
+     * parsing as a double would call them no float.
      */
     private static long timeoutBeyondDouble(byte[] text) {
-        java.math.BigDecimal seconds;
-        try {
-            seconds = new java.math.BigDecimal(new String(text, java.nio.charset.StandardCharsets.ISO_8859_1));
-        } catch (NumberFormatException e) {
+        LongDouble seconds = LongDouble.parse(text);
+        if (seconds == null) {
             throw new ErrorReply(Errors.TIMEOUT_NOT_FLOAT);
         }
-        int exponent = seconds.precision() - seconds.scale() - 1;
-        if (seconds.signum() != 0 && (exponent > 4931 || exponent < -4951)) {
-            throw new ErrorReply(Errors.TIMEOUT_NOT_FLOAT);
+        if (!seconds.isFinite()) {
+            throw new ErrorReply(seconds.isNegative() ? Errors.TIMEOUT_NEGATIVE : Errors.TIMEOUT_OUT_OF_RANGE);
         }
-        java.math.BigDecimal millis = seconds.movePointRight(3).setScale(0, java.math.RoundingMode.CEILING);
-        if (millis.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE / 2)) > 0) {
+        java.math.BigInteger millis = seconds.ceilingThousandths();
+        if (millis.compareTo(java.math.BigInteger.valueOf(Long.MAX_VALUE / 2)) > 0) {
             throw new ErrorReply(Errors.TIMEOUT_OUT_OF_RANGE);
         }
         if (millis.signum() < 0) {

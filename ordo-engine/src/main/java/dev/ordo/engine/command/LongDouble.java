@@ -66,6 +66,19 @@ final class LongDouble {
         return new LongDouble(value < 0, magnitude, 0);
     }
 
+    /** Whether the sign is minus (of a finite value, or of an infinity). */
+    boolean isNegative() {
+        return negative;
+    }
+
+    /** This finite value times 1000, rounded up to a whole number (a timeout in milliseconds). */
+    BigInteger ceilingThousandths() {
+        BigDecimal value = new BigDecimal(signed());
+        value = exponent >= 0 ? value.multiply(new BigDecimal(BigInteger.TWO.pow(exponent)))
+                : value.divide(new BigDecimal(BigInteger.TWO.pow(-exponent)));
+        return value.movePointRight(3).setScale(0, RoundingMode.CEILING).toBigIntegerExact();
+    }
+
     /** Whether this is neither an infinity nor a NaN. */
     boolean isFinite() {
         return significand != null;

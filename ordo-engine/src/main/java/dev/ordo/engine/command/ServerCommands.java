@@ -246,8 +246,7 @@ final class ServerCommands {
     private static void requireMutableAndDistinct(Config config, Session session, List<String> names) {
         Set<String> seen = new HashSet<>();
         for (String name : names) {
-            // Setting a parameter to its own value changes nothing, but fails as CONFIG SET does when it is immutable.
-            config.set(name, config.get(name), false);
+            config.requireMutable(name);
             if (config.isProtected(name) && !session.allowedBy(config.get("enable-protected-configs"))) {
                 throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set protected config");
             }

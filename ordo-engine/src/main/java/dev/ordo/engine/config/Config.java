@@ -6,6 +6,9 @@ import dev.ordo.engine.number.Doubles;
 import dev.ordo.engine.zset.ListpackLimits;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,7 +91,7 @@ public final class Config {
         memory("hash-max-listpack-value", 64, true, 0, "hash-max-ziplist-value");
         integer("set-max-intset-entries", 512, true, 0, Long.MAX_VALUE);
         integer("set-max-listpack-entries", 128, true, 0, Long.MAX_VALUE);
-        memory("set-max-listpack-value", 64, true, 0);
+        integer("set-max-listpack-value", 64, true, 0, Long.MAX_VALUE);
         memory("proto-max-bulk-len", 512L * 1024 * 1024, true, 1024 * 1024);
         memory("client-query-buffer-limit", 1024L * 1024 * 1024, true, 1024 * 1024);
         // Redis takes any int and keeps it within 1..500.
@@ -103,10 +106,11 @@ public final class Config {
         put(new Param("save", Kind.STRING, "3600 1 300 100 60 10000", true, Config::saveProblem, Config::saveRules));
         enumeration("appendonly", "no", true, "yes", "no");
         enumeration("appendfsync", "everysec", true, "everysec", "always", "no");
-        put(new Param("dir", Kind.STRING, System.getProperty("user.dir"), true, v -> null, Function.identity(),
-                Config::directoryProblem));
+        // Kept absolute, as Redis shows its working directory after chdir.
+        put(new Param("dir", Kind.STRING, System.getProperty("user.dir"), true, v -> null,
+                v -> v.isEmpty() ? v : Path.of(v).toAbsolutePath().normalize().toString(), Config::directoryProblem));
         put(new Param("dbfilename", Kind.STRING, "dump.rdb", true,
-                v -> v.indexOf('/') >= 0 || v.indexOf('\\') >= 0 ? "dbfilename can't be a path, just a filename" : null));
+                v -> v.indexOf('/') >= 0 || v.indexOf('\\') >= 0 || v.indexOf('\0') >= 0 ? "dbfilename can't be a path, just a filename" : null));
         enumeration("enable-protected-configs", "no", false, "no", "yes", "local");
         enumeration("enable-debug-command", "no", false, "no", "yes", "local");
         string("appendfilename", "appendonly.aof", false);
@@ -157,8 +161,8 @@ public final class Config {
         if (p == null) {
             throw new ErrorReply("ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'");
         }
-        if (!p.mutable && !atStartup) {
-            throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set immutable config");
+        if (!atStartup) {
+            requireMutable(name);
         }
         String normalized = normalize(p, value);
         String problem = normalized == null ? unparsable(p.kind) : p.problem.apply(normalized);
@@ -169,6 +173,13 @@ public final class Config {
             throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + problem);
         }
         p.assign(p.kept.apply(normalized));
+    }
+
+    /** Throws CONFIG SET's error for a known parameter that cannot change at runtime. */
+    public void requireMutable(String name) {
+        if (!byName.get(name.toLowerCase(Locale.ROOT)).mutable) {
+            throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set immutable config");
+        }
     }
 
     /** Every parameter (by its canonical name and its aliases) whose name matches the glob, as CONFIG GET lists them. */
@@ -191,16 +202,16 @@ public final class Config {
 
     /** {@code dir} at runtime: an existing directory, or the error text Redis's chdir gives. */
     private static String directoryProblem(String v) {
-        java.nio.file.Path path;
+        Path path;
         try {
-            path = java.nio.file.Path.of(v);
-        } catch (java.nio.file.InvalidPathException e) {
+            path = Path.of(v);
+        } catch (InvalidPathException e) {
             return "No such file or directory";
         }
-        if (java.nio.file.Files.isDirectory(path)) {
+        if (!v.isEmpty() && Files.isDirectory(path)) {
             return null;
         }
-        return java.nio.file.Files.exists(path) ? "Not a directory" : "No such file or directory";
+        return Files.exists(path) && !v.isEmpty() ? "Not a directory" : "No such file or directory";
     }
 
     /** Canonical parameter names, in definition order. */

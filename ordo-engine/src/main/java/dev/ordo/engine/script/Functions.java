@@ -60,8 +60,14 @@ public final class Functions {
         return functions.get(folded(name));
     }
 
+    /** ASCII case folded, as C's strcasecmp compares (the Kelvin sign is not a k). */
     private static String folded(String name) {
-        return name.toLowerCase(java.util.Locale.ROOT);
+        StringBuilder out = new StringBuilder(name.length());
+        for (int i = 0; i < name.length(); i++) {
+            char ch = name.charAt(i);
+            out.append(ch >= 'A' && ch <= 'Z' ? (char) (ch + ('a' - 'A')) : ch);
+        }
+        return out.toString();
     }
 
     public Collection<Library> libraries() {
@@ -269,7 +275,7 @@ public final class Functions {
                     throw registrationError("Library names can only contain letters, numbers, or underscores(_) and must be at least one character long");
                 }
                 for (Function existing : registered) {
-                    if (existing.name().equalsIgnoreCase(fname)) {
+                    if (folded(existing.name()).equals(folded(fname))) {
                         throw registrationError("Function already exists in the library");
                     }
                 }

@@ -83,6 +83,9 @@ class BlockingPopTest {
         EmbeddedClient client = support.client();
         for (String[] c : new String[][] {
             {"1e309", "ERR timeout is out of range"},
+            {"1e4932", "ERR timeout is out of range"},
+            {"0x1p1024", "ERR timeout is out of range"},
+            {"9".repeat(6000), "ERR timeout is not a float or out of range"},
             {"inf", "ERR timeout is out of range"},
             {"-1e309", "ERR timeout is negative"},
             {"-0.5", "ERR timeout is negative"},

@@ -76,6 +76,14 @@ class ServerCommandsTest {
             assertThatThrownBy(() -> here.call("CONFIG", "SET", "dir", file.toString())).hasMessage(prefix + "'dir') - Not a directory");
             assertThatThrownBy(() -> here.call("CONFIG", "SET", "dbfilename", "a/b.rdb"))
                     .hasMessage(prefix + "'dbfilename') - dbfilename can't be a path, just a filename");
+            assertThatThrownBy(() -> here.call("CONFIG", "SET", "dir", "")).hasMessage(prefix + "'dir') - No such file or directory");
+            assertThatThrownBy(() -> here.call("CONFIG", "SET", "dbfilename", "a\0b")).hasMessageEndingWith("just a filename");
+            java.nio.file.Path gone = java.nio.file.Files.createDirectory(dir.resolve("gone"));
+            assertThat(here.call("CONFIG", "SET", "dir", gone.toString())).isEqualTo("OK");
+            java.nio.file.Files.delete(gone);
+            assertThat(here.call("CONFIG", "SET", "dir", "target")).as("a relative dir, once the current one is gone").isEqualTo("OK");
+            assertThat(strings(here.call("CONFIG", "GET", "dir")).get(1)).as("kept absolute, as Redis shows getcwd()")
+                    .isEqualTo(java.nio.file.Path.of("target").toAbsolutePath().toString());
             assertThat(here.call("CONFIG", "SET", "dir", dir.toString(), "dbfilename", "b.rdb")).isEqualTo("OK");
             assertThat(here.call("DEBUG", "SLEEP", "0")).isEqualTo("OK");
 

@@ -61,6 +61,7 @@ class CornerCasesOverWireTest {
                         "CONFIG GET hash-max-listpack-entries", "CONFIG GET zset-max-listpack-entries"),
                 scenario("DEBUG and the paths the server writes to are refused by default, as in Redis 7",
                         "DEBUG SLEEP 0", "DEBUG OBJECT nokey", "CONFIG SET dir /tmp", "CONFIG SET dbfilename x.rdb",
+                        "CONFIG SET dir /no/such/dir", "CONFIG SET set-max-intset-entries 512 dir \"\"",
                         "CONFIG SET maxclients 100 dir /tmp", "CONFIG GET maxclients", "CONFIG GET enable-debug-command",
                         "CONFIG GET enable-protected-configs", "CONFIG SET enable-debug-command yes"),
                 scenario("a script's big_number is a RESP3 big number, and a bulk string in RESP2",
