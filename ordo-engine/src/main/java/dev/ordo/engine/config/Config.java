@@ -296,8 +296,12 @@ public final class Config {
     private static String normalize(Param p, String value) {
         switch (p.kind) {
             case INTEGER:
+                // As Redis's string2ll: no sign but '-', no leading zero, no space.
+                if (!value.matches("0|-?[1-9][0-9]*")) {
+                    return null;
+                }
                 try {
-                    return String.valueOf(Long.parseLong(value.trim()));
+                    return String.valueOf(Long.parseLong(value));
                 } catch (NumberFormatException e) {
                     return null;
                 }
@@ -325,7 +329,7 @@ public final class Config {
      * invalid, -2 ({@link #TOO_LARGE}) if well formed but past 2^63 - 1 bytes.
      */
     public static long parseMemory(String value) {
-        String v = value.trim().toLowerCase(Locale.ROOT);
+        String v = value.toLowerCase(Locale.ROOT);
         long unit = 1;
         String[][] units = {{"gb", "1073741824"}, {"mb", "1048576"}, {"kb", "1024"}, {"g", "1000000000"}, {"m", "1000000"},
             {"k", "1000"}, {"b", "1"}};
