@@ -31,8 +31,8 @@ import java.util.Set;
  * Libraries are kept in load order; function names are unique across libraries.
  */
 public final class Functions {
-    /** Flags a function may declare, as Redis names them. */
-    private static final Set<String> FLAGS = Set.of("no-writes", "allow-oom", "allow-stale", "no-cluster", "allow-cross-slot-keys");
+    /** Flags a function or an EVAL shebang may declare, as Redis names them, in the order Redis lists them. */
+    static final List<String> FLAGS = List.of("no-writes", "allow-oom", "allow-stale", "no-cluster", "allow-cross-slot-keys");
 
     private final LuaSandbox sandbox;
     private final Scripting scripting;
@@ -43,7 +43,7 @@ public final class Functions {
     public record Library(String name, String code, List<Function> functions) {
     }
 
-    /** A registered function. */
+    /** A registered function; its flags iterate in {@link #FLAGS}' order. */
     public record Function(String name, String library, LuaValue callback, String description, Set<String> flags) {
         public boolean noWrites() {
             return flags.contains("no-writes");
@@ -279,7 +279,9 @@ public final class Functions {
                         throw registrationError("Function already exists in the library");
                     }
                 }
-                registered.add(new Function(fname, library, callback, description, Set.copyOf(flags)));
+                Set<String> ordered = new LinkedHashSet<>(FLAGS);
+                ordered.retainAll(flags);
+                registered.add(new Function(fname, library, callback, description, java.util.Collections.unmodifiableSet(ordered)));
                 return LuaValue.NONE;
             }
         });

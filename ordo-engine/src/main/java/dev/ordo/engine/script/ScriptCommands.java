@@ -195,12 +195,7 @@ public final class ScriptCommands {
                 }
                 bulk(r, "flags");
                 r.setHeader(fn.flags().size());
-                // In Redis's order of the flags, whatever order the library gave them in.
-                for (String flag : List.of("no-writes", "allow-oom", "allow-stale", "no-cluster", "allow-cross-slot-keys")) {
-                    if (fn.flags().contains(flag)) {
-                        r.simpleString(flag);
-                    }
-                }
+                fn.flags().forEach(r::simpleString);
             }
             if (withCode) {
                 bulk(r, "library_code");

@@ -216,9 +216,8 @@ public final class Scripting {
             return "NOTBUSY No scripts in execution right now.";
         }
         // As Redis: a script that wrote is unkillable first; then each KILL only stops its own kind.
-        String unkillable = r.unkillable();
-        if (unkillable != null || r.isFunction != function) {
-            return unkillable != null ? unkillable : Errors.busy(r.isFunction);
+        if (r.isFunction != function && r.unkillable() == null) {
+            return Errors.busy(r.isFunction);
         }
         return r.requestKill();
     }
@@ -290,7 +289,7 @@ public final class Scripting {
                 throw new ErrorReply("ERR Unknown lua shebang option: " + parts[i]);
             }
             for (String flag : parts[i].substring(6).split(",")) {
-                if (!flag.isEmpty() && !java.util.Set.of("no-writes", "allow-oom", "allow-stale", "no-cluster", "allow-cross-slot-keys").contains(flag)) {
+                if (!flag.isEmpty() && !Functions.FLAGS.contains(flag)) {
                     throw new ErrorReply("ERR Unexpected flag in script shebang: " + flag);
                 }
                 flags.add(flag);
