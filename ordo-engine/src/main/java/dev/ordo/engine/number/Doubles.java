@@ -99,7 +99,7 @@ public final class Doubles {
             return put(Double.doubleToRawLongBits(d) < 0 ? NEGATIVE_ZERO : ZERO, dst, off);
         }
         if (d >= -MAX_INTEGER_FORMATTED && d <= MAX_INTEGER_FORMATTED && (double) (long) d == d) {
-            return writeLong((long) d, dst, off) - off;
+            return Decimal.write((long) d, dst, off) - off;
         }
         return writeShortest(d, dst, off) - off;
     }
@@ -107,28 +107,6 @@ public final class Doubles {
     private static int put(byte[] text, byte[] dst, int off) {
         System.arraycopy(text, 0, dst, off, text.length);
         return text.length;
-    }
-
-    /** Writes {@code value}, whose magnitude is at most 2^62, and returns the end position. */
-    private static int writeLong(long value, byte[] dst, int off) {
-        int at = off;
-        if (value < 0) {
-            dst[at++] = '-';
-        }
-        return writeUnsigned(Math.abs(value), dst, at);
-    }
-
-    private static int writeUnsigned(long value, byte[] dst, int off) {
-        int end = off + 1;
-        for (long rest = value / 10; rest != 0; rest /= 10) {
-            end++;
-        }
-        long rest = value;
-        for (int i = end - 1; i >= off; i--) {
-            dst[i] = (byte) ('0' + rest % 10);
-            rest /= 10;
-        }
-        return end;
     }
 
     /** Writes finite nonzero {@code d} in the fpconv layout and returns the end position. */
@@ -176,7 +154,7 @@ public final class Doubles {
         }
         dst[end++] = 'e';
         dst[end++] = (byte) (scientificExponent < 0 ? '-' : '+');
-        return writeUnsigned(Math.abs(scientificExponent), dst, end);
+        return Decimal.write(Math.abs(scientificExponent), dst, end);
     }
 
     private static int fill(byte[] dst, int from, int count, byte value) {

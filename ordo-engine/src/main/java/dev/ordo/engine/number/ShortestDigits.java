@@ -89,7 +89,7 @@ final class ShortestDigits {
         long shortened = e2 >= 0
                 ? shortestForNonNegativeExponent(m2, e2, symmetricInterval)
                 : shortestForNegativeExponent(m2, e2, symmetricInterval);
-        int length = writeAscii(shortened & DIGITS_MASK, dst, off);
+        int length = Decimal.write(shortened & DIGITS_MASK, dst, off) - off;
         int e10 = (e2 >= 0 ? decimalExponentForPositive(e2) : decimalExponentForNegative(e2) + e2)
                 + (int) (shortened >>> REMOVED_SHIFT);
         return packResult(length, e10);
@@ -257,22 +257,5 @@ final class ShortestDigits {
 
     private static long unsignedMultiplyHigh(long x, long y) {
         return Math.multiplyHigh(x, y) + ((x >> 63) & y) + ((y >> 63) & x);
-    }
-
-    private static int writeAscii(long digits, byte[] dst, int off) {
-        int length = decimalLength(digits);
-        for (int i = off + length - 1; i >= off; i--) {
-            dst[i] = (byte) ('0' + digits % 10);
-            digits /= 10;
-        }
-        return length;
-    }
-
-    private static int decimalLength(long value) {
-        int length = 1;
-        for (long bound = 10; length < 19 && value >= bound; bound *= 10) {
-            length++;
-        }
-        return length;
     }
 }

@@ -1,0 +1,74 @@
+package dev.ordo.engine.number;
+
+/**
+ * Writes longs as decimal ASCII without building a {@link String}: the digits of replies,
+ * formatted scores and RESP lengths. The digit count comes from the bit length (one multiply and
+ * one table lookup) and digits are written two at a time from a table of pairs.
+ */
+public final class Decimal {
+    /** The longest output of {@link #write}: {@code -9223372036854775808}. */
+    public static final int MAX_LENGTH = 20;
+
+    private static final long[] POWERS_OF_TEN = powersOfTen();
+    private static final byte[] PAIRS = pairs();
+    private static final byte[] MIN_VALUE_DIGITS = "9223372036854775808".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    private Decimal() {
+    }
+
+    /** The number of decimal digits of {@code value}, which is not negative. */
+    public static int length(long value) {
+        // floor(log10(2^bits)) approximated by bits * 1233 / 4096, then corrected by one comparison
+        int guess = ((64 - Long.numberOfLeadingZeros(value)) * 1233) >>> 12;
+        return guess == 0 ? 1 : guess + (value >= POWERS_OF_TEN[guess] ? 1 : 0);
+    }
+
+    /** Writes {@code value} at {@code dst[off..)}, at most {@link #MAX_LENGTH} bytes, and returns the end position. */
+    public static int write(long value, byte[] dst, int off) {
+        int at = off;
+        long rest = value;
+        if (rest < 0) {
+            dst[at++] = '-';
+            if (rest == Long.MIN_VALUE) {
+                System.arraycopy(MIN_VALUE_DIGITS, 0, dst, at, MIN_VALUE_DIGITS.length);
+                return at + MIN_VALUE_DIGITS.length;
+            }
+            rest = -rest;
+        }
+        int end = at + length(rest);
+        int i = end;
+        while (rest >= 100) {
+            long quotient = rest / 100;
+            int pair = (int) (rest - quotient * 100) << 1;
+            dst[--i] = PAIRS[pair + 1];
+            dst[--i] = PAIRS[pair];
+            rest = quotient;
+        }
+        if (rest >= 10) {
+            int pair = (int) rest << 1;
+            dst[--i] = PAIRS[pair + 1];
+            dst[--i] = PAIRS[pair];
+        } else {
+            dst[--i] = (byte) ('0' + rest);
+        }
+        return end;
+    }
+
+    private static long[] powersOfTen() {
+        long[] powers = new long[19];
+        powers[0] = 1;
+        for (int i = 1; i < powers.length; i++) {
+            powers[i] = powers[i - 1] * 10;
+        }
+        return powers;
+    }
+
+    private static byte[] pairs() {
+        byte[] pairs = new byte[200];
+        for (int i = 0; i < 100; i++) {
+            pairs[2 * i] = (byte) ('0' + i / 10);
+            pairs[2 * i + 1] = (byte) ('0' + i % 10);
+        }
+        return pairs;
+    }
+}
