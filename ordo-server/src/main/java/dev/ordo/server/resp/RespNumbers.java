@@ -4,8 +4,7 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * Decimal integers on the wire: parsing the lengths in {@code *N} and {@code $N} lines with the
- * strictness of Redis's {@code string2ll}, and writing integers as ASCII digits without building
- * a {@link String}.
+ * strictness of Redis's {@code string2ll}.
  */
 final class RespNumbers {
     /** Returned by {@link #parse} for text that is not a canonical 64-bit integer. */
@@ -49,27 +48,5 @@ final class RespNumbers {
     /** Whether the digits end exactly at -9223372036854775808, the one magnitude beyond Long.MAX_VALUE. */
     private static boolean isMinLong(long value, int digit, int index, int to) {
         return index == to - 1 && value == Long.MAX_VALUE / 10 && digit == 8;
-    }
-
-    /** Writes {@code value} in decimal ASCII. */
-    static void write(ByteBuf out, long value, byte[] scratch) {
-        if (value >= 0 && value < 10) {
-            out.writeByte('0' + (int) value);
-            return;
-        }
-        int pos = scratch.length;
-        long v = value;
-        boolean negative = v < 0;
-        if (!negative) {
-            v = -v;
-        }
-        while (v != 0) {
-            scratch[--pos] = (byte) ('0' - (v % 10));
-            v /= 10;
-        }
-        if (negative) {
-            scratch[--pos] = '-';
-        }
-        out.writeBytes(scratch, pos, scratch.length - pos);
     }
 }

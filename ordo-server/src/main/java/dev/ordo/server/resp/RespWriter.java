@@ -2,22 +2,31 @@ package dev.ordo.server.resp;
 
 import dev.ordo.engine.command.ReplyWriter;
 import dev.ordo.engine.command.Session;
+import dev.ordo.engine.number.Decimal;
 import dev.ordo.engine.number.Doubles;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
- * Encodes replies as RESP bytes straight into a pooled {@link ByteBuf}, in the protocol of the
- * session being answered (read at each write, so HELLO's own reply already uses the new one).
- * RESP2 receives the degraded forms described in {@link ReplyWriter}: maps as flat arrays, sets
- * and pushes as arrays, doubles as bulk strings, booleans as integers, nulls as {@code $-1} or
- * {@code *-1}, verbatim strings as bulk strings.
+ * Encodes replies as RESP bytes, in the protocol of the session being answered (read at each
+ * write, so HELLO's own reply already uses the new one). RESP2 receives the degraded forms
+ * described in {@link ReplyWriter}: maps as flat arrays, sets and pushes as arrays, doubles as
+ * bulk strings, booleans as integers, nulls as {@code $-1} or {@code *-1}, verbatim strings as
+ * bulk strings.
  *
- * <p>The buffer is allocated on the first write and handed over with {@link #take()}. Not
- * thread-safe: its owner (the connection's event loop, or the engine under its lock while the
- * client is blocked) is the only writer at any time.
+ * <p>Replies are encoded into a heap array, the stage, and copied into one direct {@link ByteBuf}
+ * of the exact size when {@link #take() taken}: a reply is dozens of small writes, and each small
+ * write into a direct buffer costs a bounds-checked NIO view, while the copy is one. The stage
+ * holds at most {@link #STAGE_LIMIT} bytes: a reply that outgrows it, and any write of more than
+ * {@link #DIRECT_WRITE} bytes, moves what is staged into a spill buffer (direct, allocated then)
+ * and continues there, so the stage never holds a large value twice. After a take the stage is
+ * kept only when it is at most {@link #STAGE_KEPT} bytes, so an idle connection holds little.
+ *
+ * <p>Not thread-safe: its owner (the connection's event loop, or the engine under its lock while
+ * the client is blocked) is the only writer at any time.
  */
 public final class RespWriter implements ReplyWriter {
     private static final byte[] CRLF = {'\r', '\n'};
@@ -28,12 +37,19 @@ public final class RespWriter implements ReplyWriter {
     private static final byte[] FALSE3 = bytes("#f\r\n");
     private static final byte[] ONE2 = bytes(":1\r\n");
     private static final byte[] ZERO2 = bytes(":0\r\n");
-    private static final int INITIAL_CAPACITY = 256;
+    private static final byte[] NO_STAGE = new byte[0];
+    private static final int INITIAL_STAGE = 1024;
+    static final int STAGE_KEPT = 16 * 1024;
+    static final int STAGE_LIMIT = 64 * 1024;
+    static final int DIRECT_WRITE = 8 * 1024;
 
     private final ByteBufAllocator alloc;
     private final Session session;
-    private final byte[] scratch = new byte[Math.max(Doubles.MAX_FORMATTED_LENGTH, 20)];
-    private ByteBuf buf;
+    private final byte[] scratch = new byte[Doubles.MAX_FORMATTED_LENGTH];
+    private byte[] stage = NO_STAGE;
+    private int staged;
+    /** Bytes written before the staged ones, once a reply outgrew the stage; null otherwise. */
+    private ByteBuf spill;
 
     public RespWriter(ByteBufAllocator alloc, Session session) {
         this.alloc = alloc;
@@ -44,32 +60,85 @@ public final class RespWriter implements ReplyWriter {
         return s.getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** The buffer to write into, allocated on first use. */
-    private ByteBuf out() {
-        ByteBuf b = buf;
-        if (b == null) {
-            b = alloc.buffer(INITIAL_CAPACITY);
-            buf = b;
+    /** Makes room for {@code n} more bytes (at most {@link #DIRECT_WRITE}) in the stage. */
+    private void reserve(int n) {
+        int needed = staged + n;
+        if (needed <= stage.length) {
+            return;
         }
-        return b;
+        if (needed > STAGE_LIMIT) {
+            spillStage();
+            needed = n;
+            if (needed <= stage.length) {
+                return;
+            }
+        }
+        stage = Arrays.copyOf(stage, Math.min(STAGE_LIMIT, Math.max(needed, Math.max(INITIAL_STAGE, stage.length * 2))));
+    }
+
+    /** Moves the staged bytes to the end of the spill buffer. */
+    private void spillStage() {
+        if (spill == null) {
+            spill = alloc.directBuffer(Math.max(staged, STAGE_LIMIT));
+        }
+        spill.writeBytes(stage, 0, staged);
+        staged = 0;
+    }
+
+    private void put(byte b) {
+        reserve(1);
+        stage[staged++] = b;
+    }
+
+    private void put(byte[] src, int off, int len) {
+        if (len > DIRECT_WRITE) {
+            spillStage();
+            spill.writeBytes(src, off, len);
+            return;
+        }
+        reserve(len);
+        System.arraycopy(src, off, stage, staged, len);
+        staged += len;
+    }
+
+    private void put(byte[] src) {
+        put(src, 0, src.length);
+    }
+
+    private int spilled() {
+        return spill == null ? 0 : spill.readableBytes();
     }
 
     /** The number of bytes written and not yet taken; a mark for {@link #truncate}. */
     public int size() {
-        return buf == null ? 0 : buf.readableBytes();
+        return spilled() + staged;
     }
 
     /** Drops what was written after {@code mark} (a value of {@link #size()}). */
     public void truncate(int mark) {
-        if (buf != null) {
-            buf.writerIndex(buf.readerIndex() + mark);
+        int spilled = spilled();
+        if (mark >= spilled) {
+            staged = mark - spilled;
+        } else {
+            spill.writerIndex(spill.readerIndex() + mark);
+            staged = 0;
         }
     }
 
     /** Hands over everything written so far (null if nothing); later writes start a new buffer. */
     public ByteBuf take() {
-        ByteBuf b = buf;
-        buf = null;
+        ByteBuf b = spill;
+        spill = null;
+        if (b == null && staged > 0) {
+            b = alloc.directBuffer(staged, staged);
+        }
+        if (b != null) {
+            b.writeBytes(stage, 0, staged);
+        }
+        staged = 0;
+        if (stage.length > STAGE_KEPT) {
+            stage = NO_STAGE;
+        }
         if (b != null && !b.isReadable()) {
             b.release();
             return null;
@@ -79,17 +148,20 @@ public final class RespWriter implements ReplyWriter {
 
     /**
      * Hands over the bytes written before {@code mark} and keeps those after it, which become the
-     * start of a new buffer; null if there was nothing before the mark.
+     * start of what is written next; null if there was nothing before the mark.
      */
     public ByteBuf takeBefore(int mark) {
-        ByteBuf b = buf;
-        if (b == null || mark == 0) {
+        if (mark == 0 || size() == 0) {
             return null;
         }
+        spillStage();
+        ByteBuf b = spill;
+        spill = null;
         int tail = b.readableBytes() - mark;
-        buf = null;
         if (tail > 0) {
-            out().writeBytes(b, b.readerIndex() + mark, tail);
+            ByteBuf rest = alloc.directBuffer(tail);
+            rest.writeBytes(b, b.readerIndex() + mark, tail);
+            spill = rest;
             b.writerIndex(b.readerIndex() + mark);
         }
         return b;
@@ -97,13 +169,22 @@ public final class RespWriter implements ReplyWriter {
 
     /** Appends bytes that are already RESP (a MONITOR line). */
     public void append(ByteBuf bytes) {
-        out().writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
+        int n = bytes.readableBytes();
+        if (n > DIRECT_WRITE) {
+            spillStage();
+            spill.writeBytes(bytes, bytes.readerIndex(), n);
+            return;
+        }
+        reserve(n);
+        bytes.getBytes(bytes.readerIndex(), stage, staged, n);
+        staged += n;
     }
 
-    /** Frees the buffer, if any. */
+    /** Frees what was written and not taken, if anything. */
     public void release() {
-        ByteBuf b = buf;
-        buf = null;
+        ByteBuf b = spill;
+        spill = null;
+        staged = 0;
         if (b != null) {
             b.release();
         }
@@ -130,10 +211,9 @@ public final class RespWriter implements ReplyWriter {
 
     /** An error reply whose text is given one byte per char (ISO-8859-1). */
     public void errorLatin1(String text) {
-        ByteBuf b = out();
-        b.writeByte('-');
-        b.writeCharSequence(text, StandardCharsets.ISO_8859_1);
-        b.writeBytes(CRLF);
+        put((byte) '-');
+        put(text.getBytes(StandardCharsets.ISO_8859_1));
+        put(CRLF);
     }
 
     @Override
@@ -148,20 +228,19 @@ public final class RespWriter implements ReplyWriter {
 
     @Override
     public void bulk(byte[] value, int off, int len) {
-        ByteBuf b = out();
         header('$', len);
-        b.writeBytes(value, off, len);
-        b.writeBytes(CRLF);
+        put(value, off, len);
+        put(CRLF);
     }
 
     @Override
     public void nullBulk() {
-        out().writeBytes(resp3() ? NULL3 : NULL_BULK2);
+        put(resp3() ? NULL3 : NULL_BULK2);
     }
 
     @Override
     public void nullArray() {
-        out().writeBytes(resp3() ? NULL3 : NULL_ARRAY2);
+        put(resp3() ? NULL3 : NULL_ARRAY2);
     }
 
     @Override
@@ -191,22 +270,21 @@ public final class RespWriter implements ReplyWriter {
     @Override
     public void doubleValue(double value) {
         int len = Doubles.format(value, scratch, 0);
-        ByteBuf b = out();
         if (resp3()) {
-            b.writeByte(',');
+            put((byte) ',');
         } else {
             header('$', len);
         }
-        b.writeBytes(scratch, 0, len);
-        b.writeBytes(CRLF);
+        put(scratch, 0, len);
+        put(CRLF);
     }
 
     @Override
     public void bool(boolean value) {
         if (resp3()) {
-            out().writeBytes(value ? TRUE3 : FALSE3);
+            put(value ? TRUE3 : FALSE3);
         } else {
-            out().writeBytes(value ? ONE2 : ZERO2);
+            put(value ? ONE2 : ZERO2);
         }
     }
 
@@ -216,10 +294,9 @@ public final class RespWriter implements ReplyWriter {
             bulk(digits);
             return;
         }
-        ByteBuf b = out();
-        b.writeByte('(');
-        b.writeBytes(digits);
-        b.writeBytes(CRLF);
+        put((byte) '(');
+        put(digits);
+        put(CRLF);
     }
 
     @Override
@@ -228,35 +305,34 @@ public final class RespWriter implements ReplyWriter {
             bulk(text);
             return;
         }
-        ByteBuf b = out();
         header('=', text.length + 4L);
-        b.writeCharSequence(format, StandardCharsets.US_ASCII);
-        b.writeByte(':');
-        b.writeBytes(text);
-        b.writeBytes(CRLF);
+        put(format.getBytes(StandardCharsets.US_ASCII));
+        put((byte) ':');
+        put(text);
+        put(CRLF);
     }
 
     /** {@code type}, the decimal {@code value}, CRLF. */
     private void header(char type, long value) {
-        ByteBuf b = out();
-        b.writeByte(type);
-        RespNumbers.write(b, value, scratch);
-        b.writeBytes(CRLF);
+        reserve(1 + Decimal.MAX_LENGTH + CRLF.length);
+        stage[staged++] = (byte) type;
+        staged = Decimal.write(value, stage, staged);
+        stage[staged++] = '\r';
+        stage[staged++] = '\n';
     }
 
     /** {@code type}, the text in UTF-8 with CR and LF turned into spaces (one line), CRLF. */
     private void line(char type, String text) {
-        ByteBuf b = out();
-        b.writeByte(type);
+        put((byte) type);
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c >= 0x80) {
-                b.writeCharSequence(oneLine(text.substring(i)), StandardCharsets.UTF_8);
+                put(oneLine(text.substring(i)).getBytes(StandardCharsets.UTF_8));
                 break;
             }
-            b.writeByte(c == '\r' || c == '\n' ? ' ' : c);
+            put((byte) (c == '\r' || c == '\n' ? ' ' : c));
         }
-        b.writeBytes(CRLF);
+        put(CRLF);
     }
 
     private static String oneLine(String text) {

@@ -134,4 +134,65 @@ class RespWriterTest {
         writer.truncate(0);
         assertThat(writer.take()).isNull();
     }
+
+    @Test
+    void largeRepliesSpillPastTheStageAndStayInOrder() {
+        byte[] big = new byte[RespWriter.DIRECT_WRITE + 1];
+        java.util.Arrays.fill(big, (byte) 'x');
+        StringBuilder expected = new StringBuilder(":1\r\n$" + big.length + "\r\n" + "x".repeat(big.length) + "\r\n");
+        writer.integer(1);
+        writer.bulk(big);
+        for (int i = 0; i < RespWriter.STAGE_LIMIT / 4; i++) {
+            writer.integer(i % 100);
+            expected.append(':').append(i % 100).append("\r\n");
+        }
+        assertThat(writer.size()).isEqualTo(expected.length());
+        assertThat(written()).isEqualTo(expected.toString());
+    }
+
+    /** Random writes, truncations and partial takes, checked against a plain string model. */
+    @Test
+    void matchesAModelAcrossStageSpillAndTakes() {
+        java.util.Random random = new java.util.Random(20261202L);
+        for (int round = 0; round < 200; round++) {
+            StringBuilder model = new StringBuilder();
+            StringBuilder taken = new StringBuilder();
+            StringBuilder expected = new StringBuilder();
+            java.util.List<Integer> marks = new java.util.ArrayList<>();
+            for (int step = 0; step < 60; step++) {
+                int choice = random.nextInt(10);
+                if (choice < 6) {
+                    int len = random.nextInt(10) == 0 ? random.nextInt(3 * RespWriter.DIRECT_WRITE) : random.nextInt(40);
+                    byte[] value = new byte[len];
+                    java.util.Arrays.fill(value, (byte) ('a' + random.nextInt(26)));
+                    writer.bulk(value);
+                    model.append('$').append(len).append("\r\n").append(new String(value, StandardCharsets.ISO_8859_1)).append("\r\n");
+                    marks.add(model.length());
+                } else if (choice < 8 && !marks.isEmpty()) {
+                    int mark = marks.get(random.nextInt(marks.size()));
+                    writer.truncate(mark);
+                    model.setLength(mark);
+                    marks.removeIf(m -> m > mark);
+                } else if (choice < 9 && !marks.isEmpty()) {
+                    int mark = marks.get(random.nextInt(marks.size()));
+                    ByteBuf before = writer.takeBefore(mark);
+                    taken.append(before.toString(StandardCharsets.ISO_8859_1));
+                    before.release();
+                    expected.append(model, 0, mark);
+                    model.delete(0, mark);
+                    marks.replaceAll(m -> m - mark);
+                    marks.removeIf(m -> m <= 0);
+                } else {
+                    taken.append(written());
+                    expected.append(model);
+                    model.setLength(0);
+                    marks.clear();
+                }
+                assertThat(writer.size()).isEqualTo(model.length());
+            }
+            taken.append(written());
+            expected.append(model);
+            assertThat(taken.toString()).isEqualTo(expected.toString());
+        }
+    }
 }
