@@ -411,7 +411,7 @@ final class ZSetCommands {
         }
         ZSetBuilder builder = new ZSetBuilder(limits(c), span.size());
         source.visit(span, builder::add);
-        c.db().set(destination, builder.build());
+        c.db().set(destination, builder.build().asStored());
         c.reply().integer(span.size());
     }
 
@@ -681,7 +681,7 @@ final class ZSetCommands {
             if (result.isEmpty()) {
                 c.db().delete(destination);
             } else {
-                c.db().set(destination, result);
+                c.db().set(destination, result.asStored());
             }
             c.reply().integer(result.size());
         } else {

@@ -63,13 +63,14 @@ final class ListpackZSet extends ZSetStore {
         ensureCapacity(used + entry);
         int at = insertionPoint(score, m, off, len, -1);
         System.arraycopy(buf, at, buf, at + entry, used - at);
-        EntryLayout.write(buf, at, score, m, off, len);
+        EntryLayout.write(buf, at, packed(score), m, off, len);
         used += entry;
         size++;
     }
 
     @Override
-    void updateAt(int handle, double newScore) {
+    void updateAt(int handle, double score) {
+        double newScore = packed(score);
         int entry = EntryLayout.sizeAt(buf, handle);
         int mo = EntryLayout.memberOffset(buf, handle);
         int ml = EntryLayout.memberLength(buf, handle);
@@ -87,6 +88,21 @@ final class ListpackZSet extends ZSetStore {
         } else {
             System.arraycopy(buf, handle + entry, buf, handle, target - handle - entry);
             System.arraycopy(buf, used, buf, target - entry, entry);
+        }
+    }
+
+    /**
+     * The score as this encoding keeps it. Redis's listpack stores an integral score as an integer,
+     * so a negative zero reads back as 0 (a skiplist keeps it, and ZSCORE shows {@code -0}).
+     */
+    private static double packed(double score) {
+        return score == 0 ? 0.0 : score;
+    }
+
+    /** Turns any negative zero score into 0, as packing a set into a listpack does in Redis. */
+    void packZeros() {
+        for (int at = 0; at < used; at += EntryLayout.sizeAt(buf, at)) {
+            EntryLayout.setScore(buf, at, packed(EntryLayout.score(buf, at)));
         }
     }
 

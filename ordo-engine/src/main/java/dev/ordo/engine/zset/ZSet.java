@@ -58,6 +58,18 @@ public final class ZSet implements ScoredMembers {
         this(limits, shape, limits.maxEntries() > 0 ? new ListpackZSet(0) : new TreeZSet(0, shape));
     }
 
+    /**
+     * This set, built by {@link ZSetBuilder} or the algebra, made ready to be stored under a key:
+     * in the listpack encoding a negative zero score becomes 0, as when Redis packs a set (a reply
+     * computed without storing keeps {@code -0}). Returns this set.
+     */
+    public ZSet asStored() {
+        if (store instanceof ListpackZSet packed) {
+            packed.packZeros();
+        }
+        return this;
+    }
+
     /** The current encoding. */
     public Encoding encoding() {
         return store.encoding();

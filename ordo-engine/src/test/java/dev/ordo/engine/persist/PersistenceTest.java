@@ -233,6 +233,24 @@ class PersistenceTest {
         }
     }
 
+    /**
+     * A small set saved from the skiplist encoding loads as a listpack, which keeps no negative
+     * zero: as in Redis, whose listpack stores the integral score as an integer.
+     */
+    @Test
+    void aNegativeZeroScoreLoadsAsZeroInASmallSet() throws IOException {
+        try (EngineTestSupport ordo = open(config("no"))) {
+            EmbeddedClient c = ordo.client();
+            c.call("CONFIG", "SET", "zset-max-listpack-entries", "0");
+            c.call("ZADD", "z", "-0", "a");
+            assertThat(c.call("ZSCORE", "z", "a")).isEqualTo("-0".getBytes(StandardCharsets.US_ASCII));
+            c.call("CONFIG", "SET", "zset-max-listpack-entries", "128");
+            assertThat(c.call("DEBUG", "RELOAD")).isEqualTo("OK");
+            assertThat(c.call("OBJECT", "ENCODING", "z")).isEqualTo("listpack".getBytes(StandardCharsets.US_ASCII));
+            assertThat(c.call("ZSCORE", "z", "a")).isEqualTo("0".getBytes(StandardCharsets.US_ASCII));
+        }
+    }
+
     /** Closing the engine during a BGSAVE waits for the abandoned writer, which removes its temp file. */
     @Test
     void closingDuringABackgroundSaveLeavesNoTempFile() throws IOException {

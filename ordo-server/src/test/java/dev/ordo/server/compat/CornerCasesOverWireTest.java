@@ -77,7 +77,17 @@ class CornerCasesOverWireTest {
                         "CONFIG SET slowlog-log-slower-than 0", "SLOWLOG RESET", "PING", "PING", "PING",
                         "CONFIG SET slowlog-log-slower-than 1000000", "SLOWLOG LEN", "CONFIG SET slowlog-max-len 2", "SLOWLOG LEN",
                         "CONFIG SET slowlog-max-len 0", "SLOWLOG LEN", "CONFIG SET slowlog-max-len 128",
-                        "CONFIG SET slowlog-log-slower-than 10000"));
+                        "CONFIG SET slowlog-log-slower-than 10000"),
+                // Replies compare doubles by value, where -0 equals 0: the scripts make the sign text.
+                scenario("a listpack keeps no negative zero score; a skiplist and an unstored ZUNION keep -0",
+                        "DEL nz nzd nzs", "ZADD nz -0 a 1 b", "EVAL \"return 'a '..redis.call('zscore',KEYS[1],'a')\" 1 nz",
+                        "ZADD nz XX -0 b", "EVAL \"return 'b '..redis.call('zscore',KEYS[1],'b')\" 1 nz",
+                        "EVAL \"local r = redis.call('zunion',1,KEYS[1],'WEIGHTS',-1,'WITHSCORES') return r[2]..' '..r[4]\" 1 nz",
+                        "ZUNIONSTORE nzd 1 nz WEIGHTS -1", "EVAL \"return redis.call('zrange',KEYS[1],0,-1,'WITHSCORES')[2]\" 1 nzd",
+                        "CONFIG SET zset-max-listpack-entries 0", "ZADD nzs -0 c", "EVAL \"return 'c '..redis.call('zscore',KEYS[1],'c')\" 1 nzs",
+                        "ZRANGESTORE nzd nzs 0 -1", "EVAL \"return 'c '..redis.call('zscore',KEYS[1],'c')\" 1 nzd",
+                        "CONFIG SET zset-max-listpack-entries 128", "ZRANGESTORE nzd nzs 0 -1",
+                        "EVAL \"return 'c '..redis.call('zscore',KEYS[1],'c')\" 1 nzd", "DEL nz nzd nzs"));
     }
 
     @ParameterizedTest(name = "{0}")

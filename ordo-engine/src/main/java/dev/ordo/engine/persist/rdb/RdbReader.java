@@ -362,7 +362,7 @@ public final class RdbReader {
                 throw new RdbException("sorted set member appears twice", memberAt);
             }
         }
-        return builder.build();
+        return builder.build().asStored();
     }
 
     /** A score of type 3: a one-byte length (253 NaN, 254 +inf, 255 -inf) and that much text. */
