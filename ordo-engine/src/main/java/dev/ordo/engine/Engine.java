@@ -540,6 +540,28 @@ public final class Engine implements CallContext, KeyspaceListener {
         }
     }
 
+    @Override
+    public boolean unblock(long clientId, boolean withError) {
+        for (ArrayDeque<Blocked> queue : blockedByKey.values()) {
+            for (Blocked b : queue) {
+                if (b.session.id() == clientId) {
+                    unregister(b);
+                    if (b.timeout != null) {
+                        b.timeout.cancel();
+                    }
+                    if (withError) {
+                        dispatcher.replyError(b.out, Errors.UNBLOCKED);
+                    } else {
+                        b.out.nullArray();
+                    }
+                    b.resumer.resume();
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     private void timeOut(Blocked b) {
         if (!lock.tryLock()) {
             scheduler.schedule(() -> timeOut(b), 10);

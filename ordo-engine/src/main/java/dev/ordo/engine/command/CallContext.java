@@ -29,6 +29,15 @@ public interface CallContext {
         return BlockedClients.NONE;
     }
 
+    /**
+     * CLIENT UNBLOCK: answers the client {@code clientId}, if it waits in a blocking command, as
+     * its timeout would (a null reply) or, when {@code withError}, with the UNBLOCKED error, and
+     * lets it go on. Returns whether that client was waiting.
+     */
+    default boolean unblock(long clientId, boolean withError) {
+        return false;
+    }
+
     /** What the script engine holds (INFO memory). */
     default ScriptCounts scriptCounts() {
         return ScriptCounts.NONE;

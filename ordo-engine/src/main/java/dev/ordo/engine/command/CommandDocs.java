@@ -22,6 +22,7 @@ final class CommandDocs {
             client|list 2.4.0 Describe the client connections
             client|reply 3.2.0 Turn replies to this connection on or off
             client|setname 2.6.9 Name this connection
+            client|unblock 5.0.0 Answer a client waiting in a blocking command
             echo 1.0.0 Reply with the given message
             hello 6.0.0 Choose the protocol, optionally authenticate and name the connection
             ping 1.0.0 Check that the server answers

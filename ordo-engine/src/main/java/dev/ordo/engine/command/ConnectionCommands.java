@@ -44,6 +44,7 @@ final class ConnectionCommands {
                 .with(Command.of("list", -2, "admin noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientList))
                 .with(Command.of("info", 2, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientInfo))
                 .with(Command.of("kill", -3, "admin noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientKill))
+                .with(Command.of("unblock", -3, "admin noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientUnblock))
                 .with(Command.of("reply", 3, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientReply))
                 .with(Command.of("help", 2, "loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientHelp)));
     }
@@ -306,6 +307,26 @@ final class ConnectionCommands {
         c.reply().integer(killed);
     }
 
+    /**
+     * CLIENT UNBLOCK client-id [TIMEOUT|ERROR]: 1 when that client waited in a blocking command and
+     * is now answered (a null reply, or the UNBLOCKED error), else 0. The reason is checked first.
+     */
+    private static void clientUnblock(Call c) {
+        if (c.argc() > 4) {
+            throw new ErrorReply(Errors.subcommandSyntax(c.argString(1), "client"));
+        }
+        boolean withError = false;
+        if (c.argc() == 4) {
+            String reason = c.argString(3);
+            withError = reason.equalsIgnoreCase("error");
+            if (!withError && !reason.equalsIgnoreCase("timeout")) {
+                throw new ErrorReply(Errors.UNBLOCK_REASON);
+            }
+        }
+        long id = Call.parseLong(c.arg(2), Errors.NOT_INTEGER);
+        c.reply().integer(c.context().unblock(id, withError) ? 1 : 0);
+    }
+
     private static List<Session> matching(Call c, KillFilter filter) {
         List<Session> out = new ArrayList<>();
         for (Session s : c.context().server().clients()) {
@@ -427,7 +448,9 @@ final class ConnectionCommands {
                 "REPLY (ON|OFF|SKIP)",
                 "    Turn replies to this connection on or off, or skip the reply to the next command.",
                 "SETNAME <name>",
-                "    Name this connection; an empty name removes it.");
+                "    Name this connection; an empty name removes it.",
+                "UNBLOCK <client-id> [TIMEOUT|ERROR]",
+                "    Answer the client waiting in a blocking command as its timeout would, or with an error.");
     }
 
     private static void bulk(ReplyWriter r, String s) {

@@ -15,9 +15,10 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Blocked clients woken by SWAPDB and by keys of the wrong type, over the wire: every case runs
- * against an Ordo server and a real {@code redis-server} with the same expected bytes. A case
- * waits for INFO's {@code blocked_clients} before it acts, so the order of arrival is certain.
+ * Blocked clients woken by SWAPDB, by keys of the wrong type and by CLIENT UNBLOCK, over the
+ * wire: every case runs against an Ordo server and a real {@code redis-server} with the same
+ * expected bytes. A case waits for INFO's {@code blocked_clients} before it acts, so the order of
+ * arrival is certain.
  */
 class BlockedClientsOverWireTest {
     private static final Pattern BLOCKED = Pattern.compile("\r\nblocked_clients:(\\d+)\r\n");
@@ -167,5 +168,28 @@ class BlockedClientsOverWireTest {
         admin.call("DEL", "k");
         admin.call("ZADD", "k", "1", "a");
         assertThat(waiter.reply()).isEqualTo(popped("k", "a", "1"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void clientUnblock_answersAsATimeoutOrWithAnError_andOnlyAWaitingClient(SideBySide.Target target) throws Exception {
+        RawClient admin = emptied(target);
+        RawClient waiter = client(target, 0);
+        String id = waiter.call("CLIENT", "ID").substring(1).trim();
+        assertThat(admin.call("CONFIG", "RESETSTAT")).isEqualTo("+OK\r\n");
+        assertThat(admin.call("CLIENT", "UNBLOCK", id)).isEqualTo(":0\r\n");
+        block(waiter, admin, 1, "BZPOPMIN", "k", "0");
+        assertThat(admin.call("CLIENT", "UNBLOCK", id, "LATER")).isEqualTo("-ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR\r\n");
+        assertThat(admin.call("CLIENT", "UNBLOCK", "me")).isEqualTo("-ERR value is not an integer or out of range\r\n");
+
+        assertThat(admin.call("CLIENT", "UNBLOCK", id)).isEqualTo(":1\r\n");
+        assertThat(waiter.reply()).isEqualTo("*-1\r\n");
+        block(waiter, admin, 1, "BZMPOP", "0", "1", "k", "MIN");
+        assertThat(admin.call("CLIENT", "UNBLOCK", id, "error")).isEqualTo(":1\r\n");
+        assertThat(waiter.reply()).isEqualTo("-UNBLOCKED client unblocked via CLIENT UNBLOCK\r\n");
+        assertThat(blockedClients(admin)).isZero();
+        assertThat(admin.call("INFO", "errorstats")).contains("errorstat_UNBLOCKED:count=1");
+        admin.call("ZADD", "k", "1", "a");
+        assertThat(admin.call("ZCARD", "k")).isEqualTo(":1\r\n");
     }
 }
