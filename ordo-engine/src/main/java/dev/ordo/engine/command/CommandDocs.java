@@ -156,6 +156,7 @@ final class CommandDocs {
             command 2.8.13 Describe the server's commands
             command|count 2.8.13 Count the server's commands
             command|docs 7.0.0 Get the documentation of commands
+            command|getkeys 2.8.13 Extract the key arguments of a command line
             command|help 5.0.0 List the COMMAND subcommands
             command|info 2.8.13 Describe commands
             command|list 7.0.0 List command names, optionally filtered

@@ -12,6 +12,7 @@ import dev.ordo.engine.zset.ZSet;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,6 +52,7 @@ final class ServerCommands {
                 .with(Command.of("info", -2, "loading stale", 0, 0, 0, SERVER, ServerCommands::commandInfo))
                 .with(Command.of("docs", -2, "loading stale", 0, 0, 0, SERVER, ServerCommands::commandDocs))
                 .with(Command.of("list", -2, "loading stale", 0, 0, 0, SERVER, ServerCommands::commandList))
+                .with(Command.of("getkeys", -4, "loading stale", 0, 0, 0, SERVER, ServerCommands::commandGetKeys))
                 .with(Command.of("help", 2, "loading stale", 0, 0, 0, SERVER, ServerCommands::commandHelp)));
         table.register(Command.of("config", -2, "", 0, 0, 0, SERVER, c -> { })
                 .with(Command.of("get", -3, ADMIN_FLAGS, 0, 0, 0, SERVER, ServerCommands::configGet))
@@ -183,7 +185,38 @@ final class ServerCommands {
                 "INFO [<command-name> ...]",
                 "    Describe the named commands, or every command.",
                 "LIST [FILTERBY (MODULE <module-name>|ACLCAT <category>|PATTERN <pattern>)]",
-                "    List command names, optionally only those matching the filter.");
+                "    List command names, optionally only those matching the filter.",
+                "GETKEYS <full-command>",
+                "    Reply with the key arguments of the command line.");
+    }
+
+    /**
+     * COMMAND GETKEYS command [arg ...]: the key arguments of that command line ({@link
+     * CommandKeys}); none for a command whose keys are optional (EVAL with 0 keys).
+     */
+    private static void commandGetKeys(Call c) {
+        byte[][] line = Arrays.copyOfRange(c.args(), 2, c.argc());
+        Command cmd = c.context().commands().lookup(line[0]);
+        if (cmd != null && !cmd.subcommands().isEmpty() && line.length > 1) {
+            cmd = cmd.subcommand(line[1]);
+        }
+        if (cmd == null) {
+            throw new ErrorReply(Errors.GETKEYS_UNKNOWN_COMMAND);
+        }
+        if (!CommandKeys.hasKeys(cmd)) {
+            throw new ErrorReply(Errors.GETKEYS_NO_KEYS);
+        }
+        if (!cmd.arityAccepts(line.length)) {
+            throw new ErrorReply(Errors.GETKEYS_BAD_ARITY);
+        }
+        List<Integer> keys = CommandKeys.positions(cmd, line);
+        if (keys.isEmpty() && !cmd.is(Command.Flag.NO_MANDATORY_KEYS)) {
+            throw new ErrorReply(Errors.GETKEYS_BAD_ARGUMENTS);
+        }
+        c.reply().arrayHeader(keys.size());
+        for (int position : keys) {
+            c.reply().bulk(line[position]);
+        }
     }
 
     /** CONFIG GET pattern [pattern ...]: a map of matching parameters; an exact name is echoed as given. */

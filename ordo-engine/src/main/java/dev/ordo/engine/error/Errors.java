@@ -89,6 +89,10 @@ public final class Errors {
     public static final String INVALID_CLIENT_NAME = "ERR Client names cannot contain spaces, newlines or special characters.";
     /** CLIENT KILL ip:port naming no connected client. */
     public static final String NO_SUCH_CLIENT = "ERR No such client";
+    public static final String GETKEYS_UNKNOWN_COMMAND = "ERR Invalid command specified";
+    public static final String GETKEYS_NO_KEYS = "ERR The command has no key arguments";
+    public static final String GETKEYS_BAD_ARITY = "ERR Invalid number of arguments specified for command";
+    public static final String GETKEYS_BAD_ARGUMENTS = "ERR Invalid arguments specified for command";
     public static final String UNBLOCKED = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
     public static final String UNBLOCK_REASON = "ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR";
     /** CLIENT LIST ID with an id that is not a positive integer. */

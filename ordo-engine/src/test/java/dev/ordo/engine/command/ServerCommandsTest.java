@@ -60,6 +60,15 @@ class ServerCommandsTest {
     private static final String CONFIG_GET_INFO = "*10\r\n$10\r\nconfig|get\r\n:-3\r\n*4\r\n+admin\r\n+noscript\r\n+loading\r\n"
             + "+stale\r\n:0\r\n:0\r\n:0\r\n*3\r\n+@admin\r\n+@slow\r\n+@dangerous\r\n*0\r\n*0\r\n*0\r\n";
 
+    /** COMMAND GETKEYS knows where every command with movable keys keeps its key count (redis-server compares the rest). */
+    @Test
+    void getKeys_knowsEveryMovableKeyCommand_andTheirKeysOver() {
+        assertThat(CommandKeys.knowsEveryMovableCommand(support.engine.commands())).isTrue();
+        assertThat(strings(client.call("COMMAND", "GETKEYS", "ZDIFFSTORE", "d", "2", "a", "b"))).containsExactly("d", "a", "b");
+        assertThat(strings(client.call("COMMAND", "GETKEYS", "SINTERCARD", "1", "s", "LIMIT", "5"))).containsExactly("s");
+        assertThat(strings(client.call("COMMAND", "GETKEYS", "FCALL_RO", "f", "2", "a", "b", "x"))).containsExactly("a", "b");
+    }
+
     /** enable-protected-configs and enable-debug-command: no (the default), local, yes; and dir's and dbfilename's checks. */
     @Test
     void protectedActions_followTheirSetting_andPathsAreChecked(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
@@ -138,7 +147,7 @@ class ServerCommandsTest {
                 List.of("@fast", "@connection"), List.of(), List.of(), List.of());
         assertThat(list(list(info.get(1)).get(6))).containsExactly("@fast");
         assertThat(list(list(info.get(2)).get(6))).containsExactly("@slow", "@connection");
-        assertThat(list(list(info.get(2)).get(9))).hasSize(5);
+        assertThat(list(list(info.get(2)).get(9))).hasSize(6);
     }
 
     @Test
@@ -207,7 +216,7 @@ class ServerCommandsTest {
             names.add(text(subs.get(i)));
         }
         assertThat(names).containsExactlyInAnyOrder("client|id", "client|setname", "client|getname", "client|list",
-                "client|info", "client|kill", "client|reply", "client|help");
+                "client|info", "client|kill", "client|unblock", "client|reply", "client|help");
     }
 
     private static String textOrNull(Object o) {

@@ -87,7 +87,24 @@ class CornerCasesOverWireTest {
                         "CONFIG SET zset-max-listpack-entries 0", "ZADD nzs -0 c", "EVAL \"return 'c '..redis.call('zscore',KEYS[1],'c')\" 1 nzs",
                         "ZRANGESTORE nzd nzs 0 -1", "EVAL \"return 'c '..redis.call('zscore',KEYS[1],'c')\" 1 nzd",
                         "CONFIG SET zset-max-listpack-entries 128", "ZRANGESTORE nzd nzs 0 -1",
-                        "EVAL \"return 'c '..redis.call('zscore',KEYS[1],'c')\" 1 nzd", "DEL nz nzd nzs"));
+                        "EVAL \"return 'c '..redis.call('zscore',KEYS[1],'c')\" 1 nzd", "DEL nz nzd nzs"),
+                scenario("COMMAND GETKEYS finds keys by position and by key count, with Redis's errors",
+                        "COMMAND GETKEYS ZUNIONSTORE dst 2 a b", "COMMAND GETKEYS zunion 2 a b WEIGHTS 1 2", "COMMAND GETKEYS EVAL \"return 1\" 0",
+                        "COMMAND GETKEYS EVAL \"return 1\" 2 k1 k2 a1", "COMMAND GETKEYS FCALL f x", "COMMAND GETKEYS ZUNION x a",
+                        "COMMAND GETKEYS ZUNION 3 a b", "COMMAND GETKEYS BZMPOP 0 2 a b MIN", "COMMAND GETKEYS MSET a 1 b 2",
+                        "COMMAND GETKEYS MSET a 1 b", "COMMAND GETKEYS OBJECT ENCODING k", "COMMAND GETKEYS OBJECT",
+                        "COMMAND GETKEYS OBJECT NOPE k", "COMMAND GETKEYS PING", "COMMAND GETKEYS NOSUCH a",
+                        "COMMAND GETKEYS GET", "COMMAND GETKEYS GET a b", "COMMAND GETKEYS ZADD k 1 a",
+                        "COMMAND GETKEYS DEL a b c", "COMMAND GETKEYS ZRANGESTORE d s 0 -1", "COMMAND GETKEYS SINTERCARD 2 a b LIMIT 1",
+                        "COMMAND GETKEYS ZMPOP 1 a MIN COUNT 2", "COMMAND GETKEYS EVAL x 99999999999999999999 a", "COMMAND GETKEYS EVAL x \" 1\" a",
+                        "COMMAND GETKEYS EVAL x 1x a", "COMMAND GETKEYS EVAL x -1 a", "COMMAND GETKEYS",
+                        "COMMAND GETKEYS BZPOPMIN a b 0", "COMMAND GETKEYS RENAME a b", "COMMAND GETKEYS MEMORY USAGE k",
+                        "COMMAND GETKEYS SMOVE a b m", "COMMAND GETKEYS COPY a b DB 1", "COMMAND GETKEYS MGET a b c",
+                        "COMMAND GETKEYS EXISTS a", "COMMAND GETKEYS ZINTERSTORE d 0 a", "COMMAND GETKEYS ZDIFFSTORE d 1 a b",
+                        "COMMAND GETKEYS SUNIONSTORE d a b", "COMMAND GETKEYS SCAN 0", "COMMAND GETKEYS EVALSHA abc 1 k",
+                        "COMMAND GETKEYS OBJECT HELP", "COMMAND GETKEYS CLIENT KILL ID 1", "COMMAND GETKEYS MSETNX a 1",
+                        "COMMAND GETKEYS HSET h f v f2 v2", "COMMAND GETKEYS ZINTERCARD 1 a", "COMMAND GETKEYS TOUCH a b",
+                        "COMMAND GETKEYS SETRANGE k 0 v"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,0 +1,99 @@
+package dev.ordo.engine.command;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Finds the key arguments of a command line, as COMMAND GETKEYS reports them and as Redis finds
+ * them: from (first, last, step) for most commands, and from the key count for commands whose
+ * keys move ({@link Command.Flag#MOVABLE_KEYS}): ZUNION's {@code numkeys}, EVAL's, and so on.
+ */
+final class CommandKeys {
+    /**
+     * Where each command with movable keys keeps its key count: {store key, key count, first key}
+     * (argument positions; 0 for no store key), one key per argument from the first.
+     */
+    private static final Map<String, int[]> COUNTED = Map.ofEntries(
+            Map.entry("zunion", new int[] {0, 1, 2}),
+            Map.entry("zinter", new int[] {0, 1, 2}),
+            Map.entry("zdiff", new int[] {0, 1, 2}),
+            Map.entry("zintercard", new int[] {0, 1, 2}),
+            Map.entry("sintercard", new int[] {0, 1, 2}),
+            Map.entry("zmpop", new int[] {0, 1, 2}),
+            Map.entry("bzmpop", new int[] {0, 2, 3}),
+            Map.entry("zunionstore", new int[] {1, 2, 3}),
+            Map.entry("zinterstore", new int[] {1, 2, 3}),
+            Map.entry("zdiffstore", new int[] {1, 2, 3}),
+            Map.entry("eval", new int[] {0, 2, 3}),
+            Map.entry("evalsha", new int[] {0, 2, 3}),
+            Map.entry("eval_ro", new int[] {0, 2, 3}),
+            Map.entry("evalsha_ro", new int[] {0, 2, 3}),
+            Map.entry("fcall", new int[] {0, 2, 3}),
+            Map.entry("fcall_ro", new int[] {0, 2, 3}));
+
+    private CommandKeys() {
+    }
+
+    /** Whether {@code cmd} takes key arguments at all. */
+    static boolean hasKeys(Command cmd) {
+        return cmd.firstKey() > 0 || COUNTED.containsKey(cmd.fullName());
+    }
+
+    /** Whether every command with movable keys in {@code table} has its key count's place here. */
+    static boolean knowsEveryMovableCommand(CommandTable table) {
+        return table.all().stream().filter(c -> c.is(Command.Flag.MOVABLE_KEYS)).allMatch(c -> COUNTED.containsKey(c.fullName()));
+    }
+
+    /**
+     * The positions of the key arguments of {@code line} (a whole command line of {@code cmd}, whose
+     * arity it meets). Counted keys as Redis 7.0 finds them: the count read as C's {@code atoi},
+     * none when it is below 1 or more than the arguments left, the store key first.
+     */
+    static List<Integer> positions(Command cmd, byte[][] line) {
+        List<Integer> keys = new ArrayList<>();
+        int[] counted = COUNTED.get(cmd.fullName());
+        if (counted != null) {
+            int count = atoi(line[counted[1]]);
+            if (count >= 1 && count <= line.length - counted[2]) {
+                if (counted[0] > 0) {
+                    keys.add(counted[0]);
+                }
+                for (int i = 0; i < count; i++) {
+                    keys.add(counted[2] + i);
+                }
+            }
+            return keys;
+        }
+        int last = cmd.lastKey() >= 0 ? cmd.lastKey() : line.length + cmd.lastKey();
+        for (int i = cmd.firstKey(); i > 0 && i <= last && i < line.length; i += Math.max(1, cmd.keyStep())) {
+            keys.add(i);
+        }
+        return keys;
+    }
+
+    /**
+     * glibc's {@code atoi}, which is {@code (int) strtol(s, NULL, 10)}: leading spaces, a sign, the
+     * digits up to the first other byte (0 when there are none), saturated to a long, then cut to
+     * an int.
+     */
+    private static int atoi(byte[] s) {
+        int i = 0;
+        while (i < s.length && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))) {
+            i++;
+        }
+        boolean negative = i < s.length && s[i] == '-';
+        if (i < s.length && (s[i] == '-' || s[i] == '+')) {
+            i++;
+        }
+        long magnitude = 0;
+        for (; i < s.length && s[i] >= '0' && s[i] <= '9'; i++) {
+            int digit = s[i] - '0';
+            if (magnitude > (Long.MAX_VALUE - digit) / 10) {
+                return (int) (negative ? Long.MIN_VALUE : Long.MAX_VALUE);
+            }
+            magnitude = magnitude * 10 + digit;
+        }
+        return (int) (negative ? -magnitude : magnitude);
+    }
+}
