@@ -31,6 +31,14 @@ final class SortedListModel {
         return entries.size();
     }
 
+    /**
+     * Turns negative zero scores into 0, as a listpack-encoded set holds them (Redis's listpack
+     * stores an integral score as an integer, so -0 reads back as 0).
+     */
+    void packZeros() {
+        entries.replaceAll(e -> e.score() == 0 ? new ZEntry(e.member(), 0.0) : e);
+    }
+
     int indexOf(byte[] m) {
         for (int i = 0; i < entries.size(); i++) {
             if (Arrays.equals(entries.get(i).member(), m)) {
