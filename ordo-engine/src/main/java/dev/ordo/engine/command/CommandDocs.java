@@ -20,7 +20,10 @@ final class CommandDocs {
             client|info 6.2.0 Describe this connection
             client|kill 2.4.0 Close client connections
             client|list 2.4.0 Describe the client connections
+            client|no-evict 7.0.0 Keep this connection from being evicted
+            client|no-touch 7.2.0 Leave the access time of keys this connection reads
             client|reply 3.2.0 Turn replies to this connection on or off
+            client|setinfo 7.2.0 Name the client library and its version
             client|setname 2.6.9 Name this connection
             client|unblock 5.0.0 Answer a client waiting in a blocking command
             echo 1.0.0 Reply with the given message

@@ -44,6 +44,11 @@ final class ConnectionCommands {
                 .with(Command.of("list", -2, "admin noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientList))
                 .with(Command.of("info", 2, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientInfo))
                 .with(Command.of("kill", -3, "admin noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientKill))
+                .with(Command.of("no-evict", 3, "admin noscript loading stale", 0, 0, 0, CONNECTION,
+                        c -> c.session().setNoEvict(onOff(c))))
+                .with(Command.of("no-touch", 3, "noscript loading stale", 0, 0, 0, CONNECTION,
+                        c -> c.session().setNoTouch(onOff(c))))
+                .with(Command.of("setinfo", 4, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientSetInfo))
                 .with(Command.of("unblock", -3, "admin noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientUnblock))
                 .with(Command.of("reply", 3, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientReply))
                 .with(Command.of("help", 2, "loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientHelp)));
@@ -87,6 +92,8 @@ final class ConnectionCommands {
         s.setProtocol(2);
         s.setName("");
         s.setReplyMode(Session.ReplyMode.ON);
+        s.setNoEvict(false);
+        s.setNoTouch(false);
         s.setAuthenticated(passwordNotRequired(c));
         s.endMulti();
         c.context().transactions().unwatchAll(s);
@@ -186,12 +193,43 @@ final class ConnectionCommands {
 
     /** A client name as given, or INVALID_CLIENT_NAME when a byte is outside '!'..'~'; empty clears the name. */
     private static String validClientName(byte[] name) {
-        for (byte b : name) {
+        return validClientAttribute(name, Errors.INVALID_CLIENT_NAME);
+    }
+
+    /** A name or library attribute: printable ASCII without spaces, so CLIENT LIST splits on spaces. */
+    private static String validClientAttribute(byte[] value, String error) {
+        for (byte b : value) {
             if (b < '!' || b > '~') {
-                throw new ErrorReply(Errors.INVALID_CLIENT_NAME);
+                throw new ErrorReply(error);
             }
         }
-        return new String(name, StandardCharsets.US_ASCII);
+        return new String(value, StandardCharsets.US_ASCII);
+    }
+
+    /** The ON or OFF of CLIENT NO-EVICT and NO-TOUCH (any case), answered with OK; else a syntax error. */
+    private static boolean onOff(Call c) {
+        boolean on = c.argIs(2, "on");
+        if (!on && !c.argIs(2, "off")) {
+            throw new ErrorReply(Errors.SYNTAX);
+        }
+        c.reply().simpleString("OK");
+        return on;
+    }
+
+    /** CLIENT SETINFO (LIB-NAME|LIB-VER) value: checked as a client name is; an empty value clears it. */
+    private static void clientSetInfo(Call c) {
+        String attribute = c.argString(2);
+        boolean name = attribute.equalsIgnoreCase("lib-name");
+        if (!name && !attribute.equalsIgnoreCase("lib-ver")) {
+            throw new ErrorReply(Errors.unrecognizedClientInfo(attribute));
+        }
+        String value = validClientAttribute(c.arg(3), Errors.invalidClientInfo(attribute));
+        if (name) {
+            c.session().setLibName(value);
+        } else {
+            c.session().setLibVersion(value);
+        }
+        c.reply().simpleString("OK");
     }
 
     /** CLIENT SETNAME name. */
@@ -261,7 +299,7 @@ final class ConnectionCommands {
                 + " name=" + s.name()
                 + " age=" + Math.max(0, (nowMillis - s.createdMillis()) / 1000)
                 + " idle=" + Math.max(0, (nowMillis - s.lastCommandMillis()) / 1000)
-                + " flags=" + (s.closing() ? "c" : s.inMulti() ? "x" : "N")
+                + " flags=" + flags(s)
                 + " db=" + s.db()
                 + " sub=0 psub=0 ssub=0 multi=" + s.queuedCount() + " qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0"
                 + " obl=0 oll=0 omem=0 tot-mem=0 events=r"
@@ -269,7 +307,13 @@ final class ConnectionCommands {
                 + " user=" + DEFAULT_USER
                 + " redir=-1"
                 + " resp=" + s.protocol()
-                + " lib-name= lib-ver=";
+                + " lib-name=" + s.libName() + " lib-ver=" + s.libVersion();
+    }
+
+    /** CLIENT LIST's flags, in Redis's order: x in MULTI, c closing, e no-evict, T no-touch; N for none. */
+    private static String flags(Session s) {
+        String flags = (s.inMulti() ? "x" : "") + (s.closing() ? "c" : "") + (s.noEvict() ? "e" : "") + (s.noTouch() ? "T" : "");
+        return flags.isEmpty() ? "N" : flags;
     }
 
     /** The canonical name of a client type given in any case, or Redis's unknown-type error. */
@@ -449,6 +493,12 @@ final class ConnectionCommands {
                 "    Turn replies to this connection on or off, or skip the reply to the next command.",
                 "SETNAME <name>",
                 "    Name this connection; an empty name removes it.",
+                "NO-EVICT (ON|OFF)",
+                "    Protect this connection from client eviction (kept; Ordo evicts no clients).",
+                "NO-TOUCH (ON|OFF)",
+                "    Leave the access time of the keys this connection's commands read untouched.",
+                "SETINFO (LIB-NAME|LIB-VER) <value>",
+                "    Name the client library and its version, for CLIENT LIST.",
                 "UNBLOCK <client-id> [TIMEOUT|ERROR]",
                 "    Answer the client waiting in a blocking command as its timeout would, or with an error.");
     }

@@ -66,7 +66,6 @@ public final class Dispatcher {
      * {@code blockingAllowed}), else null with the reply written.
      */
     public Call.BlockRequest dispatch(Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed) {
-        totalCommands++;
         lastRun = null;
         Command command = context.commands().lookup(args[0]);
         if (command == null) {
@@ -89,7 +88,8 @@ public final class Dispatcher {
         if (!command.subcommands().isEmpty() && args.length > 1) {
             Command sub = command.subcommand(args[1]);
             if (sub == null) {
-                reject(command, session, out, Errors.unknownSubcommand(text(args[1]), command.name()));
+                // No command was found, so none counts a rejected call (Redis's c->cmd is NULL here).
+                refuse(command, session, out, Errors.unknownSubcommand(text(args[1]), command.name()));
                 return null;
             }
             if (!sub.arityAccepts(args.length)) {
@@ -188,6 +188,7 @@ public final class Dispatcher {
         boolean failed = false;
         errorsBefore = errors.total();
         passedOnErrors = 0;
+        context.keyspace().setTouching(!session.noTouch() || command.fullName().equals("touch"));
         effects.begin();
         try {
             try {
@@ -210,6 +211,12 @@ public final class Dispatcher {
         s.failedCalls += (errorsNow != errorsBefore ? 1 : 0) + passedOnErrors;
         errorsBefore = errorsNow;
         passedOnErrors = 0;
+        // As Redis's stat_numcommands: every command that ran, nested ones included, counted once it
+        // has run (so INFO leaves itself out and CONFIG RESETSTAT counts itself); a blocked client
+        // served later is not counted again, and refused or queued commands never ran.
+        if (readyKey == null) {
+            totalCommands++;
+        }
         Call.BlockRequest block = call.blockRequest();
         if (block == null) {
             long micros = (System.nanoTime() - start) / 1000;

@@ -299,7 +299,7 @@ final class InfoReport {
         InstantaneousMetrics instantaneous = dispatcher.instantaneous();
         f.put("total_connections_received", String.valueOf(transport.connectionsReceived()));
         // Redis counts a command once it has run, so the INFO being answered is not yet included.
-        f.put("total_commands_processed", String.valueOf(Math.max(0, dispatcher.totalCommands() - 1)));
+        f.put("total_commands_processed", String.valueOf(dispatcher.totalCommands()));
         f.put("instantaneous_ops_per_sec", String.valueOf(instantaneous.opsPerSec()));
         f.put("total_net_input_bytes", String.valueOf(transport.inputBytes()));
         f.put("total_net_output_bytes", String.valueOf(transport.outputBytes()));
@@ -403,7 +403,7 @@ final class InfoReport {
         for (int i = 0; i < ks.databases(); i++) {
             Database db = ks.db(i);
             if (db.size() > 0) {
-                f.put("db" + i, "keys=" + db.size() + ",expires=" + db.volatileSize() + ",avg_ttl=0");
+                f.put("db" + i, "keys=" + db.size() + ",expires=" + db.volatileSize() + ",avg_ttl=" + db.avgTtl());
             }
         }
     }

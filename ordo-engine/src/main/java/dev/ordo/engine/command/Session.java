@@ -25,6 +25,10 @@ public final class Session {
     private Transactions.Multi multi;
     private final java.util.List<Transactions.WatchedKey> watching = new java.util.ArrayList<>();
     private boolean watchDirty;
+    private boolean noEvict;
+    private boolean noTouch;
+    private String libName = "";
+    private String libVersion = "";
 
     /**
      * CLIENT REPLY's modes. SKIP is two steps, as in Redis: CLIENT REPLY SKIP sets
@@ -59,6 +63,42 @@ public final class Session {
 
     public void setProtocol(int protocol) {
         this.protocol = protocol;
+    }
+
+    /** CLIENT NO-EVICT: kept and shown (flag {@code e}); Ordo evicts no clients anyway. */
+    public boolean noEvict() {
+        return noEvict;
+    }
+
+    public void setNoEvict(boolean noEvict) {
+        this.noEvict = noEvict;
+    }
+
+    /** CLIENT NO-TOUCH: this client's commands leave keys' access times alone (TOUCH aside). */
+    public boolean noTouch() {
+        return noTouch;
+    }
+
+    public void setNoTouch(boolean noTouch) {
+        this.noTouch = noTouch;
+    }
+
+    /** CLIENT SETINFO LIB-NAME, shown by CLIENT LIST. */
+    public String libName() {
+        return libName;
+    }
+
+    public void setLibName(String libName) {
+        this.libName = libName;
+    }
+
+    /** CLIENT SETINFO LIB-VER, shown by CLIENT LIST. */
+    public String libVersion() {
+        return libVersion;
+    }
+
+    public void setLibVersion(String libVersion) {
+        this.libVersion = libVersion;
     }
 
     public String name() {

@@ -93,6 +93,16 @@ public final class Errors {
     public static final String GETKEYS_NO_KEYS = "ERR The command has no key arguments";
     public static final String GETKEYS_BAD_ARITY = "ERR Invalid number of arguments specified for command";
     public static final String GETKEYS_BAD_ARGUMENTS = "ERR Invalid arguments specified for command";
+    /** CLIENT SETINFO naming an attribute other than LIB-NAME and LIB-VER. */
+    public static String unrecognizedClientInfo(String attribute) {
+        return sanitize("ERR Unrecognized option '" + attribute + "'");
+    }
+
+    /** CLIENT SETINFO with a value holding spaces or other bytes CLIENT LIST could not show. */
+    public static String invalidClientInfo(String attribute) {
+        return sanitize("ERR " + attribute + " cannot contain spaces, newlines or special characters.");
+    }
+
     public static final String UNBLOCKED = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
     public static final String UNBLOCK_REASON = "ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR";
     /** CLIENT LIST ID with an id that is not a positive integer. */

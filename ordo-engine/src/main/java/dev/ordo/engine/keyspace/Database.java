@@ -22,6 +22,8 @@ public final class Database {
     private final Keyspace keyspace;
     private final KeyTable<Entry> entries = new KeyTable<>();
     private final KeyTable<Entry> volatileEntries = new KeyTable<>();
+    /** INFO keyspace's avg_ttl: a running average of the sampled keys' remaining time, in ms. */
+    private long avgTtl;
 
     /** A stored value with its expiry and last access time (for OBJECT IDLETIME). */
     public static final class Entry {
@@ -78,7 +80,7 @@ public final class Database {
     /** The live entry of {@code key} for a write: no hit or miss counted, access time refreshed. */
     public Entry entryForWrite(Key key) {
         Entry e = entry(key);
-        if (e != null) {
+        if (e != null && keyspace.touching()) {
             e.lastAccess = keyspace.now();
         }
         return e;
@@ -92,7 +94,9 @@ public final class Database {
             return null;
         }
         keyspace.stats().keyspaceHits++;
-        e.lastAccess = keyspace.now();
+        if (keyspace.touching()) {
+            e.lastAccess = keyspace.now();
+        }
         return e.value;
     }
 
@@ -243,21 +247,44 @@ public final class Database {
         entries.forEach((k, e) -> keyspace.modified(index, k));
         entries.clear();
         volatileEntries.clear();
+        avgTtl = 0;
     }
 
     /** Samples up to {@code samples} keys with an expiry and deletes the expired ones; returns how many. */
     public int expireSample(int samples, RandomGenerator random) {
+        if (volatileEntries.size() == 0) {
+            avgTtl = 0;
+            return 0;
+        }
         int expired = 0;
         long now = keyspace.now();
+        long ttlSum = 0;
+        int ttlSamples = 0;
         for (int i = 0; i < samples && volatileEntries.size() > 0; i++) {
             Key k = volatileEntries.randomKey(random);
             Entry e = volatileEntries.get(k);
             if (e.expireAt <= now) {
                 expire(k);
                 expired++;
+            } else {
+                ttlSum += e.expireAt - now;
+                ttlSamples++;
             }
         }
+        if (ttlSamples > 0) {
+            // Redis's estimate: the previous one weighs 49/50 and this sample's mean 1/50.
+            long sampled = ttlSum / ttlSamples;
+            if (avgTtl == 0) {
+                avgTtl = sampled;
+            }
+            avgTtl = (avgTtl / 50) * 49 + sampled / 50;
+        }
         return expired;
+    }
+
+    /** The estimated average remaining time to live of this database's keys with one, in ms (0 before any sample). */
+    public long avgTtl() {
+        return avgTtl;
     }
 
     /** Moves every key of this database into {@code other}'s tables and back (SWAPDB). */
@@ -274,6 +301,9 @@ public final class Database {
         other.volatileEntries.clear();
         tmp.forEach(other.entries::put);
         tmpVolatile.forEach(other.volatileEntries::put);
+        long ttl = avgTtl;
+        avgTtl = other.avgTtl;
+        other.avgTtl = ttl;
     }
 
     private void expire(Key key) {

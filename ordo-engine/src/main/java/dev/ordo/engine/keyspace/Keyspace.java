@@ -22,6 +22,7 @@ public final class Keyspace {
     private long dirty;
     private boolean loading;
     private volatile boolean activeExpireEnabled = true;
+    private boolean touching = true;
 
     /** Counters INFO reports. */
     public static final class Stats {
@@ -49,6 +50,18 @@ public final class Keyspace {
     /** Fixes "now" for the command about to run. */
     public void beginCommand() {
         now = clock.millis();
+    }
+
+    /**
+     * Whether reading or writing a key refreshes its access time (OBJECT IDLETIME): not for the
+     * commands of a client under CLIENT NO-TOUCH, TOUCH aside. Set before each command.
+     */
+    public void setTouching(boolean touching) {
+        this.touching = touching;
+    }
+
+    boolean touching() {
+        return touching;
     }
 
     /** The current command's time, in ms since the epoch. */

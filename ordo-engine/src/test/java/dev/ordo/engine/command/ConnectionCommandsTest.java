@@ -51,6 +51,22 @@ class ConnectionCommandsTest {
                 + "$7\r\nmodules\r\n*0\r\n";
     }
 
+    /** Redis 7.2's CLIENT SETINFO: LIB-NAME and LIB-VER in any case, shown by CLIENT LIST, kept across RESET. */
+    @Test
+    void clientSetInfo_namesTheLibraryForClientList() {
+        assertThat(client.call("CLIENT", "SETINFO", "lib-name", "lettuce")).isEqualTo("OK");
+        assertThat(client.call("CLIENT", "SETINFO", "LIB-VER", "6.5.1")).isEqualTo("OK");
+        assertThat(resp(client, "CLIENT", "SETINFO", "lib-ver", "6 5")).isEqualTo(
+                "-ERR lib-ver cannot contain spaces, newlines or special characters.\r\n");
+        assertThat(resp(client, "CLIENT", "SETINFO", "lib-color", "red")).isEqualTo("-ERR Unrecognized option 'lib-color'\r\n");
+        assertThat(resp(client, "CLIENT", "SETINFO", "lib-name")).isEqualTo(
+                "-ERR wrong number of arguments for 'client|setinfo' command\r\n");
+        client.call("RESET");
+        assertThat(text(client.call("CLIENT", "INFO"))).contains(" lib-name=lettuce lib-ver=6.5.1");
+        client.call("CLIENT", "SETINFO", "lib-name", "");
+        assertThat(text(client.call("CLIENT", "INFO"))).contains(" lib-name= lib-ver=6.5.1");
+    }
+
     @Test
     void quit_anyClient_repliesOkAndMarksTheSessionClosing() {
         assertThat(client.call("QUIT")).isEqualTo("OK");

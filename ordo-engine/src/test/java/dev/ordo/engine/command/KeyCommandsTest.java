@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The key and database commands: replies, exact error texts and edge cases, each checked against
@@ -650,6 +651,26 @@ class KeyCommandsTest extends CommandTestSupport {
         call("GET", "k");
         assertThat(call("OBJECT", "IDLETIME", "k")).isEqualTo(0L);
         assertThat(call("OBJECT", "IDLETIME", "missing")).isNull();
+    }
+
+    /** CLIENT NO-TOUCH: reads and writes leave the access time alone, TOUCH still refreshes it; RESET ends it. */
+    @Test
+    void clientNoTouch_leavesAccessTimesButTouchStillRefreshes() {
+        call("SET", "k", "v");
+        assertThat(call("CLIENT", "NO-TOUCH", "on")).isEqualTo("OK");
+        support.advance(5_000);
+        call("GET", "k");
+        call("EXPIRE", "k", "100");
+        assertThat(call("OBJECT", "IDLETIME", "k")).isEqualTo(5L);
+        Object info = call("CLIENT", "INFO");
+        assertThat(info instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : info).asString().contains(" flags=T ");
+        call("TOUCH", "k");
+        assertThat(call("OBJECT", "IDLETIME", "k")).isEqualTo(0L);
+        support.advance(5_000);
+        call("RESET");
+        call("GET", "k");
+        assertThat(call("OBJECT", "IDLETIME", "k")).isEqualTo(0L);
+        assertThatThrownBy(() -> call("CLIENT", "NO-TOUCH", "maybe")).hasMessage("ERR syntax error");
     }
 
     /** EXPIRE, PEXPIRE and PERSIST look their key up for a write, as Redis does: even when they change nothing. */

@@ -216,7 +216,8 @@ class ServerCommandsTest {
             names.add(text(subs.get(i)));
         }
         assertThat(names).containsExactlyInAnyOrder("client|id", "client|setname", "client|getname", "client|list",
-                "client|info", "client|kill", "client|unblock", "client|reply", "client|help");
+                "client|info", "client|kill", "client|unblock", "client|reply", "client|help",
+                "client|no-evict", "client|no-touch", "client|setinfo");
     }
 
     private static String textOrNull(Object o) {

@@ -41,6 +41,35 @@ class ActiveExpiryTest {
         assertThat(client.call("EXISTS", "kept")).isEqualTo(1L);
     }
 
+    private long avgTtl() {
+        String info = new String((byte[]) client.call("INFO", "keyspace"), java.nio.charset.StandardCharsets.UTF_8);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("avg_ttl=(\\d+)").matcher(info);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    private long awaitAvgTtl(java.util.function.LongPredicate done) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long ttl;
+        while (!done.test(ttl = avgTtl()) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        return ttl;
+    }
+
+    /** avg_ttl is Redis's estimate: the cycle's samples, each weighing 1/50 against the estimate so far. */
+    @Test
+    void avgTtl_isEstimatedFromTheCyclesSamples() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            client.call("SET", "k" + i, "v", "EX", "100");
+        }
+        assertThat(awaitAvgTtl(t -> t > 0)).isEqualTo(100_000L);
+        support.advance(50_000);
+        assertThat(awaitAvgTtl(t -> t < 100_000)).isBetween(50_000L, 99_000L);
+        client.call("FLUSHDB");
+        client.call("SET", "k", "v", "EX", "10");
+        assertThat(awaitAvgTtl(t -> t > 0)).isEqualTo(10_000L);
+    }
+
     @Test
     void activeExpiryOff_keysStayUntilRead() throws Exception {
         client.call("DEBUG", "SET-ACTIVE-EXPIRE", "0");
