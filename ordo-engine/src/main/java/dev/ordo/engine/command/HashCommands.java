@@ -27,12 +27,10 @@ import java.util.random.RandomGenerator;
  *
  * <p>Beyond Redis: the order of a hash-table-encoded hash (HGETALL, HKEYS, HSCAN) differs from
  * Redis's, whose dict order depends on its own hash function; and an HRANDFIELD reply of more
- * than {@link #MAX_REPLY_ELEMENTS} elements, which Redis would try to build, is refused with
+ * than {@link ReplyWriter#MAX_RANDOM_REPLY} elements, which Redis would try to build, is refused with
  * {@code ERR value is out of range}.
  */
 final class HashCommands {
-    /** The most elements an HRANDFIELD reply may hold. */
-    static final long MAX_REPLY_ELEMENTS = Integer.MAX_VALUE - 8;
 
     private HashCommands() {
     }
@@ -296,7 +294,7 @@ final class HashCommands {
 
     /** {@code count} fields drawn independently, so possibly repeated. */
     private static List<Key> pickWithRepeats(Call c, HashValue hash, long count, boolean withValues) {
-        if (count > (withValues ? MAX_REPLY_ELEMENTS / 2 : MAX_REPLY_ELEMENTS)) {
+        if (count > (withValues ? ReplyWriter.MAX_RANDOM_REPLY / 2 : ReplyWriter.MAX_RANDOM_REPLY)) {
             throw new ErrorReply(Errors.OUT_OF_RANGE);
         }
         RandomGenerator random = c.keyspace().random();

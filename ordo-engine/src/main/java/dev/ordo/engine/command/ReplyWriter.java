@@ -10,6 +10,14 @@ package dev.ordo.engine.command;
  * null bulk string (or null array where Redis sends one), a boolean the integer 0 or 1.
  */
 public interface ReplyWriter {
+    /**
+     * The most elements a reply of random members with repeats (HRANDFIELD, SRANDMEMBER,
+     * ZRANDMEMBER with a negative count) may hold: an array header takes an int, and a longer
+     * reply, which Redis would build until memory runs out, is refused with {@code ERR value is
+     * out of range} before anything is written.
+     */
+    long MAX_RANDOM_REPLY = Integer.MAX_VALUE - 8;
+
     /** The protocol of the client being answered: 2 or 3. */
     int protocol();
 

@@ -175,7 +175,7 @@ final class SetCommands {
 
     /** |count| members drawn independently; a reply past what one array can count is refused. */
     private static void replyRandomWithRepeats(Call c, SetValue set, long count, RandomGenerator random) {
-        if (count > Integer.MAX_VALUE) {
+        if (count > ReplyWriter.MAX_RANDOM_REPLY) {
             throw new ErrorReply(Errors.OUT_OF_RANGE);
         }
         c.reply().arrayHeader((int) count);

@@ -510,7 +510,6 @@ final class ZSetCommands {
 
     /** ZMPOP numkeys key [key ...] MIN|MAX [COUNT count], and BZMPOP timeout numkeys ... . */
     private static void zmpop(Call c, int numkeysIndex, boolean blocking) {
-        long timeout = blocking ? c.timeoutMillisArg(1) : 0;
         long numkeys = Call.parseLong(c.arg(numkeysIndex), Errors.NUMKEYS_NOT_POSITIVE);
         if (numkeys < 1) {
             throw new ErrorReply(Errors.NUMKEYS_NOT_POSITIVE);
@@ -531,6 +530,8 @@ final class ZSetCommands {
                 throw new ErrorReply(Errors.SYNTAX);
             }
         }
+        // BZMPOP reads its timeout after the other arguments, as Redis does (its errors come first).
+        long timeout = blocking ? c.timeoutMillisArg(1) : 0;
         long n = count == -1 ? 1 : count;
         List<Key> keys = new ArrayList<>();
         for (int i = numkeysIndex + 1; i < whereIndex; i++) {
@@ -597,6 +598,9 @@ final class ZSetCommands {
         }
         boolean withScores = c.argc() == 4;
         if (withScores && (count < -Long.MAX_VALUE / 2 || count > Long.MAX_VALUE / 2)) {
+            throw new ErrorReply(Errors.OUT_OF_RANGE);
+        }
+        if (count < 0 && -count > (withScores ? ReplyWriter.MAX_RANDOM_REPLY / 2 : ReplyWriter.MAX_RANDOM_REPLY)) {
             throw new ErrorReply(Errors.OUT_OF_RANGE);
         }
         ZSet z = c.read(c.key(1), ZSet.class);

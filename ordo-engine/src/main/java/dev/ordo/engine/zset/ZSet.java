@@ -244,9 +244,29 @@ public final class ZSet implements ScoredMembers {
         return limitedSpan(range.belowMin, range.notAboveMax, reverse, offset, count);
     }
 
-    /** As {@link #scoreSpan}, for a member interval. */
+    /**
+     * As {@link #scoreSpan}, for a member interval. Empty, as in Redis, when the last member is
+     * below the interval or the first above it: in a set whose scores differ, where members are
+     * not in lexicographic order and Redis leaves the result unspecified, that test decides the
+     * answer in both servers before any walk.
+     */
     public Span lexSpan(LexRange range, boolean reverse, long offset, long count) {
+        if (!lexMayOverlap(range)) {
+            return Span.EMPTY;
+        }
         return limitedSpan(range.belowMin, range.notAboveMax, reverse, offset, count);
+    }
+
+    /** Redis's {@code zslIsInLexRange}: the last member is not below the interval and the first not above it. */
+    private boolean lexMayOverlap(LexRange range) {
+        int size = store.size();
+        if (size == 0) {
+            return false;
+        }
+        boolean[] overlap = {true};
+        store.visit(size - 1, size, false, (buf, off, len, score) -> overlap[0] = !range.belowMin.below(score, buf, off, len));
+        store.visit(0, 1, false, (buf, off, len, score) -> overlap[0] &= range.notAboveMax.below(score, buf, off, len));
+        return overlap[0];
     }
 
     /** Visits the entries of {@code span} in its direction. */
@@ -274,9 +294,9 @@ public final class ZSet implements ScoredMembers {
         return countIn(range.belowMin, range.notAboveMax);
     }
 
-    /** ZLEXCOUNT: the number of members in the interval, in O(log N). */
+    /** ZLEXCOUNT: the number of members in the interval, in O(log N); 0 when {@link #lexSpan} is empty. */
     public long lexCount(LexRange range) {
-        return countIn(range.belowMin, range.notAboveMax);
+        return lexMayOverlap(range) ? countIn(range.belowMin, range.notAboveMax) : 0;
     }
 
     /** ZREMRANGEBYRANK: removes positions start..stop (ascending, negatives from the end). */
@@ -290,8 +310,15 @@ public final class ZSet implements ScoredMembers {
         return deleteIn(range.belowMin, range.notAboveMax);
     }
 
-    /** ZREMRANGEBYLEX: removes the members in the interval; returns how many. */
+    /**
+     * ZREMRANGEBYLEX: removes the members in the interval; returns how many. Redis makes
+     * {@link #lexSpan}'s emptiness test on a listpack only (its skiplist walks from the interval's
+     * start), and so does this.
+     */
     public long removeRangeByLex(LexRange range) {
+        if (store.encoding() == Encoding.LISTPACK && !lexMayOverlap(range)) {
+            return 0;
+        }
         return deleteIn(range.belowMin, range.notAboveMax);
     }
 
@@ -312,7 +339,7 @@ public final class ZSet implements ScoredMembers {
 
     /**
      * ZRANDMEMBER with a count: a positive count visits that many distinct members (the whole
-     * set, in order, when it has no more); a negative count visits |count| members chosen
+     * set, highest first as Redis's iterator gives it, when it has no more); a negative count visits |count| members chosen
      * independently, so repeats occur.
      */
     public void randomMembers(long count, RandomGenerator random, EntryVisitor visitor) {
@@ -330,7 +357,7 @@ public final class ZSet implements ScoredMembers {
                 visitEach(ranks, n, visitor);
             }
         } else if (count >= size) {
-            store.visit(0, size, false, visitor);
+            store.visit(0, size, true, visitor);
         } else {
             int[] ranks = distinctRanks((int) count, size, random);
             visitEach(ranks, ranks.length, visitor);

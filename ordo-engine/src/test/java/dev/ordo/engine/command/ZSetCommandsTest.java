@@ -77,6 +77,19 @@ class ZSetCommandsTest extends CommandTestSupport {
         }
     }
 
+    /** A reply of repeats past what an array can count is refused before it is built (Redis runs out of memory). */
+    @Test
+    void zrandmember_negativeCountPastAnyReply_isRefusedAtOnce() {
+        client.call("ZADD", "z", "1", "a");
+        for (String[] args : new String[][] {{"-9223372036854775807"}, {"-2147483640"}, {"-1073741820", "WITHSCORES"}}) {
+            List<String> command = new ArrayList<>(List.of("ZRANDMEMBER", "z"));
+            command.addAll(List.of(args));
+            assertThatThrownBy(() -> client.call(command.toArray(String[]::new))).as(String.join(" ", args))
+                    .hasMessage("ERR value is out of range");
+        }
+        assertThat(strings(client.call("ZRANDMEMBER", "z", "-3"))).containsExactly("a", "a", "a");
+    }
+
     @Test
     void zrandmember_resp3WithScores_givesPairs() {
         client.call("HELLO", "3");
