@@ -16,6 +16,14 @@ public final class Decimal {
     private Decimal() {
     }
 
+    /** The powers of ten a long holds exactly: 10^0 to 10^18. */
+    public static final int MAX_POWER_OF_TEN = 18;
+
+    /** 10^{@code exponent}, for {@code exponent} from 0 to {@link #MAX_POWER_OF_TEN}. */
+    public static long powerOfTen(int exponent) {
+        return POWERS_OF_TEN[exponent];
+    }
+
     /** The number of decimal digits of {@code value}, which is not negative. */
     public static int length(long value) {
         // floor(log10(2^bits)) approximated by bits * 1233 / 4096, then corrected by one comparison

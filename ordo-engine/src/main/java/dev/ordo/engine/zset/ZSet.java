@@ -339,8 +339,8 @@ public final class ZSet implements ScoredMembers {
 
     /**
      * ZRANDMEMBER with a count: a positive count visits that many distinct members (the whole
-     * set, highest first as Redis's iterator gives it, when it has no more); a negative count visits |count| members chosen
-     * independently, so repeats occur.
+     * set, highest first as Redis's iterator gives it, when it has no more); a negative count
+     * visits |count| members chosen independently, so repeats occur.
      */
     public void randomMembers(long count, RandomGenerator random, EntryVisitor visitor) {
         int size = store.size();

@@ -1,5 +1,7 @@
 package dev.ordo.engine.script.lib;
 
+import dev.ordo.engine.number.Decimal;
+
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -21,7 +23,6 @@ public final class LuaNumberFormat {
 
     /** Doubles below this magnitude that are integral print as plain integers at every precision from 16 up. */
     private static final double EXACT_INTEGER_LIMIT = 0x1p53;
-    private static final long[] POWERS_OF_TEN = powersOfTen();
 
     private LuaNumberFormat() {
     }
@@ -43,8 +44,8 @@ public final class LuaNumberFormat {
         if (v == 0) {
             return Double.doubleToRawLongBits(v) < 0 ? "-0" : "0";
         }
-        if (v == Math.rint(v) && Math.abs(v) < EXACT_INTEGER_LIMIT && p < POWERS_OF_TEN.length
-                && Math.abs(v) < POWERS_OF_TEN[p]) {
+        if (v == Math.rint(v) && Math.abs(v) < EXACT_INTEGER_LIMIT && p <= Decimal.MAX_POWER_OF_TEN
+                && Math.abs(v) < Decimal.powerOfTen(p)) {
             return Long.toString((long) v);
         }
         BigDecimal rounded = new BigDecimal(v).round(new MathContext(p, RoundingMode.HALF_EVEN));
@@ -85,14 +86,5 @@ public final class LuaNumberFormat {
             end--;
         }
         return s.substring(0, end);
-    }
-
-    private static long[] powersOfTen() {
-        long[] powers = new long[19];
-        powers[0] = 1;
-        for (int i = 1; i < powers.length; i++) {
-            powers[i] = powers[i - 1] * 10;
-        }
-        return powers;
     }
 }
