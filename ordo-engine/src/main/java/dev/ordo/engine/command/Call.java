@@ -6,6 +6,7 @@ import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.KeyType;
 import dev.ordo.engine.keyspace.Keyspace;
+import dev.ordo.engine.number.Decimal;
 import dev.ordo.engine.number.Doubles;
 
 import java.nio.charset.StandardCharsets;
@@ -136,49 +137,35 @@ public final class Call {
 
     /** Parses a canonical-enough 64-bit integer as Redis's string2ll does, or throws {@code errorText}. */
     public static long parseLong(byte[] b, String errorText) {
-        long v = parseLongOrMin(b);
-        if (v == Long.MIN_VALUE && !isMinLong(b)) {
+        long v = Decimal.parseOrMin(b);
+        if (v == Long.MIN_VALUE && !Decimal.isMinValue(b)) {
             throw new ErrorReply(errorText);
         }
         return v;
     }
 
     /**
-     * Redis's string2ll: optional '-', digits, no '+', no spaces, no leading zeros (except "0"),
-     * within 64 bits. Returns Long.MIN_VALUE for invalid input (check {@link #isMinLong} to tell).
+     * C's {@code strtol(s, NULL, 10)}, which {@code atoi} casts to an int: leading spaces, a sign,
+     * the digits up to the first other byte (0 when there are none), saturated to a long.
      */
-    static long parseLongOrMin(byte[] b) {
-        int n = b.length;
-        if (n == 0 || n > 20) {
-            return Long.MIN_VALUE;
+    static long leadingLong(byte[] s) {
+        int i = 0;
+        while (i < s.length && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))) {
+            i++;
         }
-        if (n == 1 && b[0] == '0') {
-            return 0;
+        boolean negative = i < s.length && s[i] == '-';
+        if (i < s.length && (s[i] == '-' || s[i] == '+')) {
+            i++;
         }
-        boolean negative = b[0] == '-';
-        int i = negative ? 1 : 0;
-        if (i == n || b[i] < '1' || b[i] > '9') {
-            return Long.MIN_VALUE;
-        }
-        long v = 0;
-        for (; i < n; i++) {
-            int d = b[i] - '0';
-            if (d < 0 || d > 9 || v < (Long.MIN_VALUE + d) / 10) {
-                return Long.MIN_VALUE;
+        long magnitude = 0;
+        for (; i < s.length && s[i] >= '0' && s[i] <= '9'; i++) {
+            int digit = s[i] - '0';
+            if (magnitude > (Long.MAX_VALUE - digit) / 10) {
+                return negative ? Long.MIN_VALUE : Long.MAX_VALUE;
             }
-            v = v * 10 - d;
+            magnitude = magnitude * 10 + digit;
         }
-        if (!negative) {
-            if (v == Long.MIN_VALUE) {
-                return Long.MIN_VALUE;
-            }
-            v = -v;
-        }
-        return v;
-    }
-
-    private static boolean isMinLong(byte[] b) {
-        return "-9223372036854775808".equals(new String(b, StandardCharsets.ISO_8859_1));
+        return negative ? -magnitude : magnitude;
     }
 
     /** Reads {@code key}'s value, or null; throws WRONGTYPE if it holds another type. */

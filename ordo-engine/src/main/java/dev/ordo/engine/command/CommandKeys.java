@@ -54,7 +54,7 @@ final class CommandKeys {
         List<Integer> keys = new ArrayList<>();
         int[] counted = COUNTED.get(cmd.fullName());
         if (counted != null) {
-            int count = atoi(line[counted[1]]);
+            int count = (int) Call.leadingLong(line[counted[1]]); // C's atoi
             if (count >= 1 && count <= line.length - counted[2]) {
                 if (counted[0] > 0) {
                     keys.add(counted[0]);
@@ -70,30 +70,5 @@ final class CommandKeys {
             keys.add(i);
         }
         return keys;
-    }
-
-    /**
-     * glibc's {@code atoi}, which is {@code (int) strtol(s, NULL, 10)}: leading spaces, a sign, the
-     * digits up to the first other byte (0 when there are none), saturated to a long, then cut to
-     * an int.
-     */
-    private static int atoi(byte[] s) {
-        int i = 0;
-        while (i < s.length && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))) {
-            i++;
-        }
-        boolean negative = i < s.length && s[i] == '-';
-        if (i < s.length && (s[i] == '-' || s[i] == '+')) {
-            i++;
-        }
-        long magnitude = 0;
-        for (; i < s.length && s[i] >= '0' && s[i] <= '9'; i++) {
-            int digit = s[i] - '0';
-            if (magnitude > (Long.MAX_VALUE - digit) / 10) {
-                return (int) (negative ? Long.MIN_VALUE : Long.MAX_VALUE);
-            }
-            magnitude = magnitude * 10 + digit;
-        }
-        return (int) (negative ? -magnitude : magnitude);
     }
 }

@@ -40,7 +40,6 @@ final class ServerCommands {
     private static final int SHARED_INTEGER_LIMIT = 10000;
     private static final int SHARED_REFCOUNT = Integer.MAX_VALUE;
     private static final Pattern LEADING_DOUBLE = Pattern.compile("\\s*([+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?)");
-    private static final Pattern LEADING_INTEGER = Pattern.compile("\\s*([+-]?\\d+)");
 
     private ServerCommands() {
     }
@@ -281,7 +280,7 @@ final class ServerCommands {
         for (String name : names) {
             config.requireMutable(name);
             if (config.isProtected(name) && !session.allowedBy(config.get("enable-protected-configs"))) {
-                throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set protected config");
+                throw new ErrorReply(Errors.configProtected(name));
             }
             if (!seen.add(name.toLowerCase(Locale.ROOT))) {
                 throw new ErrorReply(Errors.configDuplicate(name));
@@ -434,7 +433,7 @@ final class ServerCommands {
             c.context().persistence().reload();
             c.reply().simpleString("OK");
         } else if (c.argc() == 3 && c.argIs(1, "SET-ACTIVE-EXPIRE")) {
-            c.keyspace().setActiveExpireEnabled(leadingInteger(c.argString(2)) != 0);
+            c.keyspace().setActiveExpireEnabled(Call.leadingLong(c.arg(2)) != 0);
             c.reply().simpleString("OK");
         } else {
             throw new ErrorReply(Errors.subcommandSyntax(c.argString(1), "debug"));
@@ -565,18 +564,5 @@ final class ServerCommands {
     private static double leadingDouble(String text) {
         Matcher m = LEADING_DOUBLE.matcher(text);
         return m.lookingAt() ? Double.parseDouble(m.group(1)) : 0;
-    }
-
-    /** The integer at the start of {@code text}, as C's atoi reads it (0 when there is none). */
-    private static long leadingInteger(String text) {
-        Matcher m = LEADING_INTEGER.matcher(text);
-        if (!m.lookingAt()) {
-            return 0;
-        }
-        try {
-            return Long.parseLong(m.group(1));
-        } catch (NumberFormatException e) {
-            return m.group(1).startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
     }
 }

@@ -2,6 +2,7 @@ package dev.ordo.engine.config;
 
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.number.Decimal;
 import dev.ordo.engine.number.Doubles;
 import dev.ordo.engine.zset.ListpackLimits;
 
@@ -170,7 +171,7 @@ public final class Config {
             problem = p.liveProblem.apply(normalized);
         }
         if (problem != null) {
-            throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + problem);
+            throw new ErrorReply(Errors.configSetFailed(name, problem));
         }
         p.assign(p.kept.apply(normalized));
     }
@@ -178,7 +179,7 @@ public final class Config {
     /** Throws CONFIG SET's error for a known parameter that cannot change at runtime. */
     public void requireMutable(String name) {
         if (!byName.get(name.toLowerCase(Locale.ROOT)).mutable) {
-            throw new ErrorReply("ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set immutable config");
+            throw new ErrorReply(Errors.configSetFailed(name, "can't set immutable config"));
         }
     }
 
@@ -297,14 +298,9 @@ public final class Config {
         switch (p.kind) {
             case INTEGER:
                 // As Redis's string2ll: no sign but '-', no leading zero, no space.
-                if (!value.matches("0|-?[1-9][0-9]*")) {
-                    return null;
-                }
-                try {
-                    return String.valueOf(Long.parseLong(value));
-                } catch (NumberFormatException e) {
-                    return null;
-                }
+                byte[] digits = value.getBytes(StandardCharsets.ISO_8859_1);
+                long n = Decimal.parseOrMin(digits);
+                return n == Long.MIN_VALUE && !Decimal.isMinValue(digits) ? null : String.valueOf(n);
             case MEMORY:
                 long bytes = parseMemory(value);
                 if (bytes == TOO_LARGE) {

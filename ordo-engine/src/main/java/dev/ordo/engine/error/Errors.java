@@ -143,9 +143,19 @@ public final class Errors {
         return sanitize("ERR Syntax error in HELLO option '" + option + "'");
     }
 
+    /** CONFIG SET refusing {@code name}, for {@code reason}. */
+    public static String configSetFailed(String name, String reason) {
+        return sanitize("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + reason);
+    }
+
+    /** CONFIG SET of a protected parameter (dir, dbfilename) that enable-protected-configs does not allow this client. */
+    public static String configProtected(String name) {
+        return configSetFailed(name, "can't set protected config");
+    }
+
     /** CONFIG SET naming one parameter twice. */
     public static String configDuplicate(String name) {
-        return sanitize("ERR CONFIG SET failed (possibly related to argument '" + name + "') - duplicate parameter");
+        return configSetFailed(name, "duplicate parameter");
     }
 
     /** A command parsing its own subcommands (DEBUG, SLOWLOG GET) given an unknown one or the wrong arguments. */

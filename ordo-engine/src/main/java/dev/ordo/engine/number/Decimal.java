@@ -1,9 +1,10 @@
 package dev.ordo.engine.number;
 
 /**
- * Writes longs as decimal ASCII without building a {@link String}: the digits of replies,
- * formatted scores and RESP lengths. The digit count comes from the bit length (one multiply and
- * one table lookup) and digits are written two at a time from a table of pairs.
+ * Longs as decimal ASCII. Writing, without building a {@link String}: the digits of replies,
+ * formatted scores and RESP lengths; the digit count comes from the bit length (one multiply and
+ * one table lookup) and digits are written two at a time from a table of pairs. Reading, as
+ * Redis's {@code string2ll} does ({@link #parseOrMin}).
  */
 public final class Decimal {
     /** The longest output of {@link #write}: {@code -9223372036854775808}. */
@@ -60,6 +61,47 @@ public final class Decimal {
             dst[--i] = (byte) ('0' + rest);
         }
         return end;
+    }
+
+    /**
+     * Redis's {@code string2ll}: an optional '-', digits, no '+', no spaces, no leading zero (but
+     * "0"), within 64 bits. Returns Long.MIN_VALUE for invalid input, and for
+     * {@code -9223372036854775808} itself: {@link #isMinValue} tells them apart.
+     */
+    public static long parseOrMin(byte[] b) {
+        int n = b.length;
+        if (n == 0 || n > MAX_LENGTH) {
+            return Long.MIN_VALUE;
+        }
+        if (n == 1 && b[0] == '0') {
+            return 0;
+        }
+        boolean negative = b[0] == '-';
+        int i = negative ? 1 : 0;
+        if (i == n || b[i] < '1' || b[i] > '9') {
+            return Long.MIN_VALUE;
+        }
+        long v = 0;
+        for (; i < n; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9 || v < (Long.MIN_VALUE + d) / 10) {
+                return Long.MIN_VALUE;
+            }
+            v = v * 10 - d;
+        }
+        if (!negative) {
+            if (v == Long.MIN_VALUE) {
+                return Long.MIN_VALUE;
+            }
+            v = -v;
+        }
+        return v;
+    }
+
+    /** Whether {@code b} is exactly {@code -9223372036854775808}, the one valid input {@link #parseOrMin} returns as Long.MIN_VALUE. */
+    public static boolean isMinValue(byte[] b) {
+        return b.length == MIN_VALUE_DIGITS.length + 1 && b[0] == '-'
+                && java.util.Arrays.equals(b, 1, b.length, MIN_VALUE_DIGITS, 0, MIN_VALUE_DIGITS.length);
     }
 
     private static long[] powersOfTen() {

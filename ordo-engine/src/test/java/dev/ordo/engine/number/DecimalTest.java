@@ -35,6 +35,9 @@ class DecimalTest {
         }
         for (long v : values) {
             assertThat(written(v)).as("%d", v).isEqualTo(Long.toString(v));
+            byte[] text = Long.toString(v).getBytes(StandardCharsets.US_ASCII);
+            assertThat(Decimal.parseOrMin(text)).as("parse %d", v).isEqualTo(v);
+            assertThat(Decimal.isMinValue(text)).isEqualTo(v == Long.MIN_VALUE);
             if (v >= 0) {
                 assertThat(Decimal.length(v)).as("length of %d", v).isEqualTo(Long.toString(v).length());
             }
@@ -47,6 +50,17 @@ class DecimalTest {
         for (int i = 0; i < 200_000; i++) {
             long v = random.nextLong() >> random.nextInt(64);
             assertThat(written(v)).isEqualTo(Long.toString(v));
+        }
+    }
+
+    /** What Redis's string2ll refuses comes back as Long.MIN_VALUE, which isMinValue tells from the number itself. */
+    @Test
+    void parsingRefusesWhatString2llRefuses() {
+        for (String bad : List.of("", "-", "+5", "05", "-0", " 5", "5 ", "1e3", "0x10", "9223372036854775808",
+                "-9223372036854775809", "123456789012345678901")) {
+            byte[] text = bad.getBytes(StandardCharsets.US_ASCII);
+            assertThat(Decimal.parseOrMin(text)).as("'%s'", bad).isEqualTo(Long.MIN_VALUE);
+            assertThat(Decimal.isMinValue(text)).as("'%s'", bad).isFalse();
         }
     }
 }
