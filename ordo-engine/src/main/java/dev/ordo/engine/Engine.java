@@ -493,7 +493,7 @@ public final class Engine implements CallContext, KeyspaceListener {
 
     @Override
     public void keyModified(int db, Key key) {
-        transactions.touched(db, key);
+        transactions.touched(db, key, keyspace);
     }
 
     @Override

@@ -310,9 +310,9 @@ final class ConnectionCommands {
                 + " lib-name=" + s.libName() + " lib-ver=" + s.libVersion();
     }
 
-    /** CLIENT LIST's flags, in Redis's order: x in MULTI, c closing, e no-evict, T no-touch; N for none. */
+    /** CLIENT LIST's flags, in Redis's order: x in MULTI (or its EXEC), c closing, e no-evict, T no-touch; N for none. */
     private static String flags(Session s) {
-        String flags = (s.inMulti() ? "x" : "") + (s.closing() ? "c" : "") + (s.noEvict() ? "e" : "") + (s.noTouch() ? "T" : "");
+        String flags = (s.queuedCount() >= 0 ? "x" : "") + (s.closing() ? "c" : "") + (s.noEvict() ? "e" : "") + (s.noTouch() ? "T" : "");
         return flags.isEmpty() ? "N" : flags;
     }
 

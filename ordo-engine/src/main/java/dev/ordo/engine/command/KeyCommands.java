@@ -349,7 +349,7 @@ final class KeyCommands {
             c.reply().integer(0);
             return;
         }
-        Object copy = ValueCopy.of(value, c.context().config());
+        Object copy = ValueCopy.of(value);
         long expireAt = src.expireAt(srcKey);
         dst.delete(dstKey);
         addWithExpiry(dst, dstKey, copy, expireAt);

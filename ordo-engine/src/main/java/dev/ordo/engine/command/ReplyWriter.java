@@ -58,7 +58,10 @@ public interface ReplyWriter {
     /** A boolean: RESP3 {@code #t}/{@code #f}; RESP2 integer 1/0. */
     void bool(boolean value);
 
-    /** A verbatim string (RESP3 {@code =}, with a 3-letter format); RESP2 bulk string. */
+    /**
+     * A verbatim string (RESP3 {@code =}); RESP2 bulk string. The format goes out as exactly three
+     * bytes, one per char (ISO-8859-1): cut after three, or padded with spaces, as Redis does.
+     */
     void verbatim(String format, byte[] text);
 
     /** An out-of-band push (RESP3 {@code >}); for RESP2 clients an array. */

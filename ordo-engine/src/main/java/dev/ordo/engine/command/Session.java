@@ -23,6 +23,7 @@ public final class Session {
     private boolean closing;
     private ReplyMode replyMode = ReplyMode.ON;
     private Transactions.Multi multi;
+    private Transactions.Multi executing;
     private final java.util.List<Transactions.WatchedKey> watching = new java.util.ArrayList<>();
     private boolean watchDirty;
     private boolean noEvict;
@@ -187,9 +188,13 @@ public final class Session {
         return multi != null;
     }
 
-    /** The number of commands queued in the open transaction, or -1 (CLIENT LIST's multi field). */
+    /**
+     * The number of commands queued in the open transaction, or -1 (CLIENT LIST's multi field).
+     * While EXEC runs them the transaction still counts as open, as Redis shows it.
+     */
     public int queuedCount() {
-        return multi == null ? -1 : multi.queued.size();
+        Transactions.Multi m = multi != null ? multi : executing;
+        return m == null ? -1 : m.queued.size();
     }
 
     /** Marks the open transaction (if any) as failed: its EXEC will answer EXECABORT. */
@@ -201,6 +206,11 @@ public final class Session {
 
     void beginMulti(Transactions.Multi m) {
         multi = m;
+    }
+
+    /** The transaction EXEC is running for this session, or null. */
+    void setExecuting(Transactions.Multi m) {
+        executing = m;
     }
 
     void endMulti() {

@@ -2,7 +2,9 @@ package dev.ordo.engine.command;
 
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.keyspace.Keyspace;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,12 +26,20 @@ import java.util.Set;
  *
  * <p>WATCH: the engine reports every change to a key (writes, deletion, expiry, FLUSHDB and
  * FLUSHALL of keys that existed) through {@link #touched}; a session that watches the key is
- * marked dirty and its next EXEC answers null; SWAPDB dirties keys watched in either database
- * that exist in either. All of a session's watches end at EXEC, DISCARD,
+ * marked dirty and its next EXEC answers null. All of a session's watches end at EXEC, DISCARD,
  * UNWATCH and disconnection.
+ *
+ * <p>SWAPDB follows Redis's rules for expired keys: a watched key that another database's swap
+ * replaces with a live key, or that a swap takes away while live, is a change; a missing key
+ * replaced by an already expired one is not, and the watch remembers it as "expired" (Redis's
+ * {@code watchedKey.expired}). While a watch is so marked, the key's deletion (its expiry, a
+ * flush, a swap taking it away) changes nothing and ends the mark; any other change is one.
+ * Ordo deletes a key that has expired when WATCH names it, so a mark arises from SWAPDB only.
  */
 public final class Transactions {
     private final Map<WatchedKey, Set<Session>> watchers = new HashMap<>();
+    /** For each watched key, the sessions whose watch is marked expired (see the class comment). */
+    private final Map<WatchedKey, Set<Session>> expiredWatchers = new HashMap<>();
 
     record WatchedKey(int db, Key key) {
     }
@@ -121,8 +131,13 @@ public final class Transactions {
             return;
         }
         c.reply().arrayHeader(multi.queued.size());
-        for (Queued q : multi.queued) {
-            c.context().dispatcher().runNested(q.command(), session, q.args(), c.reply());
+        session.setExecuting(multi);
+        try {
+            for (Queued q : multi.queued) {
+                c.context().dispatcher().runNested(q.command(), session, q.args(), c.reply());
+            }
+        } finally {
+            session.setExecuting(null);
         }
     }
 
@@ -134,7 +149,7 @@ public final class Transactions {
     }
 
     /** Lazily expires the session's watched keys, so a key that expired since WATCH makes it dirty. */
-    void expireWatched(Session session, dev.ordo.engine.keyspace.Keyspace keyspace) {
+    void expireWatched(Session session, Keyspace keyspace) {
         for (WatchedKey w : session.watching()) {
             keyspace.db(w.db()).exists(w.key());
         }
@@ -143,23 +158,52 @@ public final class Transactions {
     /** Ends every watch of {@code session} and clears its dirty mark. */
     public void unwatchAll(Session session) {
         for (WatchedKey k : session.watching()) {
-            Set<Session> set = watchers.get(k);
-            if (set != null && set.remove(session) && set.isEmpty()) {
-                watchers.remove(k);
-            }
+            remove(watchers, k, session);
+            remove(expiredWatchers, k, session);
         }
         session.watching().clear();
         session.setWatchDirty(false);
     }
 
+    private static void remove(Map<WatchedKey, Set<Session>> map, WatchedKey k, Session session) {
+        Set<Session> set = map.get(k);
+        if (set != null && set.remove(session) && set.isEmpty()) {
+            map.remove(k);
+        }
+    }
+
     /**
-     * SWAPDB a b: a key watched in either database changed if it exists in either one now (as
-     * Redis 7.2 decides it).
+     * SWAPDB a b, called once the contents are exchanged: for each key watched in a or b, what
+     * its database held before (now in the other one) is "emptied", what it holds now is
+     * "replaced"; stored means present, expired or not. Redis's rules, in the class comment.
      */
-    public void swapped(int a, int b, dev.ordo.engine.keyspace.Keyspace keyspace) {
+    public void swapped(int a, int b, Keyspace keyspace) {
         watchers.forEach((k, sessions) -> {
-            if ((k.db() == a || k.db() == b) && (keyspace.db(a).exists(k.key()) || keyspace.db(b).exists(k.key()))) {
-                sessions.forEach(s -> s.setWatchDirty(true));
+            if (k.db() != a && k.db() != b) {
+                return;
+            }
+            Database now = keyspace.db(k.db());
+            boolean inEmptied = keyspace.db(k.db() == a ? b : a).peek(k.key()) != null;
+            boolean inReplaced = now.peek(k.key()) != null;
+            if (!inEmptied && !inReplaced) {
+                return;
+            }
+            boolean replacedExpired = inReplaced && now.isExpired(k.key());
+            Set<Session> marked = expiredWatchers.get(k);
+            for (Session s : sessions) {
+                if (marked != null && marked.contains(s)) {
+                    if (!inReplaced) {
+                        remove(expiredWatchers, k, s);
+                        continue;
+                    }
+                    if (replacedExpired) {
+                        continue;
+                    }
+                } else if (!inEmptied && replacedExpired) {
+                    expiredWatchers.computeIfAbsent(k, x -> new HashSet<>()).add(s);
+                    continue;
+                }
+                s.setWatchDirty(true);
             }
         });
     }
@@ -176,16 +220,29 @@ public final class Transactions {
         return sessions.size();
     }
 
-    /** A key changed: every session watching it becomes dirty. */
-    public void touched(int db, Key key) {
+    /**
+     * A key changed: every session watching it becomes dirty, but for a watch marked expired when
+     * the key is now deleted or expired (the change is then its deletion, and the mark ends).
+     */
+    public void touched(int db, Key key, Keyspace keyspace) {
         if (watchers.isEmpty()) {
             return;
         }
-        Set<Session> set = watchers.get(new WatchedKey(db, key));
-        if (set != null) {
-            for (Session s : set) {
-                s.setWatchDirty(true);
+        WatchedKey k = new WatchedKey(db, key);
+        Set<Session> set = watchers.get(k);
+        if (set == null) {
+            return;
+        }
+        Set<Session> marked = expiredWatchers.get(k);
+        boolean gone = marked != null && (keyspace.db(db).peek(key) == null || keyspace.db(db).isExpired(key));
+        for (Session s : set) {
+            if (gone && marked.contains(s)) {
+                continue; // an expired key's deletion is no change; the mark ends below
             }
+            s.setWatchDirty(true);
+        }
+        if (gone) {
+            expiredWatchers.remove(k);
         }
     }
 }

@@ -1,15 +1,10 @@
 package dev.ordo.engine.command;
 
-import dev.ordo.engine.config.Config;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.SetValue;
 import dev.ordo.engine.keyspace.StringValue;
-import dev.ordo.engine.zset.Encoding;
 import dev.ordo.engine.zset.ListpackLimits;
 import dev.ordo.engine.zset.ZSet;
-import dev.ordo.engine.zset.ZSetBuilder;
-
-import java.util.Arrays;
 
 /**
  * Deep copies of keyspace values for COPY: the copy shares nothing mutable with the original and
@@ -23,7 +18,7 @@ final class ValueCopy {
     }
 
     /** A deep copy of {@code value}, which must be one of the keyspace's value types. */
-    static Object of(Object value, Config config) {
+    static Object of(Object value) {
         if (value instanceof StringValue) {
             return copyString((StringValue) value);
         }
@@ -34,7 +29,7 @@ final class ValueCopy {
             return ((SetValue) value).copy();
         }
         if (value instanceof ZSet) {
-            return copyZSet((ZSet) value, config.zsetListpackLimits());
+            return ((ZSet) value).copy();
         }
         throw new IllegalArgumentException("not a keyspace value: " + value);
     }
@@ -60,21 +55,5 @@ final class ValueCopy {
         }
         h.forEach((field, value) -> copy.put(field, value.clone(), UNBOUNDED));
         return copy;
-    }
-
-    /**
-     * Copies a sorted set in its encoding. A skiplist small enough for a listpack (it shrank after
-     * growing) is rebuilt member by member into a set created as a skiplist; anything else goes
-     * through {@link ZSetBuilder}, which picks the encoding the size demands.
-     */
-    private static ZSet copyZSet(ZSet z, ListpackLimits limits) {
-        if (z.encoding() == Encoding.SKIPLIST && limits.fits(z.size(), 0) && limits.maxValueBytes() < Integer.MAX_VALUE) {
-            ZSet copy = new ZSet(limits, z.size(), limits.maxValueBytes() + 1);
-            z.forEachEntry((buf, off, len, score) -> copy.add(Arrays.copyOfRange(buf, off, off + len), score));
-            return copy;
-        }
-        ZSetBuilder builder = new ZSetBuilder(limits, z.size());
-        z.forEachEntry(builder::add);
-        return builder.build();
     }
 }

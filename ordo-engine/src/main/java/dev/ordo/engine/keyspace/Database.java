@@ -72,6 +72,12 @@ public final class Database {
         return e == null ? null : e.value;
     }
 
+    /** Whether {@code key} is stored but past its expiry time (not yet deleted), with no side effect. */
+    public boolean isExpired(Key key) {
+        Entry e = entries.get(key);
+        return e != null && e.expireAt != NO_EXPIRY && e.expireAt <= keyspace.now();
+    }
+
     /** Visits every stored key, expired ones included, with no side effect. */
     public void forEachStored(BiConsumer<Key, Entry> visitor) {
         entries.forEach(visitor);

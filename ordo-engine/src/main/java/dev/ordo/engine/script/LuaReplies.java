@@ -60,6 +60,28 @@ public final class LuaReplies {
     }
 
     /**
+     * The table {@code redis.error_reply(text)} returns, normalised as Redis does it: the first
+     * word (after an optional {@code -}) is the error code when a space follows it, else the code
+     * is {@code ERR} and the whole text is the message; the message loses CRs and LFs at both ends.
+     * So {@code 'FOO'} gives {@code ERR FOO}, {@code '-MY err'} gives {@code MY err}.
+     */
+    static LuaTable errorReplyTable(String text) {
+        String s = text.startsWith("-") ? text.substring(1) : text;
+        int space = s.indexOf(' ');
+        String code = space < 0 ? "ERR" : s.substring(0, space);
+        String message = space < 0 ? s : s.substring(space + 1);
+        int from = 0;
+        int to = message.length();
+        while (from < to && (message.charAt(from) == '\r' || message.charAt(from) == '\n')) {
+            from++;
+        }
+        while (to > from && (message.charAt(to - 1) == '\r' || message.charAt(to - 1) == '\n')) {
+            to--;
+        }
+        return errorTable(code + " " + message.substring(from, to));
+    }
+
+    /**
      * An error that was counted where it arose (a command's error seen by redis.call or
      * redis.pcall), marked as Redis marks it, with a field scripts can see: passing the table on
      * as the script's reply does not count the error again.
@@ -168,7 +190,9 @@ public final class LuaReplies {
         LuaValue verbatim = t.rawget(VERBATIM);
         if (verbatim.istable() && verbatim.rawget(FORMAT).isstring() && verbatim.rawget(STRING).isstring()) {
             LuaString text = verbatim.rawget(STRING).checkstring();
-            out.verbatim(verbatim.rawget(FORMAT).tojstring(), Arrays.copyOfRange(text.m_bytes, text.m_offset, text.m_offset + text.m_length));
+            LuaString format = verbatim.rawget(FORMAT).checkstring();
+            out.verbatim(new String(format.m_bytes, format.m_offset, Math.min(3, format.m_length), StandardCharsets.ISO_8859_1),
+                    Arrays.copyOfRange(text.m_bytes, text.m_offset, text.m_offset + text.m_length));
             return;
         }
         int n = 0;

@@ -660,8 +660,7 @@ public final class Scripting {
                 if (!oneString(args)) {
                     return LuaReplies.errorTable(BAD_REPLY_ARGUMENTS);
                 }
-                String s = args.arg1().tojstring();
-                return LuaReplies.errorTable(s.startsWith("-") ? s.substring(1) : s);
+                return LuaReplies.errorReplyTable(args.arg1().tojstring());
             }
         });
         redis.rawset("status_reply", new VarArgFunction() {

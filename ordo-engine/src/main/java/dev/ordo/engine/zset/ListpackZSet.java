@@ -32,6 +32,11 @@ final class ListpackZSet extends ZSetStore {
         this.size = size;
     }
 
+    /** A copy that shares no bytes with this one. */
+    ListpackZSet copy() {
+        return new ListpackZSet(Arrays.copyOf(buf, used), used, size);
+    }
+
     @Override
     Encoding encoding() {
         return Encoding.LISTPACK;

@@ -378,6 +378,24 @@ public final class ZSet implements ScoredMembers {
         store.visit(0, store.size(), false, visitor);
     }
 
+    /**
+     * A deep copy in this set's encoding, as Redis's COPY makes one: a listpack stays a listpack
+     * whatever the limits say now, and a skiplist stays a skiplist even when small enough to pack.
+     */
+    public ZSet copy() {
+        if (store instanceof ListpackZSet lp) {
+            return new ZSet(limits, shape, lp.copy());
+        }
+        if (!limits.fits(size(), 0)) { // too many members to pack: the builder makes a skiplist
+            ZSetBuilder builder = new ZSetBuilder(limits, size());
+            forEachEntry(builder::add);
+            return builder.build();
+        }
+        ZSet copy = new ZSet(limits, shape, new TreeZSet(size(), shape));
+        forEachEntry((buf, off, len, score) -> copy.add(Arrays.copyOfRange(buf, off, off + len), score));
+        return copy;
+    }
+
     /** Approximate bytes held by this set's storage. */
     public long memoryUsage() {
         return 32 + store.allocatedBytes();

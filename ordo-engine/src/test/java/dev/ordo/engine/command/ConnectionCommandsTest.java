@@ -302,6 +302,16 @@ class ConnectionCommandsTest {
     }
 
     @Test
+    void clientInfo_runByExec_showsTheTransactionStillOpen() {
+        client.call("MULTI");
+        client.call("PING");
+        client.call("CLIENT", "INFO");
+        String info = text(((java.util.List<?>) client.call("EXEC")).get(1));
+        assertThat(info).contains(" flags=x ").contains(" multi=2 "); // as redis-server 7.0.15 shows it
+        assertThat(text(client.call("CLIENT", "INFO"))).contains(" flags=N ").contains(" multi=-1 ");
+    }
+
+    @Test
     void clientKill_byId_killsOthersAndSkipsTheCallerByDefault() {
         EmbeddedClient victim = support.client();
         String victimId = String.valueOf(victim.session().id());

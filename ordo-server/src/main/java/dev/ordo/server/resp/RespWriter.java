@@ -306,7 +306,9 @@ public final class RespWriter implements ReplyWriter {
             return;
         }
         header('=', text.length + 4L);
-        put(format.getBytes(StandardCharsets.US_ASCII));
+        for (int i = 0; i < 3; i++) { // exactly three bytes, as Redis: cut, or padded with spaces
+            put((byte) (i < format.length() ? format.charAt(i) : ' '));
+        }
         put((byte) ':');
         put(text);
         put(CRLF);

@@ -104,6 +104,14 @@ class RespWriterTest {
     }
 
     @Test
+    void verbatimFormatIsAlwaysThreeBytes_cutOrPaddedWithSpaces() {
+        byte[] text = "hi".getBytes(StandardCharsets.US_ASCII);
+        assertThat(resp3(w -> w.verbatim("markdown", text))).isEqualTo("=6\r\nmar:hi\r\n");
+        assertThat(resp3(w -> w.verbatim("ab", text))).isEqualTo("=6\r\nab :hi\r\n");
+        assertThat(resp3(w -> w.verbatim("", new byte[0]))).isEqualTo("=4\r\n   :\r\n");
+    }
+
+    @Test
     void truncateDropsEverythingAfterTheMark() {
         writer.integer(1);
         int mark = writer.size();
