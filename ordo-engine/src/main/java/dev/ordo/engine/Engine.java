@@ -127,6 +127,7 @@ public final class Engine implements CallContext, KeyspaceListener {
     public Engine(Config config, Clock clock, Scheduler scheduler) {
         this.config = config;
         this.keyspace = new Keyspace(config.getInt("databases"), clock);
+        keyspace.setLfuSettings(config.lfuSettings());
         this.commands = CommandFamilies.all();
         this.scheduler = scheduler;
         this.dispatcher = new Dispatcher(this);

@@ -7,6 +7,7 @@ import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.KeyType;
+import dev.ordo.engine.keyspace.Lfu;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.keyspace.SetValue;
 import dev.ordo.engine.keyspace.StringValue;
@@ -15,7 +16,6 @@ import dev.ordo.engine.zset.ZSet;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The commands on keys and databases, whatever their values, with Redis 7.2's syntax, replies and
@@ -37,8 +37,6 @@ final class KeyCommands {
     /** Redis's shared integer objects, reported with this refcount: 0 to 9999. */
     private static final long SHARED_INTEGERS = 10_000;
     private static final long SHARED_REFCOUNT = Integer.MAX_VALUE;
-    /** The LFU counter of a new key (Redis's LFU_INIT_VAL); it decays by one per idle minute. */
-    private static final long LFU_INIT_VAL = 5;
 
     private static final List<String> OBJECT_HELP = List.of(
             "OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
@@ -498,10 +496,7 @@ final class KeyCommands {
         c.reply().integer(idleSeconds(c, e));
     }
 
-    /**
-     * OBJECT FREQ key: the LFU counter, refused unless an LFU policy is selected. Ordo keeps no
-     * per-key counter: it reports a new key's counter decayed by one per idle minute.
-     */
+    /** OBJECT FREQ key: the LFU counter ({@link Lfu}), decayed to now; refused unless an LFU policy is selected. */
     private static void objectFreq(Call c) {
         Database.Entry e = readNoTouch(c, c.key(2));
         if (e == null) {
@@ -511,7 +506,7 @@ final class KeyCommands {
         if (!lfuPolicy(c)) {
             throw new ErrorReply(Errors.LFU_NOT_SELECTED);
         }
-        c.reply().integer(Math.max(0, LFU_INIT_VAL - idleSeconds(c, e) / 60));
+        c.reply().integer(Lfu.counter(e.lastAccess(), c.now(), c.context().config().lfuSettings().decayTime()));
     }
 
     /** Idle time at Redis's LRU clock resolution of one second. */
@@ -520,7 +515,7 @@ final class KeyCommands {
     }
 
     private static boolean lfuPolicy(Call c) {
-        return c.context().config().get("maxmemory-policy").toLowerCase(Locale.ROOT).endsWith("lfu");
+        return c.context().config().lfuSettings().active();
     }
 
     /** MEMORY USAGE key [SAMPLES count]: estimated bytes held by the key and its value, or nil. */

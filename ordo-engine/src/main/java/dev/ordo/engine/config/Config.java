@@ -4,6 +4,7 @@ import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.number.Decimal;
 import dev.ordo.engine.number.Doubles;
+import dev.ordo.engine.keyspace.Lfu;
 import dev.ordo.engine.zset.ListpackLimits;
 
 import java.nio.charset.StandardCharsets;
@@ -74,6 +75,7 @@ public final class Config {
     private final Map<String, Param> canonical = new LinkedHashMap<>();
     private final ListpackLimits zsetListpackLimits;
     private final ListpackLimits hashListpackLimits;
+    private final Lfu.Settings lfuSettings;
 
     /** Redis 7.2's defaults, except {@code bind}, which is loopback only. */
     public Config() {
@@ -104,6 +106,8 @@ public final class Config {
         memory("maxmemory", 0, true, 0);
         enumeration("maxmemory-policy", "noeviction", true, "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",
                 "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");
+        integer("lfu-log-factor", 10, true, 0, Integer.MAX_VALUE);
+        integer("lfu-decay-time", 1, true, 0, Integer.MAX_VALUE);
         put(new Param("save", Kind.STRING, "3600 1 300 100 60 10000", true, Config::saveProblem, Config::saveRules));
         enumeration("appendonly", "no", true, "yes", "no");
         enumeration("appendfsync", "everysec", true, "everysec", "always", "no");
@@ -140,6 +144,34 @@ public final class Config {
         enumeration("replica-read-only", "yes", true, "yes", "no");
         zsetListpackLimits = liveLimits("zset-max-listpack-entries", "zset-max-listpack-value");
         hashListpackLimits = liveLimits("hash-max-listpack-entries", "hash-max-listpack-value");
+        lfuSettings = liveLfuSettings();
+    }
+
+    /** LFU counting's settings, read live: an LFU {@code maxmemory-policy}, {@code lfu-log-factor}, {@code lfu-decay-time}. */
+    public Lfu.Settings lfuSettings() {
+        return lfuSettings;
+    }
+
+    private Lfu.Settings liveLfuSettings() {
+        Param policy = byName.get("maxmemory-policy");
+        Param logFactor = byName.get("lfu-log-factor");
+        Param decayTime = byName.get("lfu-decay-time");
+        return new Lfu.Settings() {
+            @Override
+            public boolean active() {
+                return policy.value.endsWith("lfu");
+            }
+
+            @Override
+            public long logFactor() {
+                return logFactor.number;
+            }
+
+            @Override
+            public long decayTime() {
+                return decayTime.number;
+            }
+        };
     }
 
     /** The value of {@code name} (a name or alias, any case), or null if there is no such parameter. */

@@ -25,7 +25,10 @@ public final class Database {
     /** INFO keyspace's avg_ttl: a running average of the sampled keys' remaining time, in ms. */
     private long avgTtl;
 
-    /** A stored value with its expiry and last access time (for OBJECT IDLETIME). */
+    /**
+     * A stored value with its expiry and access field: the last access time (OBJECT IDLETIME), or
+     * under an LFU policy the access counter ({@link Lfu}), as Redis keeps either in one field.
+     */
     public static final class Entry {
         Object value;
         long expireAt = NO_EXPIRY;
@@ -87,7 +90,7 @@ public final class Database {
     public Entry entryForWrite(Key key) {
         Entry e = entry(key);
         if (e != null && keyspace.touching()) {
-            e.lastAccess = keyspace.now();
+            e.lastAccess = keyspace.accessed(e.lastAccess);
         }
         return e;
     }
@@ -101,7 +104,7 @@ public final class Database {
         }
         keyspace.stats().keyspaceHits++;
         if (keyspace.touching()) {
-            e.lastAccess = keyspace.now();
+            e.lastAccess = keyspace.accessed(e.lastAccess);
         }
         return e.value;
     }
@@ -123,7 +126,7 @@ public final class Database {
             e.expireAt = NO_EXPIRY;
         }
         e.value = value;
-        e.lastAccess = keyspace.now();
+        e.lastAccess = keyspace.overwritten(e.lastAccess);
         keyspace.modified(index, key);
     }
 
@@ -142,7 +145,7 @@ public final class Database {
     public void add(Key key, Object value) {
         Entry e = new Entry();
         e.value = value;
-        e.lastAccess = keyspace.now();
+        e.lastAccess = keyspace.created();
         entries.put(key, e);
         keyspace.modified(index, key);
         keyspace.created(index, key);

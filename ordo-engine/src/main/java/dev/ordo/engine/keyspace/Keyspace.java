@@ -23,6 +23,7 @@ public final class Keyspace {
     private boolean loading;
     private volatile boolean activeExpireEnabled = true;
     private boolean touching = true;
+    private Lfu.Settings lfu = Lfu.Settings.OFF;
 
     /** Counters INFO reports. */
     public static final class Stats {
@@ -62,6 +63,35 @@ public final class Keyspace {
 
     boolean touching() {
         return touching;
+    }
+
+    /** Where LFU counting (see {@link Lfu}) reads whether it is on and its parameters. */
+    public void setLfuSettings(Lfu.Settings settings) {
+        lfu = settings;
+    }
+
+    /**
+     * A key's access field after an access now: the time, or under an LFU policy the counter
+     * brought up to date ({@link Lfu}).
+     */
+    long accessed(long field) {
+        return lfu.active() ? Lfu.accessed(field, now, lfu, random) : now;
+    }
+
+    /**
+     * The access field of a key given a new value now: the time, or under an LFU policy the
+     * counter carried over, the write counting as an access (unless under CLIENT NO-TOUCH).
+     */
+    long overwritten(long field) {
+        if (!lfu.active()) {
+            return now;
+        }
+        return touching ? Lfu.accessed(field, now, lfu, random) : field;
+    }
+
+    /** The access field of a key created now. */
+    long created() {
+        return lfu.active() ? Lfu.created(now) : now;
     }
 
     /** The current command's time, in ms since the epoch. */

@@ -707,7 +707,10 @@ class KeyCommandsTest extends CommandTestSupport {
                 "OBJECT", "FREQ", "k");
         assertThat(call("OBJECT", "FREQ", "missing")).isNull();
         support.engine.config().set("maxmemory-policy", "allkeys-lfu", false);
-        assertThat(call("OBJECT", "FREQ", "k")).isEqualTo(5L);
+        call("SET", "fresh", "v");
+        assertThat(call("OBJECT", "FREQ", "fresh")).isEqualTo(5L);
+        call("GET", "fresh");
+        assertThat(call("OBJECT", "FREQ", "fresh")).as("the first access always counts").isEqualTo(6L);
         fails("ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that when"
                 + " switching between policies at runtime LRU and LFU data will take some time to adjust.",
                 "OBJECT", "IDLETIME", "k");
