@@ -289,12 +289,12 @@ final class KeyCommands {
 
     // ------------------------------------------------------------------ renaming, copying, moving
 
-    /** RENAME / RENAMENX source destination: the value and its TTL move to the new name. */
+    /** RENAME / RENAMENX source destination: the value, its TTL and its access field move to the new name. */
     private static void rename(Call c, boolean nx) {
         Database db = c.db();
         Key src = c.key(1);
         Key dst = c.key(2);
-        Database.Entry e = db.entry(src);
+        Database.Entry e = db.entryForWrite(src);
         if (e == null) {
             throw new ErrorReply(Errors.NO_SUCH_KEY);
         }
@@ -306,11 +306,9 @@ final class KeyCommands {
             c.reply().integer(0);
             return;
         }
-        Object value = e.value();
-        long expireAt = e.expireAt();
         db.delete(dst);
         db.delete(src);
-        addWithExpiry(db, dst, value, expireAt);
+        db.addMoved(dst, e);
         replyRenamed(c, nx, true);
     }
 
@@ -350,11 +348,14 @@ final class KeyCommands {
         Object copy = ValueCopy.of(value);
         long expireAt = src.expireAt(srcKey);
         dst.delete(dstKey);
-        addWithExpiry(dst, dstKey, copy, expireAt);
+        dst.add(dstKey, copy);
+        if (expireAt != Database.NO_EXPIRY) {
+            dst.setExpireAt(dstKey, expireAt);
+        }
         c.reply().integer(1);
     }
 
-    /** MOVE key db: 1 when the key (with its TTL) moved to the other database, 0 when missing or taken there. */
+    /** MOVE key db: 1 when the key (with its TTL and access field) moved to the other database, 0 when missing or taken there. */
     private static void move(Call c) {
         int dbIndex = dbIndexArg(c, 2);
         Database src = c.db();
@@ -363,23 +364,14 @@ final class KeyCommands {
             throw new ErrorReply(Errors.SAME_OBJECT);
         }
         Key key = c.key(1);
-        Database.Entry e = src.entry(key);
+        Database.Entry e = src.entryForWrite(key);
         if (e == null || dst.exists(key)) {
             c.reply().integer(0);
             return;
         }
-        Object value = e.value();
-        long expireAt = e.expireAt();
         src.delete(key);
-        addWithExpiry(dst, key, value, expireAt);
+        dst.addMoved(key, e);
         c.reply().integer(1);
-    }
-
-    private static void addWithExpiry(Database db, Key key, Object value, long expireAt) {
-        db.add(key, value);
-        if (expireAt != Database.NO_EXPIRY) {
-            db.setExpireAt(key, expireAt);
-        }
     }
 
     /** A database index argument as COPY and MOVE read it: a 32-bit integer naming an existing database. */

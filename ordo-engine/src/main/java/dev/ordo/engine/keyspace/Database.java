@@ -151,6 +151,21 @@ public final class Database {
         keyspace.created(index, key);
     }
 
+    /**
+     * Adds a key that must be absent holding a deleted key's entry as it is: value, expiry and
+     * access field (RENAME and MOVE, for which Redis moves the object itself).
+     */
+    public void addMoved(Key key, Entry moved) {
+        long expireAt = moved.expireAt;
+        moved.expireAt = NO_EXPIRY;
+        entries.put(key, moved);
+        keyspace.modified(index, key);
+        keyspace.created(index, key);
+        if (expireAt != NO_EXPIRY) {
+            setExpireAt(key, expireAt);
+        }
+    }
+
     /** Deletes {@code key}; returns whether it existed (expired keys do not count). */
     public boolean delete(Key key) {
         if (entry(key) == null) {
