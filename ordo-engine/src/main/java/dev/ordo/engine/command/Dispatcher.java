@@ -100,6 +100,14 @@ public final class Dispatcher {
         }
         session.touch(context.keyspace().now(), command.fullName());
         Transactions.Multi multi = session.multi();
+        // While writes are refused (MISCONF) Redis refuses PING too, and a write before queueing it.
+        if (command.is(Command.Flag.WRITE) ? multi != null : command.fullName().equals("ping")) {
+            String refusal = context.persistence().writeRefusal();
+            if (refusal != null) {
+                reject(command, session, out, refusal);
+                return null;
+            }
+        }
         if (multi != null && !Transactions.runsInsideMulti(command)) {
             if (command.is(Command.Flag.NO_MULTI)) {
                 reject(command, session, out, "ERR Command not allowed inside a transaction");
@@ -171,7 +179,7 @@ public final class Dispatcher {
     private Call.BlockRequest run(Command command, Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed,
             Key readyKey) {
         boolean write = command.is(Command.Flag.WRITE);
-        if (write && effects.enabled()) {
+        if (write) {
             String refusal = context.persistence().writeRefusal();
             if (refusal != null) {
                 reject(command, session, out, refusal);

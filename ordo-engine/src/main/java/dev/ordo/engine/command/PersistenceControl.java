@@ -20,8 +20,12 @@ public interface PersistenceControl {
     /** LASTSAVE: the Unix time in seconds of the last successful save. */
     long lastSave();
 
-    /** DEBUG RELOAD: save, empty the keyspace, load the snapshot again. */
-    void reload();
+    /**
+     * DEBUG RELOAD: saves the snapshot (unless not {@code save}), empties the keyspace (unless not
+     * {@code flush}) and loads the snapshot again; {@code merge} lets a loaded key or library
+     * replace one that is there, which otherwise fails the load.
+     */
+    void reload(boolean save, boolean flush, boolean merge);
 
     /** Fills INFO's persistence section with Redis's field names, in Redis's order. */
     void info(Map<String, String> fields);

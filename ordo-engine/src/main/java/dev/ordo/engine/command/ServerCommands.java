@@ -429,9 +429,8 @@ final class ServerCommands {
             debugObject(c);
         } else if (c.argc() == 3 && c.argIs(1, "SLEEP")) {
             debugSleep(c);
-        } else if (c.argc() == 2 && c.argIs(1, "RELOAD")) {
-            c.context().persistence().reload();
-            c.reply().simpleString("OK");
+        } else if (c.argIs(1, "RELOAD")) {
+            debugReload(c);
         } else if (c.argc() == 3 && c.argIs(1, "SET-ACTIVE-EXPIRE")) {
             c.keyspace().setActiveExpireEnabled(Call.leadingLong(c.arg(2)) != 0);
             c.reply().simpleString("OK");
@@ -440,12 +439,33 @@ final class ServerCommands {
         }
     }
 
+    /** DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]: save, empty, load the snapshot again, as the options allow. */
+    private static void debugReload(Call c) {
+        boolean merge = false;
+        boolean flush = true;
+        boolean save = true;
+        for (int j = 2; j < c.argc(); j++) {
+            if (c.argIs(j, "MERGE")) {
+                merge = true;
+            } else if (c.argIs(j, "NOFLUSH")) {
+                flush = false;
+            } else if (c.argIs(j, "NOSAVE")) {
+                save = false;
+            } else {
+                throw new ErrorReply("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
+            }
+        }
+        c.context().persistence().reload(save, flush, merge);
+        c.reply().simpleString("OK");
+    }
+
     private static void debugHelp(Call c) {
         help(c, "DEBUG",
                 "OBJECT <key>",
                 "    Describe the value stored at <key>: encoding, estimated serialized length, access time.",
-                "RELOAD",
-                "    Save the RDB on disk, empty the dataset and reload it from the file.",
+                "RELOAD [MERGE] [NOFLUSH] [NOSAVE]",
+                "    Save the RDB on disk, empty the dataset and reload it from the file. NOSAVE skips the save,",
+                "    NOFLUSH keeps the dataset, MERGE lets loaded keys and libraries replace existing ones.",
                 "SET-ACTIVE-EXPIRE (0|1)",
                 "    Stop or resume the background deletion of expired keys.",
                 "SLEEP <seconds>",

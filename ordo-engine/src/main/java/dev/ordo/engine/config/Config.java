@@ -109,6 +109,7 @@ public final class Config {
         integer("lfu-log-factor", 10, true, 0, Integer.MAX_VALUE);
         integer("lfu-decay-time", 1, true, 0, Integer.MAX_VALUE);
         put(new Param("save", Kind.STRING, "3600 1 300 100 60 10000", true, Config::saveProblem, Config::saveRules));
+        enumeration("stop-writes-on-bgsave-error", "yes", true, "yes", "no");
         enumeration("appendonly", "no", true, "yes", "no");
         enumeration("appendfsync", "everysec", true, "everysec", "always", "no");
         // Kept absolute, as Redis shows its working directory after chdir.

@@ -210,6 +210,11 @@ public final class Errors {
     public static final String INVALID_FIRST_DB = "ERR invalid first DB index";
     /** SWAPDB's second index not a 32-bit integer. */
     public static final String INVALID_SECOND_DB = "ERR invalid second DB index";
+    /** A write (or PING) after a background save failed, while save rules and stop-writes-on-bgsave-error are set. */
+    public static final String MISCONF_RDB = "MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist"
+            + " to disk. Commands that may modify the data set are disabled, because this instance is configured to report errors"
+            + " during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). Please check the Redis logs for details"
+            + " about the RDB error.";
     /** OBJECT FREQ while the maxmemory policy is not an LFU one. */
     public static final String LFU_NOT_SELECTED = "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.";
     /** OBJECT IDLETIME while the maxmemory policy is an LFU one. */

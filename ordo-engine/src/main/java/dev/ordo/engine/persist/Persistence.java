@@ -6,6 +6,7 @@ import dev.ordo.engine.command.PersistenceControl;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.Keyspace;
@@ -51,6 +52,8 @@ public final class Persistence implements PersistenceControl {
     private static final long STEP_BUDGET = 16_384;
     /** How often the background writer hands appended bytes to the operating system. */
     private static final long WRITE_INTERVAL_MILLIS = 100;
+    /** The incremental sequence of a rewrite that logs nothing (appendonly no). */
+    private static final long NO_INCR = -1;
 
     private final Engine engine;
     private final Config config;
@@ -156,6 +159,9 @@ public final class Persistence implements PersistenceControl {
 
     @Override
     public String writeRefusal() {
+        if (!lastBgsaveOk && hasSaveRules() && config.get("stop-writes-on-bgsave-error").equals("yes")) {
+            return Errors.MISCONF_RDB;
+        }
         AppendOnlyFile file = aof;
         IOException failed = file == null ? null : file.lastError();
         return failed == null ? null : "MISCONF Errors writing to the AOF file: " + failed.getMessage();
@@ -281,6 +287,9 @@ public final class Persistence implements PersistenceControl {
     private void load() throws IOException {
         long started = System.nanoTime();
         Path manifestFile = layout().manifestPath();
+        if (appendOnly()) {
+            upgradeSingleFileAof();
+        }
         if (appendOnly() && Files.exists(manifestFile)) {
             manifest = AofLayout.read(manifestFile);
             loadAppendOnlyFile(manifest);
@@ -292,11 +301,53 @@ public final class Persistence implements PersistenceControl {
         }
     }
 
+    /**
+     * Redis 7's upgrade of a Redis 6 append-only file, a single {@code appendfilename} in
+     * {@code dir}: it becomes the base of a new AOF directory. The manifest naming it is written
+     * first, then the file moves in; a crash in between is completed here at the next start.
+     */
+    private void upgradeSingleFileAof() throws IOException {
+        Path old = dir().resolve(config.get("appendfilename"));
+        if (!Files.isRegularFile(old)) {
+            return;
+        }
+        String name = old.getFileName().toString();
+        Path manifestFile = layout().manifestPath();
+        if (!Files.exists(manifestFile)) {
+            Files.createDirectories(aofDir());
+            AofLayout.writeAtomically(aofDir(), layout().manifestName(),
+                    new AofLayout.Manifest(new AofLayout.FileEntry(name, 1, AofLayout.Type.BASE), List.of(), List.of()));
+        } else {
+            AofLayout.FileEntry base = AofLayout.read(manifestFile).base();
+            if (base == null || !base.name().equals(name) || Files.exists(aofDir().resolve(name))) {
+                return;
+            }
+        }
+        Files.move(old, aofDir().resolve(name), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        AofLayout.fsyncDirectory(aofDir());
+        AofLayout.fsyncDirectory(dir());
+        log.accept("Successfully migrated an old-style AOF into the AOF directory: " + name);
+    }
+
     private static double seconds(long startNanos) {
         return (System.nanoTime() - startNanos) / 1e9;
     }
 
+    /** Loads a snapshot at startup (or an AOF base) into the empty keyspace; a failure leaves it empty. */
     private void loadRdb(Path file) throws IOException {
+        try {
+            loadRdb(file, true);
+        } catch (IOException e) {
+            emptyAll();
+            throw e;
+        }
+    }
+
+    /**
+     * Loads a snapshot into the keyspace as it is; with {@code merge} a key or library in the
+     * file replaces one already there, without it that fails the load (what loaded stays).
+     */
+    private void loadRdb(Path file, boolean merge) throws IOException {
         long[] counts = new long[2];
         Functions functions = engine.scripting().functions();
         long now = keyspace.now();
@@ -304,7 +355,7 @@ public final class Persistence implements PersistenceControl {
             RdbReader.read(file, new RdbSink() {
                 @Override
                 public void function(byte[] libraryCode) {
-                    functions.load(libraryCode, true);
+                    functions.load(libraryCode, merge);
                 }
 
                 @Override
@@ -318,7 +369,9 @@ public final class Persistence implements PersistenceControl {
                         return;
                     }
                     Database d = keyspace.db(db);
-                    d.delete(key);
+                    if (d.delete(key) && !merge) {
+                        throw new UncheckedIOException(new IOException("duplicated key '" + key + "' in DB " + db));
+                    }
                     d.add(key, value);
                     if (expireAtMillis != Database.NO_EXPIRY) {
                         d.setExpireAt(key, expireAtMillis);
@@ -327,7 +380,6 @@ public final class Persistence implements PersistenceControl {
                 }
             }, config);
         } catch (IOException | RuntimeException e) {
-            emptyAll();
             throw new IOException("Bad file format reading " + file + ": " + e.getMessage(), e);
         }
         lastLoadKeys = counts[0];
@@ -414,9 +466,10 @@ public final class Persistence implements PersistenceControl {
 
     @Override
     public void save() {
-        if (job != null) {
+        if (job != null && !job.rewrite) {
             throw new ErrorReply("ERR Background save already in progress");
         }
+        rdbSaves++;
         try {
             Path temp = dir().resolve("temp-" + ProcessHandle.current().pid() + ".rdb");
             try (OutputStream out = Files.newOutputStream(temp)) {
@@ -428,9 +481,10 @@ public final class Persistence implements PersistenceControl {
             savedNow(keyspace.dirty());
             log.accept("DB saved on disk");
         } catch (IOException e) {
-            lastBgsaveOk = false;
+            // As Redis: the reason goes to the log, the reply is a bare ERR, and only a
+            // background save's failure stops writes (rdb_last_bgsave_status).
             log.accept("Failed saving the DB: " + e.getMessage());
-            throw new ErrorReply("ERR " + e.getMessage());
+            throw new ErrorReply("ERR");
         }
     }
 
@@ -438,7 +492,6 @@ public final class Persistence implements PersistenceControl {
         dirtyAtLastSave = dirtyAtStart;
         lastSaveSeconds = System.currentTimeMillis() / 1000;
         lastBgsaveOk = true;
-        rdbSaves++;
     }
 
     @Override
@@ -462,6 +515,7 @@ public final class Persistence implements PersistenceControl {
 
     private void startBgsave() throws IOException {
         lastSaveAttemptMillis = System.currentTimeMillis();
+        rdbSaves++;
         long dirtyAtStart = keyspace.dirty();
         Path temp = dir().resolve("temp-bgsave-" + ProcessHandle.current().pid() + ".rdb");
         startJob(new Job(capture(false, null), temp, false, ok -> {
@@ -482,14 +536,20 @@ public final class Persistence implements PersistenceControl {
     }
 
     @Override
-    public void reload() {
-        save();
-        emptyAll();
+    public void reload(boolean save, boolean flush, boolean merge) {
+        if (save) {
+            save();
+        }
+        if (flush) {
+            emptyAll();
+        }
         try {
-            loadRdb(rdbFile());
+            loadRdb(rdbFile(), merge);
         } catch (IOException e) {
+            log.accept("DEBUG RELOAD: " + e.getMessage());
             throw new ErrorReply("ERR Error trying to load the RDB dump, check server logs.");
         }
+        log.accept("DB reloaded by DEBUG RELOAD");
     }
 
     /** An image of now for a snapshot file ({@code aofBase}: an AOF base); see {@link Snapshot#capture}. */
@@ -567,12 +627,31 @@ public final class Persistence implements PersistenceControl {
     /**
      * Starts a rewrite: a new incremental file takes every write from now on (recorded in the
      * manifest before any write reaches it), and a snapshot of this instant becomes the new base.
+     * With {@code appendonly no}, as in Redis, only the base is written and nothing is logged.
      */
     private void startRewrite() throws IOException {
         rewriteScheduled = false;
         Files.createDirectories(aofDir());
         long baseSeq = nextBaseSeq();
-        long incrSeq = nextIncrSeq();
+        long incrSeq = appendOnly() ? nextIncrSeq() : NO_INCR;
+        if (incrSeq != NO_INCR) {
+            startIncr(incrSeq);
+        }
+        Path temp = aofDir().resolve(layout().tempRewriteName());
+        startJob(new Job(capture(true, null), temp, true, ok -> {
+            if (ok) {
+                finishRewrite(temp, baseSeq, incrSeq);
+                log.accept("Background AOF rewrite finished successfully");
+            } else {
+                aofRewriteFailures++;
+                lastRewriteOk = false;
+            }
+        }));
+        log.accept("Background append only file rewriting started");
+    }
+
+    /** Sends every write from now on to a new incremental file. */
+    private void startIncr(long incrSeq) throws IOException {
         FileChannel incr = createIncr(incrSeq);
         AofLayout.FileEntry newIncr = new AofLayout.FileEntry(layout().incrName(incrSeq), incrSeq,
                 AofLayout.Type.INCR);
@@ -595,26 +674,19 @@ public final class Persistence implements PersistenceControl {
             closeAof();
             appendTo(incr);
         }
-        Path temp = aofDir().resolve(layout().tempRewriteName());
-        startJob(new Job(capture(true, null), temp, true, ok -> {
-            if (ok) {
-                finishRewrite(temp, baseSeq, incrSeq);
-                log.accept("Background AOF rewrite finished successfully");
-            } else {
-                aofRewriteFailures++;
-                lastRewriteOk = false;
-            }
-        }));
-        log.accept("Background append only file rewriting started");
     }
 
-    /** Installs a written base: the manifest then names it and the incremental file begun with it; older files go. */
+    /**
+     * Installs a written base: the manifest then names it and the incremental file begun with it
+     * (none for {@link #NO_INCR}); older files go.
+     */
     private void finishRewrite(Path temp, long baseSeq, long incrSeq) throws IOException {
         Path base = aofDir().resolve(layout().baseName(baseSeq, true));
         install(temp, base);
         AofLayout.Manifest old = manifest;
         manifest = new AofLayout.Manifest(new AofLayout.FileEntry(base.getFileName().toString(), baseSeq, AofLayout.Type.BASE),
-                List.of(new AofLayout.FileEntry(layout().incrName(incrSeq), incrSeq, AofLayout.Type.INCR)), List.of());
+                incrSeq == NO_INCR ? List.of() : List.of(new AofLayout.FileEntry(layout().incrName(incrSeq), incrSeq, AofLayout.Type.INCR)),
+                List.of());
         AofLayout.writeAtomically(aofDir(), layout().manifestName(), manifest);
         if (old != null) {
             List<AofLayout.FileEntry> gone = new ArrayList<>(old.history());
@@ -632,7 +704,9 @@ public final class Persistence implements PersistenceControl {
         }
         aofBaseSize = Files.size(base);
         aofOlderIncrSize = 0;
-        aof.clearError();
+        if (aof != null) {
+            aof.clearError();
+        }
         aofSizeAtRewrite = aofSize();
         aofRewrites++;
         lastRewriteOk = true;

@@ -4,6 +4,7 @@ import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.error.Errors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -233,6 +234,133 @@ class PersistenceTest {
         }
     }
 
+    @Test
+    void debugReloadOptions_noSaveLoadsTheOldFile_noFlushMergeKeepsTheRest_andDuplicatesFailWithoutMerge() throws IOException {
+        try (EngineTestSupport ordo = open(config("no"))) {
+            EmbeddedClient c = ordo.client();
+            c.call("SET", "a", "saved");
+            c.call("SAVE");
+            c.call("SET", "a", "changed");
+            c.call("SET", "b", "unsaved");
+            assertThat(c.call("DEBUG", "RELOAD", "nosave")).isEqualTo("OK");
+            assertThat(texts(c.call("MGET", "a", "b"))).containsExactly("saved", null);
+            c.call("SET", "a", "changed");
+            c.call("SET", "b", "unsaved");
+            assertThat(c.call("DEBUG", "RELOAD", "NOFLUSH", "MERGE", "NOSAVE")).isEqualTo("OK");
+            assertThat(texts(c.call("MGET", "a", "b"))).containsExactly("saved", "unsaved");
+            assertThatThrownBy(() -> c.call("DEBUG", "RELOAD", "NOFLUSH", "NOSAVE")).isInstanceOf(ErrorReply.class)
+                    .hasMessage("ERR Error trying to load the RDB dump, check server logs.");
+            assertThat(c.call("GET", "b")).as("a failed load empties nothing").isEqualTo("unsaved".getBytes(StandardCharsets.UTF_8));
+            assertThatThrownBy(() -> c.call("DEBUG", "RELOAD", "BOGUS")).isInstanceOf(ErrorReply.class)
+                    .hasMessage("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
+        }
+    }
+
+    /**
+     * As redis-server 7.0.15 does it (checked beside it): a failed BGSAVE, while save rules are set
+     * and stop-writes-on-bgsave-error is yes, refuses writes and PING with MISCONF until a save
+     * succeeds; reads go on; a write in MULTI is refused as it is queued. A failed SAVE answers a
+     * bare ERR and stops nothing. Every attempt counts in rdb_saves.
+     */
+    @Test
+    void aFailedBackgroundSaveRefusesWritesUntilASaveSucceeds() throws Exception {
+        Config config = config("no");
+        config.set("save", "3600 1", true);
+        try (EngineTestSupport ordo = open(config)) {
+            EmbeddedClient c = ordo.client();
+            c.call("SET", "k", "1");
+            Path blocker = dir.resolve("dump.rdb");
+            Files.createDirectories(blocker.resolve("sub")); // the snapshot cannot be renamed over a non-empty directory
+            assertThatThrownBy(() -> c.call("SAVE")).isInstanceOf(ErrorReply.class).hasMessage("ERR");
+            assertThat(info(c)).contains("rdb_last_bgsave_status:ok").contains("rdb_saves:1");
+            assertThat(c.call("SET", "k", "2")).isEqualTo("OK");
+            c.call("BGSAVE");
+            awaitIdle(c);
+            assertThat(info(c)).contains("rdb_last_bgsave_status:err").contains("rdb_saves:2");
+            assertThatThrownBy(() -> c.call("SET", "k", "3")).isInstanceOf(ErrorReply.class).hasMessage(Errors.MISCONF_RDB);
+            assertThatThrownBy(() -> c.call("PING")).isInstanceOf(ErrorReply.class).hasMessage(Errors.MISCONF_RDB);
+            assertThat(c.call("GET", "k")).isEqualTo("2".getBytes(StandardCharsets.UTF_8));
+            c.call("MULTI");
+            assertThatThrownBy(() -> c.call("SET", "k", "4")).isInstanceOf(ErrorReply.class).hasMessage(Errors.MISCONF_RDB);
+            assertThatThrownBy(() -> c.call("EXEC")).isInstanceOf(ErrorReply.class).hasMessageStartingWith("EXECABORT");
+            c.call("CONFIG", "SET", "stop-writes-on-bgsave-error", "no");
+            assertThat(c.call("SET", "k", "5")).isEqualTo("OK");
+            c.call("CONFIG", "SET", "stop-writes-on-bgsave-error", "yes");
+            c.call("CONFIG", "SET", "save", "");
+            assertThat(c.call("SET", "k", "6")).as("no save rules, nothing to stop for").isEqualTo("OK");
+            c.call("CONFIG", "SET", "save", "3600 1");
+            assertThatThrownBy(() -> c.call("SET", "k", "7")).isInstanceOf(ErrorReply.class).hasMessage(Errors.MISCONF_RDB);
+            Files.delete(blocker.resolve("sub"));
+            Files.delete(blocker);
+            assertThat(c.call("SAVE")).isEqualTo("OK");
+            assertThat(c.call("SET", "k", "8")).isEqualTo("OK");
+            assertThat(info(c)).contains("rdb_last_bgsave_status:ok").contains("rdb_saves:3");
+        }
+    }
+
+    /** An array reply's bulk strings as text (null stays null). */
+    private static List<String> texts(Object reply) {
+        return ((List<?>) reply).stream().map(v -> v == null ? null : new String((byte[]) v, StandardCharsets.UTF_8)).toList();
+    }
+
+    private static String info(EmbeddedClient c) {
+        return new String((byte[]) c.call("INFO", "persistence"), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void saveRunsWhileAnAofRewriteDoes() throws Exception {
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            EmbeddedClient c = ordo.client();
+            fill(c, 50);
+            c.call("CONFIG", "SET", "rdb-key-save-delay", "20000");
+            assertThat(c.call("BGREWRITEAOF")).isEqualTo("Background append only file rewriting started");
+            assertThat(c.call("SAVE")).isEqualTo("OK");
+            assertThatThrownBy(() -> c.call("BGREWRITEAOF")).isInstanceOf(ErrorReply.class)
+                    .hasMessage("ERR Background append only file rewriting already in progress");
+            c.call("CONFIG", "SET", "rdb-key-save-delay", "0");
+            awaitIdle(c);
+        }
+    }
+
+    /** As Redis with appendonly no: BGREWRITEAOF writes a base and a manifest naming only it, and logs nothing after. */
+    @Test
+    void bgrewriteaofWithAppendonlyNo_writesABaseOnly_andLogsNothing() throws Exception {
+        try (EngineTestSupport ordo = open(config("no"))) {
+            EmbeddedClient c = ordo.client();
+            c.call("SET", "a", "1");
+            assertThat(c.call("BGREWRITEAOF")).isEqualTo("Background append only file rewriting started");
+            awaitIdle(c);
+            c.call("SET", "b", "2");
+            assertThat(info(c)).contains("aof_enabled:0");
+        }
+        Path aofDir = dir.resolve("appendonlydir");
+        try (var files = Files.list(aofDir)) {
+            assertThat(files.map(f -> f.getFileName().toString()).sorted())
+                    .containsExactly("appendonly.aof.1.base.rdb", "appendonly.aof.manifest");
+        }
+        assertThat(Files.readString(aofDir.resolve("appendonly.aof.manifest"))).isEqualTo("file appendonly.aof.1.base.rdb seq 1 type b\n");
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            assertThat(texts(ordo.client().call("MGET", "a", "b"))).as("the base holds what was there at the rewrite")
+                    .containsExactly("1", null);
+        }
+    }
+
+    /** Redis 7's upgrade of a Redis 6 single-file AOF: it becomes the base of the AOF directory, and its data loads. */
+    @Test
+    void aSingleFileAofFromRedis6IsMovedIntoTheAofDirectoryAndLoaded() throws IOException {
+        Files.writeString(dir.resolve("appendonly.aof"), "*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n$6\r\nlegacy\r\n$3\r\nyes\r\n"
+                + "*4\r\n$4\r\nZADD\r\n$2\r\nlz\r\n$1\r\n1\r\n$1\r\na\r\n");
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            assertThat(ordo.client().call("GET", "legacy")).isEqualTo("yes".getBytes(StandardCharsets.UTF_8));
+            assertThat(ordo.client().call("ZSCORE", "lz", "a")).isEqualTo("1".getBytes(StandardCharsets.UTF_8));
+            ordo.client().call("SET", "after", "1");
+        }
+        assertThat(dir.resolve("appendonly.aof")).doesNotExist();
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            assertThat(texts(ordo.client().call("MGET", "legacy", "after"))).containsExactly("yes", "1");
+        }
+    }
+
     /**
      * A small set saved from the skiplist encoding loads as a listpack, which keeps no negative
      * zero: as in Redis, whose listpack stores the integral score as an integer.
@@ -279,10 +407,6 @@ class PersistenceTest {
             assertThat(info(client)).contains("rdb_saves:1", "rdb_changes_since_last_save:0", "rdb_last_bgsave_status:ok");
             assertThat(dir.resolve("dump.rdb")).exists();
         }
-    }
-
-    private static String info(EmbeddedClient c) {
-        return new String((byte[]) c.call("INFO", "persistence"), StandardCharsets.UTF_8);
     }
 
     /** INFO persistence has Redis 7.0's fields, in its order, with the append-only file off and on. */
