@@ -329,6 +329,63 @@ public final class LuaSandbox {
     }
 
     /** A Lua string's bytes, copied. */
+    /**
+     * Lua 5.1's string.gmatch, over {@code find}: after an empty match the next search starts one
+     * byte on (LuaJ's own gmatch stayed put and looped for ever), a match may be empty at the very
+     * end, and a leading {@code ^} is no anchor but the character itself. LuaJ's gmatch still
+     * checks the arguments, so their errors read as before.
+     */
+    private static LuaValue gmatch(LuaValue luajGmatch, LuaValue find) {
+        return new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                luajGmatch.invoke(args);
+                LuaString subject = args.checkstring(1);
+                LuaString p = args.checkstring(2);
+                LuaValue pattern = p.length() > 0 && p.luaByte(0) == '^' ? LuaValue.valueOf("%").concat(p) : p;
+                return new VarArgFunction() {
+                    private int start = 1;
+
+                    @Override
+                    public Varargs invoke(Varargs unused) {
+                        if (start > subject.length() + 1) {
+                            return LuaValue.NIL;
+                        }
+                        Varargs found = find.invoke(LuaValue.varargsOf(subject, pattern, LuaValue.valueOf(start)));
+                        if (found.arg1().isnil()) {
+                            start = subject.length() + 2;
+                            return LuaValue.NIL;
+                        }
+                        int from = found.arg(1).toint();
+                        int to = found.arg(2).toint();
+                        start = to >= from ? to + 1 : from + 1;
+                        return found.narg() > 2 ? found.subargs(3) : subject.substring(from - 1, to);
+                    }
+                };
+            }
+        };
+    }
+
+    /** string.upper / string.lower as in the C locale: only the ASCII letters change, byte by byte. */
+    private static LuaValue caseMapping(String functionName, char first, char last, int shift) {
+        return new OneArgFunction() {
+            {
+                name = functionName; // the name argument errors give
+            }
+
+            @Override
+            public LuaValue call(LuaValue arg) {
+                byte[] b = bytes(arg.checkstring());
+                for (int i = 0; i < b.length; i++) {
+                    if (b[i] >= first && b[i] <= last) {
+                        b[i] += shift;
+                    }
+                }
+                return LuaString.valueUsing(b);
+            }
+        };
+    }
+
     static byte[] bytes(LuaString s) {
         byte[] b = new byte[s.length()];
         s.copyInto(0, b, 0, b.length);
@@ -407,7 +464,11 @@ public final class LuaSandbox {
                 return LuaValue.NIL;
             }
         });
-        string.rawset("gfind", string.rawget("gmatch"));
+        LuaValue gmatch = gmatch(string.rawget("gmatch"), string.rawget("find"));
+        string.rawset("gmatch", gmatch);
+        string.rawset("gfind", gmatch);
+        string.rawset("upper", caseMapping("upper", 'a', 'z', 'A' - 'a'));
+        string.rawset("lower", caseMapping("lower", 'A', 'Z', 'a' - 'A'));
         string.rawset("rep", new VarArgFunction() {
             @Override
             public Varargs invoke(Varargs args) {

@@ -76,9 +76,11 @@ final class LuaStringFormat extends VarArgFunction {
             char conv = (char) fmt.luaByte(i++);
             arg++;
             String text;
+            // C's '0' flag: ignored for an integer given a precision, and for inf and nan.
+            boolean zeros = flags.indexOf('0') >= 0 && precision < 0;
             switch (conv) {
                 case 'c':
-                    write(out, pad(new String(new char[] {(char) (long) number(args, arg)}), flags, width), true);
+                    write(out, pad(new String(new char[] {(char) (long) number(args, arg)}), flags, width, false), true);
                     continue;
                 case 'd':
                 case 'i':
@@ -101,7 +103,9 @@ final class LuaStringFormat extends VarArgFunction {
                 case 'f':
                 case 'g':
                 case 'G':
-                    text = sign(CFormat.spec(number(args, arg), conv, precision < 0 ? 6 : precision, flags.indexOf('#') >= 0), flags);
+                    double d = number(args, arg);
+                    text = sign(CFormat.spec(d, conv, precision < 0 ? 6 : precision, flags.indexOf('#') >= 0), flags);
+                    zeros = flags.indexOf('0') >= 0 && Double.isFinite(d);
                     break;
                 case 'q':
                     quoted(out, args.checkstring(arg));
@@ -128,7 +132,7 @@ final class LuaStringFormat extends VarArgFunction {
                 default:
                     throw new LuaError("invalid option '%" + conv + "' to 'format'");
             }
-            write(out, pad(text, flags, width), false);
+            write(out, pad(text, flags, width, zeros), false);
         }
         return LuaString.valueUsing(out.toByteArray());
     }
@@ -176,8 +180,8 @@ final class LuaStringFormat extends VarArgFunction {
         return s;
     }
 
-    /** Pads to {@code width}: left-justified with '-', zero-filled after the sign with '0' (numbers only). */
-    private static String pad(String s, String flags, int width) {
+    /** Pads to {@code width}: left-justified with '-', else with {@code zeros} zero-filled after the sign and any 0x. */
+    private static String pad(String s, String flags, int width, boolean zeros) {
         if (s.length() >= width) {
             return s;
         }
@@ -185,8 +189,7 @@ final class LuaStringFormat extends VarArgFunction {
         if (flags.indexOf('-') >= 0) {
             return s + " ".repeat(fill);
         }
-        boolean numeric = !s.isEmpty() && (Character.isDigit(s.charAt(s.length() - 1)) || s.endsWith("."));
-        if (flags.indexOf('0') >= 0 && numeric) {
+        if (zeros) {
             int signEnd = 0;
             while (signEnd < s.length() && "+- ".indexOf(s.charAt(signEnd)) >= 0) {
                 signEnd++;

@@ -143,6 +143,21 @@ class ScriptDifferentialTest {
                 eval("return redis.error_reply('a\\nb')"), eval("return redis.error_reply('-MY err')"),
                 eval("return redis.error_reply('\\r\\nlead ing')"), eval("return redis.error_reply('-ERR x')"),
                 eval("local e = redis.error_reply('abc') return e.err"), eval("return redis.pcall('NOSUCH').err")));
+        cases.add(c("gmatch moves past an empty match, may match empty at the end, and takes a leading ^ as itself",
+                eval("local t = {} for w in string.gmatch('a,b,,c', '([^,]*)') do t[#t + 1] = '[' .. w .. ']' end return table.concat(t)"),
+                eval("local t = {} for w in string.gmatch('abc', 'x*') do t[#t + 1] = '[' .. w .. ']' end return table.concat(t)"),
+                eval("local t = {} for a, b in string.gmatch('k1=v1, k2=v2', '(%w+)=(%w+)') do t[#t + 1] = a .. ':' .. b end return t"),
+                eval("local t = {} for p in string.gmatch('hello', '()l') do t[#t + 1] = p end return t"),
+                eval("local t = {} for w in string.gmatch('^a^b', '^%a') do t[#t + 1] = w end return t"),
+                eval("local t = {} for w in string.gfind('one two', '%a+') do t[#t + 1] = w end return t"),
+                eval("local t = {} for w in ('x'):gmatch('') do t[#t + 1] = '<' .. w .. '>' end return t"),
+                eval("return string.gmatch()"), eval("return string.gmatch('a', {})")));
+        cases.add(c("string.format's 0 flag pads hex and octal with zeros, not for an integer with a precision or for inf",
+                eval("return {string.format('%02x|%08X|%#05x|%05.3d|%05f|%05.1f|%-5x|%05o|%05x', 10, 255, 10, 7, 1/0, 2.25, 10, 8, -1)}"),
+                eval("return string.format('%+05d|% 05d|%06g|%05s', 3, 3, -1/0, 'ab')")));
+        cases.add(c("upper and lower change only ASCII letters, byte by byte",
+                eval("return string.upper(ARGV[1]) .. string.lower(ARGV[1])", "0", "caf\u00e9 \u00c0BC"),
+                eval("return {string.byte(string.upper('\\233xyz'), 1, -1)}"), eval("return string.upper()"), eval("return ('aB'):lower()")));
         cases.add(c("pairs and next see what read-only library tables hold",
                 eval("local n = 0 for k in pairs(string) do n = n + 1 end return n"),
                 eval("local n = 0 for k in pairs(math) do n = n + 1 end return n"),
