@@ -491,8 +491,16 @@ public final class Scripting {
 
         @Override
         public Varargs invoke(Varargs args) {
-            return withHandler ? protectedCall(this, args.arg1(), LuaValue.NONE, args.checkvalue(2))
-                    : protectedCall(this, args.checkvalue(1), args.subargs(2), null);
+            if (withHandler) {
+                return protectedCall(this, args.arg1(), LuaValue.NONE, args.checkvalue(2));
+            }
+            Varargs result = protectedCall(this, args.checkvalue(1), args.subargs(2), null);
+            // As Redis's pcall (not xpcall): an error reply table ({err=...}) is caught as its text.
+            LuaValue caught = result.arg(2);
+            if (!result.arg1().toboolean() && caught.istable() && caught.rawget("err").isstring()) {
+                return LuaValue.varargsOf(LuaValue.FALSE, caught.rawget("err"));
+            }
+            return result;
         }
     }
 

@@ -155,6 +155,13 @@ class ScriptDifferentialTest {
         cases.add(c("string.format's 0 flag pads hex and octal with zeros, not for an integer with a precision or for inf",
                 eval("return {string.format('%02x|%08X|%#05x|%05.3d|%05f|%05.1f|%-5x|%05o|%05x', 10, 255, 10, 7, 1/0, 2.25, 10, 8, -1)}"),
                 eval("return string.format('%+05d|% 05d|%06g|%05s', 3, 3, -1/0, 'ab')")));
+        cases.add(c("pcall catches an error reply table as its text, other tables as they are",
+                eval("local ok, e = pcall(function() error(redis.error_reply('MY x')) end) return {tostring(ok), type(e), e}"),
+                eval("local ok, e = pcall(function() error({err = 'raw'}) end) return {type(e), e}"),
+                eval("local ok, e = pcall(function() error({other = 1}) end) return {type(e), e.other}"),
+                eval("local ok, e = pcall(error, 'plain') return {tostring(ok), e}"),
+                eval("return {pcall(function(a) return a + 1 end, 41)}"),
+                eval("local ok, e = pcall(redis.call, 'NOSUCH') return {tostring(ok), type(e), e}")));
         cases.add(c("upper and lower change only ASCII letters, byte by byte",
                 eval("return string.upper(ARGV[1]) .. string.lower(ARGV[1])", "0", "caf\u00e9 \u00c0BC"),
                 eval("return {string.byte(string.upper('\\233xyz'), 1, -1)}"), eval("return string.upper()"), eval("return ('aB'):lower()")));
