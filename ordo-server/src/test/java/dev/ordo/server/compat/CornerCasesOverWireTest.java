@@ -85,8 +85,9 @@ class CornerCasesOverWireTest {
                 scenario("under an LFU policy OBJECT FREQ counts accesses: 5 for a new key, 6 after its first read",
                         "DEL lf lh", "CONFIG SET lfu-decay-time 0", "CONFIG SET maxmemory-policy ALLKEYS-LFU",
                         "CONFIG GET maxmemory-policy", "SET lf x", "OBJECT FREQ lf", "GET lf", "OBJECT FREQ lf", "OBJECT IDLETIME lf",
-                        "HSET lh f v", "HGET lh f", "OBJECT FREQ lh", "SET lf y", "CONFIG SET lfu-log-factor -1",
-                        "CONFIG GET lfu-log-factor", "CONFIG SET lfu-log-factor 0", "GET lf", "OBJECT FREQ lf",
+                        // Past 5 an access counts with probability 1/((c-5)*factor+1): factor 0 makes every one count.
+                        "HSET lh f v", "HGET lh f", "OBJECT FREQ lh", "CONFIG SET lfu-log-factor -1",
+                        "CONFIG GET lfu-log-factor", "CONFIG SET lfu-log-factor 0", "SET lf y", "OBJECT FREQ lf", "GET lf", "OBJECT FREQ lf",
                         "RENAME lf lr", "OBJECT FREQ lr", "MOVE lr 1", "SELECT 1", "OBJECT FREQ lr", "COPY lr lc", "OBJECT FREQ lc",
                         "DEL lr lc", "SELECT 0", "CONFIG SET lfu-log-factor 10", "CONFIG SET maxmemory-policy noeviction",
                         "OBJECT FREQ lh", "CONFIG SET lfu-decay-time 1", "DEL lf lh"),
