@@ -83,10 +83,7 @@ public final class Keyspace {
      * counter carried over, the write counting as an access (unless under CLIENT NO-TOUCH).
      */
     long overwritten(long field) {
-        if (!lfu.active()) {
-            return now;
-        }
-        return touching ? Lfu.accessed(field, now, lfu, random) : field;
+        return lfu.active() && !touching ? field : accessed(field);
     }
 
     /** The access field of a key created now. */
