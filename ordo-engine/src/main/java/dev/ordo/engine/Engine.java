@@ -7,6 +7,7 @@ import dev.ordo.engine.command.Command;
 import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.command.Dispatcher;
 import dev.ordo.engine.command.InstantaneousMetrics;
+import dev.ordo.engine.command.MaxMemory;
 import dev.ordo.engine.command.ObjectReplyWriter;
 import dev.ordo.engine.command.ReplyWriter;
 import dev.ordo.engine.command.ScriptCounts;
@@ -20,6 +21,7 @@ import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.KeyType;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.keyspace.KeyspaceListener;
+import dev.ordo.engine.memory.HeapBudget;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.persist.Persistence;
 import dev.ordo.engine.script.ScriptCommands;
@@ -70,7 +72,10 @@ public final class Engine implements CallContext, KeyspaceListener {
     private final EmbeddedServerControl embeddedClients;
     private volatile ServerControl server;
     private final Persistence persistence;
+    private final MaxMemory maxMemory;
     private volatile boolean persistent;
+    /** Whether a task continuing an eviction round is scheduled. */
+    private boolean evictionScheduled;
 
     private final Map<DbKey, ArrayDeque<Blocked>> blockedByKey = new HashMap<>();
     private final Set<DbKey> readyKeys = new LinkedHashSet<>();
@@ -125,6 +130,11 @@ public final class Engine implements CallContext, KeyspaceListener {
     }
 
     public Engine(Config config, Clock clock, Scheduler scheduler) {
+        this(config, clock, scheduler, HeapBudget.ofThisJvm());
+    }
+
+    /** An engine whose implicit memory limits come from {@code budget} instead of this JVM's heap. */
+    public Engine(Config config, Clock clock, Scheduler scheduler, HeapBudget budget) {
         this.config = config;
         this.keyspace = new Keyspace(config.getInt("databases"), clock);
         keyspace.setLfuSettings(config.lfuSettings());
@@ -136,6 +146,8 @@ public final class Engine implements CallContext, KeyspaceListener {
         this.embeddedClients = new EmbeddedServerControl();
         this.server = embeddedClients;
         this.persistence = new Persistence(this);
+        this.maxMemory = new MaxMemory(config, keyspace, () -> server.clientMemory(), scripting::memoryUsage, budget, clock::millis,
+                System::nanoTime);
         keyspace.addListener(this);
         scheduleActiveExpiry();
         scheduleMetricsSample();
@@ -279,6 +291,35 @@ public final class Engine implements CallContext, KeyspaceListener {
             }
             serveReadyKeys();
             return Outcome.DONE;
+        } finally {
+            scheduleEvictionIfRunning();
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public MaxMemory maxMemory() {
+        return maxMemory;
+    }
+
+    /** Under the lock: when an eviction round ran out of time, continues it from a task, as Redis's eviction timer does. */
+    private void scheduleEvictionIfRunning() {
+        if (maxMemory.evictionRunning() && !evictionScheduled && !closed) {
+            evictionScheduled = true;
+            scheduler.schedule(this::continueEviction, 0);
+        }
+    }
+
+    private void continueEviction() {
+        if (!lock.tryLock()) {
+            scheduler.schedule(this::continueEviction, 1);
+            return;
+        }
+        try {
+            evictionScheduled = false;
+            keyspace.beginCommand();
+            maxMemory.continueEviction();
+            scheduleEvictionIfRunning();
         } finally {
             lock.unlock();
         }
@@ -499,7 +540,12 @@ public final class Engine implements CallContext, KeyspaceListener {
 
     @Override
     public void keyExpired(int db, Key key) {
-        dispatcher.effects().expired(db, key.bytes());
+        dispatcher.effects().deleted(db, key.bytes());
+    }
+
+    @Override
+    public void keyEvicted(int db, Key key) {
+        dispatcher.effects().deleted(db, key.bytes());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.ordo.engine;
 
 import dev.ordo.engine.config.Config;
+import dev.ordo.engine.memory.HeapBudget;
 
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -29,10 +30,15 @@ public final class EngineTestSupport implements AutoCloseable {
     }
 
     public EngineTestSupport(Config config) {
+        this(config, HeapBudget.ofThisJvm());
+    }
+
+    /** An engine whose implicit memory limits come from {@code budget}. */
+    public EngineTestSupport(Config config, HeapBudget budget) {
         engine = new Engine(config, time::get, (task, delay) -> {
             var f = executor.schedule(task, delay, TimeUnit.MILLISECONDS);
             return () -> f.cancel(false);
-        });
+        }, budget);
     }
 
     /** A new embedded client of the engine. */

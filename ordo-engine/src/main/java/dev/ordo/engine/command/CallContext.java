@@ -43,6 +43,11 @@ public interface CallContext {
         return ScriptCounts.NONE;
     }
 
+    /** Memory accounting, limits and eviction; null where none are kept. */
+    default MaxMemory maxMemory() {
+        return null;
+    }
+
     /** Snapshots and the append-only file. */
     default PersistenceControl persistence() {
         throw new UnsupportedOperationException("this context keeps no data on disk");

@@ -36,6 +36,7 @@ public final class Command {
     private final Map<String, Command> subcommands = new LinkedHashMap<>();
     private final Map<String, Command> subcommandsView = Collections.unmodifiableMap(subcommands);
     private Command parent;
+    private java.util.function.Function<byte[][], Set<Flag>> callFlags;
 
     private Command(String name, int arity, Set<Flag> flags, int firstKey, int lastKey, int keyStep, String group,
                     CommandHandler handler) {
@@ -89,6 +90,21 @@ public final class Command {
 
     public boolean is(Flag flag) {
         return flags.contains(flag);
+    }
+
+    /**
+     * The flags one call has, for the checks made before it runs: the static flags, except for
+     * commands whose flags depend on their arguments (EVAL and FCALL take their script's flags,
+     * as Redis's getCommandFlags does).
+     */
+    public Set<Flag> flagsOf(byte[][] args) {
+        return callFlags == null ? flags : callFlags.apply(args);
+    }
+
+    /** Makes the flags of each call depend on its arguments ({@link #flagsOf}); returns this command. */
+    public Command withCallFlags(java.util.function.Function<byte[][], Set<Flag>> callFlags) {
+        this.callFlags = callFlags;
+        return this;
     }
 
     public int firstKey() {

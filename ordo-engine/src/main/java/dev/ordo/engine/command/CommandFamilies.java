@@ -11,6 +11,7 @@ public final class CommandFamilies {
         ConnectionCommands.register(table);
         ServerCommands.register(table);
         KeyCommands.register(table);
+        MemoryCommands.register(table);
         StringCommands.register(table);
         HashCommands.register(table);
         SetCommands.register(table);

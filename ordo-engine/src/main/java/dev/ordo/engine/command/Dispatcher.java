@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -34,6 +35,10 @@ public final class Dispatcher {
     private long errorsBefore;
     /** Errors the running command passed on that were counted where they arose (a script returning redis.call's error). */
     private int passedOnErrors;
+    /** Whether memory was over the limit before the running top-level command ({@link #outOfMemoryAtStart}). */
+    private boolean oomAtStart;
+    /** Whether a command is being dispatched beside a busy script, where no eviction runs. */
+    private boolean besideScript;
 
     /** INFO commandstats counters and the latencystats distribution for one command. */
     public static final class CommandStats {
@@ -100,6 +105,16 @@ public final class Dispatcher {
         }
         session.touch(context.keyspace().now(), command.fullName());
         Transactions.Multi multi = session.multi();
+        boolean queues = multi != null && !Transactions.runsInsideMulti(command);
+        if (queues && command.is(Command.Flag.NO_MULTI)) {
+            reject(command, session, out, "ERR Command not allowed inside a transaction");
+            return null;
+        }
+        Set<Command.Flag> flags = command.flagsOf(args);
+        if (outOfMemory(command, flags, multi)) {
+            reject(command, session, out, Errors.OOM);
+            return null;
+        }
         // While writes are refused (MISCONF) Redis refuses PING too, and a write before queueing it.
         if (command.is(Command.Flag.WRITE) ? multi != null : command.fullName().equals("ping")) {
             String refusal = context.persistence().writeRefusal();
@@ -108,16 +123,48 @@ public final class Dispatcher {
                 return null;
             }
         }
-        if (multi != null && !Transactions.runsInsideMulti(command)) {
-            if (command.is(Command.Flag.NO_MULTI)) {
-                reject(command, session, out, "ERR Command not allowed inside a transaction");
-                return null;
-            }
+        if (queues) {
+            multi.denyOom |= flags.contains(Command.Flag.DENYOOM);
             multi.queued.add(new Transactions.Queued(command, args));
             out.simpleString("QUEUED");
             return null;
         }
         return run(command, session, args, out, blockingAllowed, null);
+    }
+
+    /**
+     * Redis's check before each command: evicts as {@code maxmemory-policy} says, and when memory
+     * stays over the limit with nothing left to evict, answers whether this call must be refused:
+     * a denyoom call, EXEC of a transaction holding one, or inside MULTI anything but EXEC,
+     * DISCARD, QUIT and RESET (Redis 7.2's rule). Not made beside a busy script or while loading.
+     * The answer before a top-level command is what its scripts see ({@link #outOfMemoryAtStart}).
+     */
+    private boolean outOfMemory(Command command, Set<Command.Flag> flags, Transactions.Multi multi) {
+        MaxMemory memory = context.maxMemory();
+        if (memory == null || besideScript || context.keyspace().loading()) {
+            return false;
+        }
+        oomAtStart = memory.beforeCommand();
+        if (!oomAtStart) {
+            return false;
+        }
+        String name = command.fullName();
+        if (flags.contains(Command.Flag.DENYOOM)) {
+            return true;
+        }
+        if (name.equals("exec")) {
+            return multi != null && multi.denyOom;
+        }
+        return multi != null && !name.equals("discard") && !name.equals("quit") && !name.equals("reset");
+    }
+
+    /**
+     * Whether memory was over the limit, with nothing left to evict, when the running top-level
+     * command began: a script without allow-oom may not start writing then (Redis's
+     * pre_command_oom_state).
+     */
+    public boolean outOfMemoryAtStart() {
+        return oomAtStart;
     }
 
     private static void flagTransaction(Session session) {
@@ -169,10 +216,14 @@ public final class Dispatcher {
      */
     public void dispatchBesideScript(Session session, byte[][] args, ReplyWriter out) {
         Command outer = lastRun;
+        boolean oom = oomAtStart;
+        besideScript = true;
         try {
             dispatch(session, args, out, false);
         } finally {
             lastRun = outer;
+            besideScript = false;
+            oomAtStart = oom;
         }
     }
 

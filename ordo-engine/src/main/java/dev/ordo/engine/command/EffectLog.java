@@ -72,8 +72,8 @@ public final class EffectLog {
         }
     }
 
-    /** Logs that {@code key} expired (lazily or by the active cycle). */
-    public void expired(int db, byte[] key) {
+    /** Logs that the server deleted {@code key} on its own: it expired (lazily or by the active cycle), or was evicted. */
+    public void deleted(int db, byte[] key) {
         add(db, new byte[][] {DEL, key});
     }
 

@@ -3,10 +3,9 @@ package dev.ordo.engine.command;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Keyspace;
+import dev.ordo.engine.memory.ProcessMemory;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.lang.management.ThreadMXBean;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -203,67 +202,72 @@ final class InfoReport {
     }
 
     private void memory(Map<String, String> f) {
-        Runtime rt = Runtime.getRuntime();
-        long used = rt.totalMemory() - rt.freeMemory();
-        long committed = rt.totalMemory();
-        long peak = Math.max(used, heapPeak());
-        long maxmemory = config().getLong("maxmemory");
+        MaxMemory memory = call.context().maxMemory();
+        MemoryFigures m = memory != null ? memory.figures() : heapOnly();
         long system = totalSystemMemory();
-        f.put("used_memory", String.valueOf(used));
-        f.put("used_memory_human", human(used));
-        f.put("used_memory_rss", String.valueOf(committed));
-        f.put("used_memory_rss_human", human(committed));
-        f.put("used_memory_peak", String.valueOf(peak));
-        f.put("used_memory_peak_human", human(peak));
-        f.put("used_memory_peak_perc", String.format(Locale.ROOT, "%.2f%%", peak == 0 ? 0.0 : 100.0 * used / peak));
-        zeros(f, "used_memory_overhead", "used_memory_startup", "used_memory_dataset");
-        f.put("used_memory_dataset_perc", "0.00%");
-        f.put("allocator_allocated", String.valueOf(used));
-        f.put("allocator_active", String.valueOf(committed));
-        f.put("allocator_resident", String.valueOf(committed));
+        long maxmemory = config().getLong("maxmemory");
+        long scriptsEval = m.scripts();
+        ScriptCounts scripts = call.context().scriptCounts();
+        f.put("used_memory", String.valueOf(m.used()));
+        f.put("used_memory_human", human(m.used()));
+        f.put("used_memory_rss", String.valueOf(m.rss()));
+        f.put("used_memory_rss_human", human(m.rss()));
+        f.put("used_memory_peak", String.valueOf(m.peak()));
+        f.put("used_memory_peak_human", human(m.peak()));
+        f.put("used_memory_peak_perc", MemoryFigures.twoDecimals(m.peakPercentage()) + "%");
+        f.put("used_memory_overhead", String.valueOf(m.overhead()));
+        f.put("used_memory_startup", String.valueOf(m.startup()));
+        f.put("used_memory_dataset", String.valueOf(m.dataset()));
+        f.put("used_memory_dataset_perc", MemoryFigures.twoDecimals(m.datasetPercentage()) + "%");
+        f.put("allocator_allocated", String.valueOf(m.heapUsed()));
+        f.put("allocator_active", String.valueOf(m.heapCommitted()));
+        f.put("allocator_resident", String.valueOf(m.heapCommitted()));
         f.put("total_system_memory", String.valueOf(system));
         f.put("total_system_memory_human", human(system));
         zeros(f, "used_memory_lua", "used_memory_vm_eval");
         f.put("used_memory_lua_human", human(0));
-        f.put("used_memory_scripts_eval", "0");
-        ScriptCounts scripts = call.context().scriptCounts();
+        f.put("used_memory_scripts_eval", String.valueOf(scriptsEval));
         f.put("number_of_cached_scripts", String.valueOf(scripts.cachedScripts()));
         f.put("number_of_functions", String.valueOf(scripts.functions()));
         f.put("number_of_libraries", String.valueOf(scripts.libraries()));
         zeros(f, "used_memory_vm_functions", "used_memory_vm_total");
         f.put("used_memory_vm_total_human", human(0));
-        zeros(f, "used_memory_functions", "used_memory_scripts");
-        f.put("used_memory_scripts_human", human(0));
+        f.put("used_memory_functions", "0");
+        f.put("used_memory_scripts", String.valueOf(scriptsEval));
+        f.put("used_memory_scripts_human", human(scriptsEval));
         f.put("maxmemory", String.valueOf(maxmemory));
         f.put("maxmemory_human", human(maxmemory));
         f.put("maxmemory_policy", config().get("maxmemory-policy"));
-        f.put("allocator_frag_ratio", ratio(committed, used));
-        f.put("allocator_frag_bytes", String.valueOf(committed - used));
-        f.put("allocator_rss_ratio", ratio(committed, committed));
+        // Ordo's own: the limit in force, which with maxmemory 0 comes from the heap (see HeapBudget).
+        f.put("maxmemory_effective", String.valueOf(m.limit()));
+        f.put("maxmemory_effective_human", human(m.limit()));
+        f.put("maxmemory_effective_source", m.implicitLimit() ? "heap" : "maxmemory");
+        f.put("allocator_frag_ratio", MemoryFigures.twoDecimals(m.heapFragmentation()));
+        f.put("allocator_frag_bytes", String.valueOf(m.heapCommitted() - m.heapUsed()));
+        f.put("allocator_rss_ratio", "1.00");
         f.put("allocator_rss_bytes", "0");
-        f.put("rss_overhead_ratio", ratio(committed, committed));
-        f.put("rss_overhead_bytes", "0");
-        f.put("mem_fragmentation_ratio", ratio(committed, used));
-        f.put("mem_fragmentation_bytes", String.valueOf(committed - used));
-        zeros(f, "mem_not_counted_for_evict", "mem_replication_backlog", "mem_total_replication_buffers", "mem_clients_slaves",
-                "mem_clients_normal", "mem_cluster_links", "mem_aof_buffer");
+        f.put("rss_overhead_ratio", MemoryFigures.twoDecimals(m.rssOverhead()));
+        f.put("rss_overhead_bytes", String.valueOf(m.rss() - m.heapCommitted()));
+        f.put("mem_fragmentation_ratio", MemoryFigures.twoDecimals(m.fragmentation()));
+        f.put("mem_fragmentation_bytes", String.valueOf(m.rss() - m.used()));
+        zeros(f, "mem_not_counted_for_evict", "mem_replication_backlog", "mem_total_replication_buffers", "mem_clients_slaves");
+        f.put("mem_clients_normal", String.valueOf(m.clients()));
+        zeros(f, "mem_cluster_links", "mem_aof_buffer");
         f.put("mem_allocator", "jvm");
         zeros(f, "active_defrag_running", "lazyfree_pending_objects", "lazyfreed_objects");
+        // Ordo's own: the JVM heap the figures above live in.
+        f.put("heap_used", String.valueOf(m.heapUsed()));
+        f.put("heap_committed", String.valueOf(m.heapCommitted()));
+        f.put("heap_max", String.valueOf(m.heapMax()));
+        f.put("heap_max_human", human(m.heapMax()));
     }
 
-    /** {@code a / b} with two decimals, as Redis prints its memory ratios (0.00 when b is 0). */
-    private static String ratio(long a, long b) {
-        return String.format(Locale.ROOT, "%.2f", b == 0 ? 0.0 : (double) a / b);
-    }
-
-    private static long heapPeak() {
-        long peak = 0;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
-                peak += pool.getPeakUsage().getUsed();
-            }
-        }
-        return peak;
+    /** The figures of a context that keeps no accounting: only the heap's. */
+    private static MemoryFigures heapOnly() {
+        Runtime rt = Runtime.getRuntime();
+        long heapUsed = rt.totalMemory() - rt.freeMemory();
+        return new MemoryFigures(0, 0, 0, 0, 0, 0, 0, 0, ProcessMemory.residentBytes(), heapUsed, rt.totalMemory(), rt.maxMemory(), 0,
+                false);
     }
 
     private static long totalSystemMemory() {
@@ -314,7 +318,11 @@ final class InfoReport {
         f.put("expired_stale_perc", "0.00");
         f.put("expired_time_cap_reached_count", "0");
         f.put("expire_cycle_cpu_milliseconds", String.valueOf(ks.expireCycleMicros / 1000));
-        zeros(f, "evicted_keys", "evicted_clients", "total_eviction_exceeded_time", "current_eviction_exceeded_time");
+        MaxMemory memory = call.context().maxMemory();
+        f.put("evicted_keys", String.valueOf(ks.evictedKeys));
+        f.put("evicted_clients", String.valueOf(transport.evictedClients()));
+        f.put("total_eviction_exceeded_time", String.valueOf(memory == null ? 0 : memory.totalExceededMillis()));
+        f.put("current_eviction_exceeded_time", String.valueOf(memory == null ? 0 : memory.currentExceededMillis()));
         f.put("keyspace_hits", String.valueOf(ks.keyspaceHits));
         f.put("keyspace_misses", String.valueOf(ks.keyspaceMisses));
         zeros(f, "pubsub_channels", "pubsub_patterns", "pubsubshard_channels", "latest_fork_usec", "total_forks",
@@ -324,6 +332,8 @@ final class InfoReport {
                 "unexpected_error_replies");
         f.put("total_error_replies", String.valueOf(dispatcher.errorStats().total()));
         f.put("dump_payload_sanitizations", "0");
+        f.put("client_query_buffer_limit_disconnections", String.valueOf(transport.queryBufferLimitDisconnections()));
+        f.put("client_output_buffer_limit_disconnections", String.valueOf(transport.outputBufferLimitDisconnections()));
         f.put("total_reads_processed", String.valueOf(transport.readsProcessed()));
         f.put("total_writes_processed", String.valueOf(transport.writesProcessed()));
         zeros(f, "io_threaded_reads_processed", "io_threaded_writes_processed", "reply_buffer_shrinks",

@@ -54,14 +54,6 @@ final class KeyCommands {
             "    <key>.",
             "HELP",
             "    Prints this help.");
-    private static final List<String> MEMORY_HELP = List.of(
-            "MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-            "USAGE <key> [SAMPLES <count>]",
-            "    Return memory in bytes used by <key> and its value. Nested values are",
-            "    sampled up to <count> times (default: 5, 0 means sample all).",
-            "HELP",
-            "    Prints this help.");
-
     private KeyCommands() {
     }
 
@@ -98,9 +90,6 @@ final class KeyCommands {
                 .with(Command.of("idletime", 3, "readonly", 2, 2, 1, "generic", KeyCommands::objectIdletime))
                 .with(Command.of("refcount", 3, "readonly", 2, 2, 1, "generic", KeyCommands::objectRefcount))
                 .with(Command.of("help", 2, "loading stale", 0, 0, 0, "generic", c -> c.replyLines(OBJECT_HELP))));
-        t.register(Command.of("memory", -2, "", 0, 0, 0, "server", c -> { })
-                .with(Command.of("usage", -3, "readonly", 2, 2, 1, "server", KeyCommands::memoryUsage))
-                .with(Command.of("help", 2, "loading stale", 0, 0, 0, "server", c -> c.replyLines(MEMORY_HELP))));
     }
 
     // ------------------------------------------------------------------ existence
@@ -508,26 +497,6 @@ final class KeyCommands {
 
     private static boolean lfuPolicy(Call c) {
         return c.context().config().lfuSettings().active();
-    }
-
-    /** MEMORY USAGE key [SAMPLES count]: estimated bytes held by the key and its value, or nil. */
-    private static void memoryUsage(Call c) {
-        for (int j = 3; j < c.argc(); j++) {
-            if (c.argIs(j, "SAMPLES") && j + 1 < c.argc()) {
-                if (c.longArg(++j) < 0) {
-                    throw new ErrorReply(Errors.SYNTAX);
-                }
-            } else {
-                throw new ErrorReply(Errors.SYNTAX);
-            }
-        }
-        Key key = c.key(2);
-        Database.Entry e = c.db().entry(key);
-        if (e == null) {
-            c.reply().nullBulk();
-            return;
-        }
-        c.reply().integer(MemoryUsage.ofEntry(key, e.value()));
     }
 
     /** A read lookup that counts a keyspace hit or miss but leaves the access time alone (Redis's LOOKUP_NOTOUCH). */

@@ -311,6 +311,10 @@ final class ServerCommands {
         c.context().server().resetStats();
         Keyspace.Stats stats = c.keyspace().stats();
         stats.expiredKeys = 0;
+        stats.evictedKeys = 0;
+        if (c.context().maxMemory() != null) {
+            c.context().maxMemory().resetStats();
+        }
         stats.keyspaceHits = 0;
         stats.keyspaceMisses = 0;
         stats.expireCycleMicros = 0;

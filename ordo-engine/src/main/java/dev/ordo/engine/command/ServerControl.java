@@ -23,6 +23,11 @@ public interface ServerControl {
     /** The transport's counters for INFO stats ({@link TransportStats#NONE} without a network server). */
     TransportStats transportStats();
 
+    /** The bytes all clients' buffers hold (input waiting, arguments, replies not yet sent), in O(1). */
+    default long clientMemory() {
+        return 0;
+    }
+
     /** Sets the transport's counters back to zero (CONFIG RESETSTAT). */
     void resetStats();
 }

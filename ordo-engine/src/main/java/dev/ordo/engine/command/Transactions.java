@@ -48,6 +48,8 @@ public final class Transactions {
     static final class Multi {
         final List<Queued> queued = new ArrayList<>();
         boolean flagged;
+        /** Whether a queued call is denyoom, so that EXEC is refused under OOM (Redis's mstate.cmd_flags). */
+        boolean denyOom;
     }
 
     record Queued(Command command, byte[][] args) {

@@ -106,6 +106,13 @@ public final class Config {
         memory("maxmemory", 0, true, 0);
         enumeration("maxmemory-policy", "noeviction", true, "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",
                 "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");
+        integer("maxmemory-samples", 5, true, 1, Integer.MAX_VALUE);
+        integer("maxmemory-eviction-tenacity", 10, true, 0, 100);
+        enumeration("lazyfree-lazy-eviction", "no", true, "yes", "no");
+        put(new Param("maxmemory-clients", Kind.STRING, "0", true, Config::maxmemoryClientsProblem, Config::maxmemoryClientsKept));
+        put(new Param("client-output-buffer-limit", Kind.STRING, OutputBufferLimits.DEFAULT.toString(), true,
+                v -> OutputBufferLimits.problem(v),
+                v -> OutputBufferLimits.parse(byName.get("client-output-buffer-limit").value).with(v).toString()));
         integer("lfu-log-factor", 10, true, 0, Integer.MAX_VALUE);
         integer("lfu-decay-time", 1, true, 0, Integer.MAX_VALUE);
         put(new Param("save", Kind.STRING, "3600 1 300 100 60 10000", true, Config::saveProblem, Config::saveRules));
@@ -478,6 +485,43 @@ public final class Config {
             }
         }
         return null;
+    }
+
+    /** {@code maxmemory-clients}: a memory value, or a whole percentage of maxmemory up to 100. */
+    private static String maxmemoryClientsProblem(String v) {
+        if (v.endsWith("%")) {
+            String digits = v.substring(0, v.length() - 1);
+            if (digits.isEmpty() || !digits.chars().allMatch(ch -> ch >= '0' && ch <= '9') || digits.length() > 18) {
+                return "argument must be a memory or percent value";
+            }
+            return Long.parseLong(digits) > 100 ? "percentage argument must be less or equal to 100" : null;
+        }
+        return parseMemory(v) < 0 ? "argument must be a memory or percent value" : null;
+    }
+
+    /** {@code maxmemory-clients} as CONFIG GET shows it: bytes, or the percentage ({@code 0%} reads back as 0). */
+    private static String maxmemoryClientsKept(String v) {
+        if (v.endsWith("%")) {
+            long pct = Long.parseLong(v.substring(0, v.length() - 1));
+            return pct == 0 ? "0" : pct + "%";
+        }
+        return String.valueOf(parseMemory(v));
+    }
+
+    /**
+     * The client memory limit {@code maxmemory-clients} sets, given the maxmemory in force: the
+     * bytes, or the percentage of it; 0 when off. Never under 128 KB when on, as in Redis, so a
+     * setting cannot lock every client out.
+     */
+    public long maxmemoryClients(long maxmemory) {
+        String v = get("maxmemory-clients");
+        long limit = v.endsWith("%") ? maxmemory / 100 * Long.parseLong(v.substring(0, v.length() - 1)) : Long.parseLong(v);
+        return limit == 0 ? 0 : Math.max(limit, 128 * 1024);
+    }
+
+    /** {@code client-output-buffer-limit}, parsed. */
+    public OutputBufferLimits outputBufferLimits() {
+        return OutputBufferLimits.parse(get("client-output-buffer-limit"));
     }
 
     /** Throws the error CONFIG GET/SET give for a missing argument. */

@@ -215,6 +215,11 @@ public final class Errors {
             + " to disk. Commands that may modify the data set are disabled, because this instance is configured to report errors"
             + " during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). Please check the Redis logs for details"
             + " about the RDB error.";
+    /** A denyoom command while used memory is over maxmemory and nothing can be evicted. */
+    public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+    /** A flagged script without allow-oom whose flags were not known before it was dispatched (EVALSHA queued before SCRIPT LOAD ran). */
+    public static final String OOM_SCRIPT_NOT_ALLOWED = "OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'";
+
     /** OBJECT FREQ while the maxmemory policy is not an LFU one. */
     public static final String LFU_NOT_SELECTED = "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.";
     /** OBJECT IDLETIME while the maxmemory policy is an LFU one. */

@@ -1,5 +1,8 @@
 package dev.ordo.engine.keyspace;
 
+import dev.ordo.engine.memory.Footprint;
+import dev.ordo.engine.memory.MemorySized;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -30,9 +33,14 @@ public final class Database {
      * under an LFU policy the access counter ({@link Lfu}), as Redis keeps either in one field.
      */
     public static final class Entry {
+        /** The heap bytes of an entry object: value reference, expiry, access field, accounted size. */
+        static final long FOOTPRINT = Footprint.object(1, 24);
+
         Object value;
         long expireAt = NO_EXPIRY;
         long lastAccess;
+        /** The value's size when last accounted ({@link Keyspace#storedBytes}): on storing it and after each change. */
+        long accounted;
 
         public Object value() {
             return value;
@@ -73,6 +81,23 @@ public final class Database {
     public Object peek(Key key) {
         Entry e = entries.get(key);
         return e == null ? null : e.value;
+    }
+
+    /** The entry stored at {@code key}, expired or not, with no side effect; null if absent. */
+    Entry stored(Key key) {
+        return entries.get(key);
+    }
+
+    /** A key chosen at random among all keys, or among those with an expiry; null when there is none. Expired keys count. */
+    Key sampleKey(boolean allKeys, RandomGenerator random) {
+        return (allKeys ? entries : volatileEntries).randomKey(random);
+    }
+
+    /** Deletes {@code key} to free memory ({@link Eviction}): counted, and heard as a change and as an eviction. */
+    void evict(Key key) {
+        remove(key);
+        keyspace.stats().evictedKeys++;
+        keyspace.evicted(index, key);
     }
 
     /** Whether {@code key} is stored but past its expiry time (not yet deleted), with no side effect. */
@@ -127,6 +152,7 @@ public final class Database {
         }
         e.value = value;
         e.lastAccess = keyspace.overwritten(e.lastAccess);
+        recount(e);
         keyspace.modified(index, key);
     }
 
@@ -138,6 +164,7 @@ public final class Database {
             return;
         }
         e.value = value;
+        recount(e);
         keyspace.modified(index, key);
     }
 
@@ -146,6 +173,8 @@ public final class Database {
         Entry e = new Entry();
         e.value = value;
         e.lastAccess = keyspace.created();
+        e.accounted = sizeOf(value);
+        keyspace.stored(overhead(key) + e.accounted);
         entries.put(key, e);
         keyspace.modified(index, key);
         keyspace.created(index, key);
@@ -158,6 +187,7 @@ public final class Database {
     public void addMoved(Key key, Entry moved) {
         long expireAt = moved.expireAt;
         moved.expireAt = NO_EXPIRY;
+        keyspace.stored(overhead(key) + moved.accounted);
         entries.put(key, moved);
         keyspace.modified(index, key);
         keyspace.created(index, key);
@@ -176,9 +206,60 @@ public final class Database {
         return true;
     }
 
-    /** Records that the value held by {@code key} changed in place (for WATCH). */
+    /** Records that the value held by {@code key} changed in place: WATCH, and the memory accounting. */
     public void touchModified(Key key) {
+        Entry e = entries.get(key);
+        if (e != null) {
+            recount(e);
+        }
         keyspace.modified(index, key);
+    }
+
+    /** Brings the accounted size of {@code e}'s value up to date, in O(1). */
+    private void recount(Entry e) {
+        long now = sizeOf(e.value);
+        keyspace.stored(now - e.accounted);
+        e.accounted = now;
+    }
+
+    private static long sizeOf(Object value) {
+        return ((MemorySized) value).memoryUsage();
+    }
+
+    /**
+     * The heap bytes {@code key} and its entry {@code e} hold, as the memory accounting counts
+     * them (MEMORY USAGE): the key object and bytes, the entry, and the value.
+     */
+    public static long memoryUsage(Key key, Entry e) {
+        return overhead(key) + e.accounted;
+    }
+
+    /** The heap bytes a key costs besides its value: the key object, its bytes, the entry object. */
+    private static long overhead(Key key) {
+        return Key.FOOTPRINT + Footprint.array(key.bytes().length) + Entry.FOOTPRINT;
+    }
+
+    /** Checks each entry's accounted size against its value now; returns the bytes of all entries. */
+    long checkAccounting() {
+        long[] total = {0};
+        entries.forEach((k, e) -> {
+            long now = sizeOf(e.value);
+            if (now != e.accounted) {
+                throw new AssertionError("key '" + k + "' in db " + index + " holds " + now + " bytes, accounted as " + e.accounted);
+            }
+            total[0] += overhead(k) + now;
+        });
+        return total[0];
+    }
+
+    /** The heap bytes of this database's two key tables (the main one and the one of keys with an expiry). */
+    public long tableBytes() {
+        return entries.allocatedBytes() + volatileEntries.allocatedBytes();
+    }
+
+    /** The heap bytes of the table of keys with an expiry. */
+    public long expiresTableBytes() {
+        return volatileEntries.allocatedBytes();
     }
 
     /** The absolute expiry of an existing key in ms, or {@link #NO_EXPIRY}. */
@@ -268,7 +349,10 @@ public final class Database {
 
     /** Removes every key. */
     public void clear() {
-        entries.forEach((k, e) -> keyspace.modified(index, k));
+        entries.forEach((k, e) -> {
+            keyspace.stored(-overhead(k) - e.accounted);
+            keyspace.modified(index, k);
+        });
         entries.clear();
         volatileEntries.clear();
         avgTtl = 0;
@@ -338,7 +422,11 @@ public final class Database {
 
     private void remove(Key key) {
         Entry e = entries.remove(key);
-        if (e != null && e.expireAt != NO_EXPIRY) {
+        if (e == null) {
+            return;
+        }
+        keyspace.stored(-overhead(key) - e.accounted);
+        if (e.expireAt != NO_EXPIRY) {
             volatileEntries.remove(key);
         }
     }

@@ -1,5 +1,7 @@
 package dev.ordo.engine.keyspace;
 
+import dev.ordo.engine.memory.Footprint;
+import dev.ordo.engine.memory.MemorySized;
 import dev.ordo.engine.zset.ListpackLimits;
 
 import java.util.LinkedHashMap;
@@ -17,9 +19,17 @@ import java.util.random.RandomGenerator;
  * <p>Exactly one of the two stores is in use. Fields and values are handed over: callers do not
  * change the arrays afterwards. Not thread-safe.
  */
-public final class HashValue {
+public final class HashValue implements MemorySized {
+    /** A LinkedHashMap entry: hash, key, value, next, before, after. */
+    private static final long LINKED_ENTRY = Footprint.object(5, 4);
+    private static final int LINKED_MIN_CAPACITY = 16;
+
     private Map<Key, byte[]> listpack = new LinkedHashMap<>();
     private KeyTable<byte[]> table;
+    /** The bytes of the fields (key objects and arrays) and values, kept as they change. */
+    private long payloadBytes;
+    /** The most fields the listpack map has held: its bucket array grew for them and never shrinks. */
+    private int listpackPeak;
 
     public int size() {
         return table != null ? table.size() : listpack.size();
@@ -43,16 +53,42 @@ public final class HashValue {
         if (table == null && (field.bytes().length > limits.maxValueBytes() || value.length > limits.maxValueBytes())) {
             convertToHashtable();
         }
-        boolean added = (table != null ? table.put(field, value) : listpack.put(field, value)) == null;
-        if (table == null && listpack.size() > limits.maxEntries()) {
-            convertToHashtable();
+        byte[] old = table != null ? table.put(field, value) : listpack.put(field, value);
+        payloadBytes += Footprint.array(value.length) - (old == null ? -fieldBytes(field) : Footprint.array(old.length));
+        if (table == null) {
+            listpackPeak = Math.max(listpackPeak, listpack.size());
+            if (listpack.size() > limits.maxEntries()) {
+                convertToHashtable();
+            }
         }
-        return added;
+        return old == null;
     }
 
     /** Removes {@code field}; returns whether it was there. */
     public boolean remove(Key field) {
-        return (table != null ? table.remove(field) : listpack.remove(field)) != null;
+        byte[] old = table != null ? table.remove(field) : listpack.remove(field);
+        if (old == null) {
+            return false;
+        }
+        payloadBytes -= fieldBytes(field) + Footprint.array(old.length);
+        return true;
+    }
+
+    private static long fieldBytes(Key field) {
+        return Key.FOOTPRINT + Footprint.array(field.bytes().length);
+    }
+
+    @Override
+    public long memoryUsage() {
+        long own = Footprint.object(2, 12);
+        if (table != null) {
+            return own + table.allocatedBytes() + payloadBytes;
+        }
+        int capacity = LINKED_MIN_CAPACITY;
+        while (listpackPeak > capacity / 4 * 3) {
+            capacity *= 2;
+        }
+        return own + Footprint.object(6, 16) + Footprint.referenceArray(capacity) + listpack.size() * LINKED_ENTRY + payloadBytes;
     }
 
     /** Visits every field and value: in insertion order while listpack-encoded, else in table order. */

@@ -1,6 +1,7 @@
 package dev.ordo.engine.keyspace;
 
 import dev.ordo.engine.internal.Hashing;
+import dev.ordo.engine.memory.Footprint;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -10,6 +11,9 @@ import java.util.Arrays;
  * given array without copying: callers hand over arrays they no longer change.
  */
 public final class Key implements Comparable<Key> {
+    /** The heap bytes of a key object, not counting its byte array. */
+    public static final long FOOTPRINT = Footprint.object(1, 4);
+
     private final byte[] bytes;
     private final int hash;
 

@@ -1,5 +1,7 @@
 package dev.ordo.engine.keyspace;
 
+import dev.ordo.engine.memory.Footprint;
+
 import java.util.function.BiConsumer;
 import java.util.random.RandomGenerator;
 
@@ -31,6 +33,11 @@ public final class KeyTable<V> {
 
     public int size() {
         return size;
+    }
+
+    /** The heap bytes of this table's own object and slot arrays (not of the keys and values). */
+    public long allocatedBytes() {
+        return Footprint.object(2, 12) + 2 * Footprint.referenceArray(keys.length);
     }
 
     /** Returns the value of {@code key}, or null. */

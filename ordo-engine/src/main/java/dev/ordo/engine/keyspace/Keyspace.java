@@ -20,6 +20,8 @@ public final class Keyspace {
     private final List<KeyspaceListener> listeners = new ArrayList<>();
     private long now;
     private long dirty;
+    /** The heap bytes of every stored key, entry and value, kept in O(1) per change by the databases. */
+    private long storedBytes;
     private boolean loading;
     private volatile boolean activeExpireEnabled = true;
     private boolean touching = true;
@@ -28,6 +30,8 @@ public final class Keyspace {
     /** Counters INFO reports. */
     public static final class Stats {
         public long expiredKeys;
+        /** Keys deleted to free memory under maxmemory. */
+        public long evictedKeys;
         public long keyspaceHits;
         public long keyspaceMisses;
         /** Time spent in the active expiry cycle, in microseconds. */
@@ -68,6 +72,11 @@ public final class Keyspace {
     /** Where LFU counting (see {@link Lfu}) reads whether it is on and its parameters. */
     public void setLfuSettings(Lfu.Settings settings) {
         lfu = settings;
+    }
+
+    /** LFU counting's settings, as last set. */
+    Lfu.Settings lfuSettings() {
+        return lfu;
     }
 
     /**
@@ -165,6 +174,40 @@ public final class Keyspace {
         }
     }
 
+    /** Adds {@code delta} bytes to the stored figure (a database's key or value grew, shrank, came or went). */
+    void stored(long delta) {
+        storedBytes += delta;
+    }
+
+    /** The heap bytes of every key, its entry and its value, across the databases; O(1). */
+    public long storedBytes() {
+        return storedBytes;
+    }
+
+    /**
+     * Verifies the accounting: {@link #storedBytes} equals what every stored key, entry and value
+     * holds now, each value measured afresh. Walks everything; throws {@link AssertionError} on a
+     * difference, naming the first key whose value changed without being accounted.
+     */
+    public void checkAccounting() {
+        long total = 0;
+        for (Database db : databases) {
+            total += db.checkAccounting();
+        }
+        if (total != storedBytes) {
+            throw new AssertionError("stored bytes are " + storedBytes + " but the keys hold " + total);
+        }
+    }
+
+    /** The heap bytes of the databases' key tables; O(databases). */
+    public long tableBytes() {
+        long bytes = 0;
+        for (Database db : databases) {
+            bytes += db.tableBytes();
+        }
+        return bytes;
+    }
+
     /** How many changes commands made (Redis's dirty counter: save rules, effect logging); expiries do not count. */
     public long dirty() {
         return dirty;
@@ -175,6 +218,14 @@ public final class Keyspace {
         for (KeyspaceListener l : listeners) {
             l.keyModified(db, key);
             l.keyExpired(db, key);
+        }
+    }
+
+    /** A key was evicted: WATCH sees a change, the effect log a DEL, like an expiry; the dirty counter does not count it. */
+    void evicted(int db, Key key) {
+        for (KeyspaceListener l : listeners) {
+            l.keyModified(db, key);
+            l.keyEvicted(db, key);
         }
     }
 

@@ -13,6 +13,10 @@ public interface KeyspaceListener {
     default void keyExpired(int db, Key key) {
     }
 
+    /** A key was deleted to free memory under maxmemory ({@link Eviction}). */
+    default void keyEvicted(int db, Key key) {
+    }
+
     /** Two databases exchanged their contents (SWAPDB). */
     default void databasesSwapped(int a, int b) {
     }

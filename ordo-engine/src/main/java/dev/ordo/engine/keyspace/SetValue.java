@@ -1,5 +1,7 @@
 package dev.ordo.engine.keyspace;
 
+import dev.ordo.engine.memory.Footprint;
+import dev.ordo.engine.memory.MemorySized;
 import dev.ordo.engine.zset.EntryVisitor;
 import dev.ordo.engine.zset.ScoredMembers;
 
@@ -25,7 +27,7 @@ import java.util.random.RandomGenerator;
  * no longer change, and must not change the arrays they are given. The set also serves as an input
  * to the sorted-set algebra, every member scoring 1. Not thread-safe.
  */
-public final class SetValue implements ScoredMembers {
+public final class SetValue implements ScoredMembers, MemorySized {
     private static final int MAX_INTSET_ENTRIES = 1 << 30;
 
     /** The encodings, named as OBJECT ENCODING reports them. */
@@ -63,6 +65,8 @@ public final class SetValue implements ScoredMembers {
     private int intCount;
     private ArrayList<byte[]> list;
     private KeyTable<Boolean> table;
+    /** The bytes of the member arrays of a listpack or hashtable set, kept as members come and go. */
+    private long memberBytes;
 
     private SetValue(Encoding encoding) {
         this.encoding = encoding;
@@ -134,9 +138,14 @@ public final class SetValue implements ScoredMembers {
                     toHashtable();
                     table.put(Key.of(member), Boolean.TRUE);
                 }
+                memberBytes += Footprint.array(member.length);
                 return true;
             default:
-                return table.put(Key.of(member), Boolean.TRUE) == null;
+                if (table.put(Key.of(member), Boolean.TRUE) != null) {
+                    return false;
+                }
+                memberBytes += Footprint.array(member.length);
+                return true;
         }
     }
 
@@ -157,11 +166,15 @@ public final class SetValue implements ScoredMembers {
                 if (i < 0) {
                     return false;
                 }
-                list.remove(i);
+                memberBytes -= Footprint.array(list.remove(i).length);
                 return true;
             }
             default:
-                return table.remove(Key.of(member)) != null;
+                if (table.remove(Key.of(member)) == null) {
+                    return false;
+                }
+                memberBytes -= Footprint.array(member.length);
+                return true;
         }
     }
 
@@ -277,6 +290,7 @@ public final class SetValue implements ScoredMembers {
             default:
                 table.forEach(c.table::put);
         }
+        c.memberBytes = memberBytes;
         return c;
     }
 
@@ -306,27 +320,24 @@ public final class SetValue implements ScoredMembers {
         intCount = all.size();
         list = null;
         table = null;
+        memberBytes = 0;
         return true;
     }
 
-    /** Approximate bytes this set holds on the Java heap (compressed references, 8-byte alignment). */
+    /**
+     * {@inheritDoc} A listpack set's list is counted as if its array were exactly full (it holds
+     * at most {@code set-max-listpack-entries} references).
+     */
+    @Override
     public long memoryUsage() {
-        long header = 32;
+        long own = Footprint.object(4, 12);
         switch (encoding) {
             case INTSET:
-                return header + array(8L * ints.length);
-            case LISTPACK: {
-                long bytes = header + 24 + array(4L * list.size());
-                for (byte[] m : list) {
-                    bytes += array(m.length);
-                }
-                return bytes;
-            }
-            default: {
-                long[] bytes = {header + 32 + 2 * array(4L * tableCapacity(table.size()))};
-                table.forEach((k, v) -> bytes[0] += 24 + array(k.bytes().length));
-                return bytes[0];
-            }
+                return own + Footprint.array(8L * ints.length);
+            case LISTPACK:
+                return own + Footprint.object(1, 8) + Footprint.referenceArray(list.size()) + memberBytes;
+            default:
+                return own + table.allocatedBytes() + table.size() * Key.FOOTPRINT + memberBytes;
         }
     }
 
@@ -387,6 +398,7 @@ public final class SetValue implements ScoredMembers {
             toHashtable();
             table.put(Key.of(member), Boolean.TRUE);
         }
+        memberBytes += Footprint.array(member.length);
         return true;
     }
 
@@ -427,6 +439,7 @@ public final class SetValue implements ScoredMembers {
     private void toListpack() {
         ArrayList<byte[]> l = new ArrayList<>(intCount + 1);
         forEach(l::add);
+        memberBytes = sumOfArrays(l);
         encoding = Encoding.LISTPACK;
         list = l;
         ints = null;
@@ -435,7 +448,12 @@ public final class SetValue implements ScoredMembers {
 
     private void toHashtable() {
         KeyTable<Boolean> t = new KeyTable<>();
-        forEach(m -> t.put(Key.of(m), Boolean.TRUE));
+        long[] bytes = {0};
+        forEach(m -> {
+            t.put(Key.of(m), Boolean.TRUE);
+            bytes[0] += Footprint.array(m.length);
+        });
+        memberBytes = bytes[0];
         encoding = Encoding.HASHTABLE;
         table = t;
         ints = null;
@@ -456,12 +474,11 @@ public final class SetValue implements ScoredMembers {
         return Long.toString(v).getBytes(StandardCharsets.US_ASCII);
     }
 
-    private static long array(long payloadBytes) {
-        return (16 + payloadBytes + 7) & ~7L;
-    }
-
-    private static long tableCapacity(int size) {
-        long needed = Math.max(8, size * 100L / 60 + 1);
-        return Long.highestOneBit(needed - 1) << 1;
+    private static long sumOfArrays(List<byte[]> members) {
+        long bytes = 0;
+        for (byte[] m : members) {
+            bytes += Footprint.array(m.length);
+        }
+        return bytes;
     }
 }

@@ -1,5 +1,8 @@
 package dev.ordo.engine.keyspace;
 
+import dev.ordo.engine.memory.Footprint;
+import dev.ordo.engine.memory.MemorySized;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -14,7 +17,7 @@ import java.util.Arrays;
  * Redis's do. No value is longer than {@link #MAX_LENGTH}. APPEND and SETRANGE change an
  * instance in place, so a key never shares its instance with another key.
  */
-public final class StringValue {
+public final class StringValue implements MemorySized {
     /** The longest value a Java array can hold. */
     public static final int MAX_LENGTH = Integer.MAX_VALUE - 8;
 
@@ -61,12 +64,12 @@ public final class StringValue {
         return new StringValue(Long.toString(value).getBytes(StandardCharsets.US_ASCII));
     }
 
-    /** The value's bytes, exactly {@link #length()} of them; callers must not change them. */
+    /**
+     * The value's bytes, exactly {@link #length()} of them; callers must not change them. A copy
+     * when the buffer has room to grow (the value never shrinks behind the memory accounting's back).
+     */
     public byte[] bytes() {
-        if (buffer.length != length) {
-            buffer = Arrays.copyOf(buffer, length);
-        }
-        return buffer;
+        return buffer.length == length ? buffer : Arrays.copyOf(buffer, length);
     }
 
     /** The backing buffer, whose first {@link #length()} bytes are the value; callers must not change it. */
@@ -99,6 +102,11 @@ public final class StringValue {
         buffer = newBytes;
         length = newBytes.length;
         origin = Origin.RAW;
+    }
+
+    @Override
+    public long memoryUsage() {
+        return Footprint.object(2, 4) + Footprint.array(buffer.length);
     }
 
     /** The name OBJECT ENCODING reports. */

@@ -84,10 +84,14 @@ public final class ScriptCommands {
     }
 
     public static void register(CommandTable t, Scripting scripting) {
-        t.register(Command.of("eval", -3, EVAL_FLAGS, 0, 0, 0, "scripting", c -> eval(c, scripting, false, false)));
-        t.register(Command.of("evalsha", -3, EVAL_FLAGS, 0, 0, 0, "scripting", c -> eval(c, scripting, true, false)));
-        t.register(Command.of("eval_ro", -3, "readonly " + EVAL_FLAGS, 0, 0, 0, "scripting", c -> eval(c, scripting, false, true)));
-        t.register(Command.of("evalsha_ro", -3, "readonly " + EVAL_FLAGS, 0, 0, 0, "scripting", c -> eval(c, scripting, true, true)));
+        t.register(withScriptFlags(Command.of("eval", -3, EVAL_FLAGS, 0, 0, 0, "scripting", c -> eval(c, scripting, false, false)),
+                args -> scripting.flagsOf(args[1])));
+        t.register(withScriptFlags(Command.of("evalsha", -3, EVAL_FLAGS, 0, 0, 0, "scripting", c -> eval(c, scripting, true, false)),
+                args -> cachedFlags(scripting, args[1])));
+        t.register(withScriptFlags(Command.of("eval_ro", -3, "readonly " + EVAL_FLAGS, 0, 0, 0, "scripting",
+                c -> eval(c, scripting, false, true)), args -> scripting.flagsOf(args[1])));
+        t.register(withScriptFlags(Command.of("evalsha_ro", -3, "readonly " + EVAL_FLAGS, 0, 0, 0, "scripting",
+                c -> eval(c, scripting, true, true)), args -> cachedFlags(scripting, args[1])));
         t.register(Command.of("script", -2, "", 0, 0, 0, "scripting", c -> { })
                 .with(Command.of("load", 3, "noscript stale", 0, 0, 0, "scripting",
                         c -> c.reply().bulk(scripting.load(c.arg(2)).sha().getBytes(java.nio.charset.StandardCharsets.US_ASCII))))
@@ -96,8 +100,10 @@ public final class ScriptCommands {
                 .with(Command.of("kill", 2, "noscript allow_busy", 0, 0, 0, "scripting", c -> kill(c, scripting, false)))
                 .with(Command.of("debug", 3, "noscript", 0, 0, 0, "scripting", ScriptCommands::debug))
                 .with(Command.of("help", 2, "loading stale", 0, 0, 0, "scripting", c -> c.replyLines(SCRIPT_HELP))));
-        t.register(Command.of("fcall", -3, EVAL_FLAGS, 0, 0, 0, "scripting", c -> fcall(c, scripting, false)));
-        t.register(Command.of("fcall_ro", -3, "readonly " + EVAL_FLAGS, 0, 0, 0, "scripting", c -> fcall(c, scripting, true)));
+        t.register(withScriptFlags(Command.of("fcall", -3, EVAL_FLAGS, 0, 0, 0, "scripting", c -> fcall(c, scripting, false)),
+                args -> functionFlags(scripting, args[1])));
+        t.register(withScriptFlags(Command.of("fcall_ro", -3, "readonly " + EVAL_FLAGS, 0, 0, 0, "scripting",
+                c -> fcall(c, scripting, true)), args -> functionFlags(scripting, args[1])));
         Functions f = scripting.functions();
         t.register(Command.of("function", -2, "", 0, 0, 0, "scripting", c -> { })
                 .with(Command.of("load", -3, "write denyoom noscript", 0, 0, 0, "scripting", c -> functionLoad(c, f)))
@@ -123,6 +129,34 @@ public final class ScriptCommands {
                 .with(Command.of("help", 2, "loading stale", 0, 0, 0, "scripting", c -> c.replyLines(FUNCTION_HELP))));
     }
 
+    /** Gives {@code command} the flags of the script each call runs, as Redis's evalGetCommandFlags does. */
+    private static Command withScriptFlags(Command command, java.util.function.Function<byte[][], ScriptFlags> flags) {
+        return command.withCallFlags(args -> flags.apply(args).commandFlags(command.flags()));
+    }
+
+    /** The flags of the cached script an EVALSHA names; none (compat) when it is not cached. */
+    private static ScriptFlags cachedFlags(Scripting scripting, byte[] sha) {
+        Scripting.Script script = sha.length == 40 ? scripting.cached(new String(sha, java.nio.charset.StandardCharsets.ISO_8859_1)) : null;
+        return script == null ? ScriptFlags.COMPAT : script.flags();
+    }
+
+    /** The flags of the function an FCALL names; none when there is no such function. */
+    private static ScriptFlags functionFlags(Scripting scripting, byte[] name) {
+        Functions.Function fn = scripting.functions().function(new String(name, java.nio.charset.StandardCharsets.UTF_8));
+        return fn == null ? ScriptFlags.COMPAT : ScriptFlags.declared(fn.flags());
+    }
+
+    /**
+     * The check Redis makes as a flagged script starts, for calls whose flags were not known when
+     * they were dispatched (an EVALSHA queued before its SCRIPT LOAD ran): no running without
+     * allow-oom while memory was over maxmemory.
+     */
+    private static void checkOom(Call c, ScriptFlags flags) {
+        if (flags.declared() && !flags.allowOom() && c.context().dispatcher().outOfMemoryAtStart()) {
+            throw new ErrorReply(Errors.OOM_SCRIPT_NOT_ALLOWED);
+        }
+    }
+
     /** FCALL function numkeys key... arg... */
     private static void fcall(Call c, Scripting scripting, boolean readOnlyCommand) {
         Functions.Function fn = scripting.functions().function(c.argString(1));
@@ -130,12 +164,14 @@ public final class ScriptCommands {
             throw new ErrorReply("ERR Function not found");
         }
         int numKeys = numKeys(c, 2, "ERR Bad number of keys provided");
-        if (readOnlyCommand && !fn.noWrites()) {
+        ScriptFlags flags = ScriptFlags.declared(fn.flags());
+        checkOom(c, flags);
+        if (readOnlyCommand && !flags.noWrites()) {
             throw new ErrorReply("ERR Can not execute a script with write flag using *_ro command.");
         }
         byte[][] keys = Arrays.copyOfRange(c.args(), 3, 3 + numKeys);
         byte[][] args = Arrays.copyOfRange(c.args(), 3 + numKeys, c.argc());
-        scripting.run(c, fn.name(), fn.callback(), keys, args, readOnlyCommand || fn.noWrites(), true);
+        scripting.run(c, fn.name(), fn.callback(), keys, args, readOnlyCommand || flags.noWrites(), true, flags);
     }
 
     private static void functionLoad(Call c, Functions f) {
@@ -262,12 +298,14 @@ public final class ScriptCommands {
         } else {
             script = scripting.load(c.arg(1));
         }
-        if (readOnly && script.shebang() && !script.noWrites()) {
+        ScriptFlags flags = script.flags();
+        checkOom(c, flags);
+        if (readOnly && flags.declared() && !flags.noWrites()) {
             throw new ErrorReply("ERR Can not execute a script with write flag using *_ro command.");
         }
         byte[][] keys = Arrays.copyOfRange(c.args(), 3, 3 + numKeys);
         byte[][] args = Arrays.copyOfRange(c.args(), 3 + numKeys, c.argc());
-        scripting.run(c, script.sha(), script.function(), keys, args, readOnly || script.noWrites(), false);
+        scripting.run(c, script.sha(), script.function(), keys, args, readOnly || flags.noWrites(), false, flags);
     }
 
     /** The numkeys argument at {@code i}, checked against the arguments that follow it. */

@@ -1,6 +1,7 @@
 package dev.ordo.engine.script;
 
 import dev.ordo.engine.command.Call;
+import dev.ordo.engine.memory.Footprint;
 import dev.ordo.engine.command.CallContext;
 import dev.ordo.engine.command.Command;
 import dev.ordo.engine.command.ReplyWriter;
@@ -54,6 +55,11 @@ import java.util.regex.Pattern;
  */
 public final class Scripting {
     private static final Logger LOG = Logger.getLogger(Scripting.class.getName());
+    /**
+     * A cached script's bytes besides its body: the SHA1 text, the record and the cache entry. Its
+     * compiled form is counted as large as its body (LuaJ's prototypes are not measured).
+     */
+    private static final long SCRIPT_ENTRY = 256;
     static final String KILLED = "ERR Script killed by user with SCRIPT KILL...";
     private static final LuaString KEYS = LuaValue.valueOf("KEYS");
     private static final LuaString ARGV = LuaValue.valueOf("ARGV");
@@ -62,6 +68,8 @@ public final class Scripting {
     private final CallContext context;
     private final LuaSandbox sandbox = new LuaSandbox();
     private final Map<String, Script> cache = new LinkedHashMap<>();
+    /** The bytes of the cached scripts' bodies and entries ({@link #memoryUsage}). */
+    private long cacheBytes;
     private final LuaReplies.Capture capture = new LuaReplies.Capture();
     private final Lrand48 random = new Lrand48();
     private volatile Run running;
@@ -84,7 +92,7 @@ public final class Scripting {
     }
 
     /** A cached script. */
-    public record Script(String sha, byte[] body, LuaValue function, boolean shebang, boolean noWrites) {
+    public record Script(String sha, byte[] body, LuaValue function, ScriptFlags flags) {
     }
 
     /** The script being run: read by other threads for BUSY, SCRIPT KILL and FUNCTION KILL. */
@@ -96,6 +104,8 @@ public final class Scripting {
         final Session caller;
         volatile boolean killed;
         volatile boolean wrote;
+        /** Whether the script may start writing when memory was over maxmemory as its command began. */
+        boolean allowOom;
         int resp = 2;
         long instructions;
         long lastPollNanos;
@@ -239,8 +249,8 @@ public final class Scripting {
         if (s != null) {
             return s;
         }
-        boolean shebang = body.length > 1 && body[0] == '#' && body[1] == '!';
-        boolean noWrites = shebang && shebangFlags(body).contains("no-writes");
+        boolean shebang = hasShebang(body);
+        ScriptFlags flags = shebang ? ScriptFlags.declared(shebangFlags(body)) : ScriptFlags.COMPAT;
         byte[] source = body;
         if (shebang) {
             source = body.clone();
@@ -258,8 +268,9 @@ public final class Scripting {
         } catch (LuaError e) {
             throw new ErrorReply(Errors.scriptCompile(compileMessage(e)));
         }
-        s = new Script(sha, body.clone(), fn, shebang, noWrites);
+        s = new Script(sha, body.clone(), fn, flags);
         cache.put(sha, s);
+        cacheBytes += 2 * Footprint.array(body.length) + SCRIPT_ENTRY;
         return s;
     }
 
@@ -268,6 +279,29 @@ public final class Scripting {
     /** Whether {@code args} is exactly one string (a number is not one, as Lua's C API sees it). */
     private static boolean oneString(Varargs args) {
         return args.narg() == 1 && args.arg1().type() == LuaValue.TSTRING;
+    }
+
+    private static boolean hasShebang(byte[] body) {
+        return body.length > 1 && body[0] == '#' && body[1] == '!';
+    }
+
+    /**
+     * The flags of an EVAL script, cached or not, without compiling it: what Redis reads to decide
+     * a call's command flags before running it. A shebang line that does not parse counts as none.
+     */
+    public ScriptFlags flagsOf(byte[] body) {
+        Script cached = cache.get(sha1hex(body));
+        if (cached != null) {
+            return cached.flags();
+        }
+        if (!hasShebang(body)) {
+            return ScriptFlags.COMPAT;
+        }
+        try {
+            return ScriptFlags.declared(shebangFlags(body));
+        } catch (ErrorReply e) {
+            return ScriptFlags.COMPAT;
+        }
     }
 
     /** The flags of an EVAL script's {@code #!lua flags=...} line, with Redis's errors for anything else on it. */
@@ -306,6 +340,12 @@ public final class Scripting {
 
     public void flush() {
         cache.clear();
+        cacheBytes = 0;
+    }
+
+    /** The bytes the script cache holds: each cached script's body, kept as scripts are cached and flushed. */
+    public long memoryUsage() {
+        return cacheBytes;
     }
 
     /** Number of scripts in the cache (INFO's number_of_cached_scripts). */
@@ -325,7 +365,18 @@ public final class Scripting {
      * function of (keys, args)), writing the result or the error to {@code c.reply()}.
      */
     public void run(Call c, String name, LuaValue function, byte[][] keys, byte[][] args, boolean readOnly, boolean isFunction) {
+        run(c, name, function, keys, args, readOnly, isFunction, ScriptFlags.COMPAT);
+    }
+
+    /**
+     * {@link #run(Call, String, LuaValue, byte[][], byte[][], boolean, boolean)} of a script with
+     * {@code flags}: one without allow-oom may not start writing while memory was over maxmemory
+     * when the command began.
+     */
+    void run(Call c, String name, LuaValue function, byte[][] keys, byte[][] args, boolean readOnly, boolean isFunction,
+             ScriptFlags flags) {
         Run run = new Run(name, isFunction, readOnly, c.session());
+        run.allowOom = flags.allowOom();
         run.command = c.args();
         LuaTable keyTable = table(keys);
         LuaTable argTable = table(args);
@@ -825,6 +876,12 @@ public final class Scripting {
             if (run.readOnly) {
                 throw refused(command, "ERR Write commands are not allowed from read-only scripts.");
             }
+        }
+        // As Redis: a script may not start writing under OOM, but once it wrote it must finish.
+        if (command.is(Command.Flag.DENYOOM) && !run.allowOom && !run.wrote && context.dispatcher().outOfMemoryAtStart()) {
+            throw refused(command, Errors.OOM);
+        }
+        if (command.is(Command.Flag.WRITE)) {
             if (!run.markWrote()) {
                 checkKilled();
             }

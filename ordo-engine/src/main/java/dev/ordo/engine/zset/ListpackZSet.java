@@ -1,5 +1,7 @@
 package dev.ordo.engine.zset;
 
+import dev.ordo.engine.memory.Footprint;
+
 import java.util.Arrays;
 
 /**
@@ -184,7 +186,7 @@ final class ListpackZSet extends ZSetStore {
 
     @Override
     long allocatedBytes() {
-        return 16L + buf.length;
+        return Footprint.object(1, 12) + Footprint.array(buf.length);
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.ordo.engine.internal.Hashing;
 
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.memory.Footprint;
 
 import java.util.Arrays;
 
@@ -52,6 +53,8 @@ final class MemberArena {
     private int active = -1;
     private int[] pending = new int[4];
     private int pendingCount;
+    /** The bytes of the chunk arrays, kept as they are allocated, grown and released. */
+    private long chunkBytes;
 
     MemberArena(int chunkSize) {
         this.chunkSize = chunkSize;
@@ -183,15 +186,23 @@ final class MemberArena {
         return Hashing.hash(c, EntryLayout.memberOffset(c, at), EntryLayout.memberLength(c, at), seed);
     }
 
-    /** Returns the bytes held by chunk arrays, live or not. */
+    /** Returns the bytes of this arena's arrays (chunks, live or not, and bookkeeping), in O(1). */
     long allocatedBytes() {
-        long total = 0;
+        return Footprint.object(6, 32) + chunkBytes + Footprint.referenceArray(chunks.length) + 2 * Footprint.array(4L * used.length)
+                + Footprint.array(queued.length) + Footprint.array(4L * freeSlots.length) + Footprint.array(4L * pending.length);
+    }
+
+    /** Throws {@link AssertionError} when the kept chunk figure differs from the chunks held. */
+    void checkAccounting() {
+        long bytes = 0;
         for (int c = 0; c < chunkSlots; c++) {
             if (chunks[c] != null) {
-                total += chunks[c].length;
+                bytes += Footprint.array(chunks[c].length);
             }
         }
-        return total;
+        if (bytes != chunkBytes) {
+            throw new AssertionError("chunks hold " + bytes + " bytes, counted " + chunkBytes);
+        }
     }
 
     /** Returns the room an entry of {@code size} bytes takes: rounded up to {@link #ALIGNMENT}. */
@@ -215,7 +226,9 @@ final class MemberArena {
                 return active;
             }
             if (need <= chunkSize) {
-                chunks[active] = Arrays.copyOf(chunks[active], Math.min(chunkSize, Math.max(need, 2 * chunks[active].length)));
+                byte[] grown = Arrays.copyOf(chunks[active], Math.min(chunkSize, Math.max(need, 2 * chunks[active].length)));
+                chunkBytes += Footprint.array(grown.length) - Footprint.array(chunks[active].length);
+                chunks[active] = grown;
                 return active;
             }
             seal(active);
@@ -251,12 +264,14 @@ final class MemberArena {
             }
         }
         chunks[c] = new byte[capacity];
+        chunkBytes += Footprint.array(capacity);
         used[c] = 0;
         live[c] = 0;
         return c;
     }
 
     private void release(int c) {
+        chunkBytes -= Footprint.array(chunks[c].length);
         chunks[c] = null;
         used[c] = 0;
         live[c] = 0;

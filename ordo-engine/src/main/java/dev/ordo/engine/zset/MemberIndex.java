@@ -1,6 +1,7 @@
 package dev.ordo.engine.zset;
 
 import dev.ordo.engine.internal.Hashing;
+import dev.ordo.engine.memory.Footprint;
 
 import java.util.Arrays;
 import java.util.function.IntConsumer;
@@ -151,7 +152,7 @@ final class MemberIndex {
 
     /** Returns the bytes of the slot table. */
     long allocatedBytes() {
-        return 16L + 4L * slots.length;
+        return Footprint.object(2, 28) + Footprint.array(4L * slots.length);
     }
 
     private static int tag(long hash) {

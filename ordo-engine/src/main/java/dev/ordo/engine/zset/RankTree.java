@@ -1,5 +1,7 @@
 package dev.ordo.engine.zset;
 
+import dev.ordo.engine.memory.Footprint;
+
 import java.util.Arrays;
 
 /**
@@ -41,6 +43,9 @@ final class RankTree {
     private Leaf first;
     private Leaf last;
     private int size;
+    /** Nodes in the tree, kept as they are created and dropped, so that {@link #allocatedBytes} is O(1). */
+    private int leafCount;
+    private int innerCount;
 
     /** The separator produced by the last split, for the caller one level up. */
     private double splitScore;
@@ -52,7 +57,7 @@ final class RankTree {
         this.innerCapacity = shape.innerCapacity();
         this.leafMin = Math.max(1, leafCapacity / 4);
         this.innerMin = Math.max(2, innerCapacity / 4);
-        Leaf leaf = new Leaf(leafCapacity);
+        Leaf leaf = newLeaf();
         root = leaf;
         first = leaf;
         last = leaf;
@@ -161,7 +166,7 @@ final class RankTree {
     void insert(double score, int addr) {
         Node right = insert(root, score, addr);
         if (right != null) {
-            Inner top = new Inner(innerCapacity);
+            Inner top = newInner();
             top.children[0] = root;
             top.counts[0] = countOf(root);
             top.children[1] = right;
@@ -240,7 +245,7 @@ final class RankTree {
 
     private Leaf splitLeaf(Leaf leaf, int pos, double s, int addr) {
         boolean appending = pos == leaf.size && leaf == last;
-        Leaf right = new Leaf(leafCapacity);
+        Leaf right = newLeaf();
         right.prev = leaf;
         right.next = leaf.next;
         if (leaf.next != null) {
@@ -295,7 +300,7 @@ final class RankTree {
             setChild(inner, at, child, count, sepScore, sepMember);
             return null;
         }
-        Inner right = new Inner(innerCapacity);
+        Inner right = newInner();
         int mid = innerCapacity / 2;
         int moved = inner.size - mid;
         System.arraycopy(inner.children, mid, right.children, 0, moved);
@@ -343,6 +348,7 @@ final class RankTree {
         size--;
         if (root instanceof Inner inner && inner.size == 1) {
             root = inner.children[0];
+            innerCount--;
         }
     }
 
@@ -395,6 +401,7 @@ final class RankTree {
             }
             parent.counts[right - 1] = l.size;
             removeChild(parent, right);
+            leafCount--;
             return;
         }
         int target = total / 2;
@@ -420,6 +427,7 @@ final class RankTree {
             l.size += r.size;
             parent.counts[right - 1] += parent.counts[right];
             removeChild(parent, right);
+            innerCount--;
             return;
         }
         int target = (l.size + r.size) / 2;
@@ -728,13 +736,15 @@ final class RankTree {
         if (n == 0) {
             return;
         }
-        int leafCount = (n + leafCapacity - 1) / leafCapacity;
-        Node[] level = new Node[leafCount];
+        int leaves = (n + leafCapacity - 1) / leafCapacity;
+        Node[] level = new Node[leaves];
         Leaf prev = null;
-        for (int k = 0; k < leafCount; k++) {
+        leafCount = 0;
+        innerCount = 0;
+        for (int k = 0; k < leaves; k++) {
             int from = k * leafCapacity;
             int count = Math.min(leafCapacity, n - from);
-            Leaf leaf = new Leaf(leafCapacity);
+            Leaf leaf = newLeaf();
             System.arraycopy(scores, from, leaf.scores, 0, count);
             System.arraycopy(addrs, from, leaf.addrs, 0, count);
             leaf.size = count;
@@ -745,15 +755,15 @@ final class RankTree {
             prev = leaf;
             level[k] = leaf;
         }
-        balanceTail(level, leafCount);
+        balanceTail(level, leaves);
         first = (Leaf) level[0];
         last = prev;
-        int levelSize = leafCount;
+        int levelSize = leaves;
         while (levelSize > 1) {
             int parents = (levelSize + innerCapacity - 1) / innerCapacity;
             Node[] up = new Node[parents];
             for (int p = 0; p < parents; p++) {
-                Inner inner = new Inner(innerCapacity);
+                Inner inner = newInner();
                 int from = p * innerCapacity;
                 int count = Math.min(innerCapacity, levelSize - from);
                 for (int j = 0; j < count; j++) {
@@ -823,31 +833,41 @@ final class RankTree {
         return (Leaf) node;
     }
 
-    /** Returns the bytes held by the tree's nodes and arrays (compressed-oops layout). */
+    /**
+     * Returns the bytes held by the tree's nodes and their arrays, in O(1). The member copies in
+     * separators are left out: a separator has one only where equal scores straddle two leaves, so
+     * they add at most one member per leaf (1/48 of the members or fewer at the least fill).
+     */
     long allocatedBytes() {
-        return allocatedBytes(root);
+        return Footprint.object(5, 36) + leafCount * leafBytes(leafCapacity) + innerCount * innerBytes(innerCapacity);
     }
 
-    private static long allocatedBytes(Node node) {
-        if (node instanceof Leaf leaf) {
-            return 32 + 16 + 8L * leaf.scores.length + 16 + 4L * leaf.addrs.length;
-        }
-        Inner inner = (Inner) node;
-        int cap = inner.children.length;
-        long bytes = 24 + 4 * (16 + 4L * cap) + 4L * cap;
-        for (int i = 0; i < inner.size; i++) {
-            if (i > 0 && inner.sepMembers[i].length > 0) {
-                bytes += 16 + ((inner.sepMembers[i].length + 7) & ~7);
-            }
-            bytes += allocatedBytes(inner.children[i]);
-        }
-        return bytes;
+    private static long leafBytes(int capacity) {
+        return Footprint.object(4, 4) + Footprint.array(8L * capacity) + Footprint.array(4L * capacity);
+    }
+
+    private static long innerBytes(int capacity) {
+        return Footprint.object(4, 4) + 2 * Footprint.referenceArray(capacity) + Footprint.array(4L * capacity)
+                + Footprint.array(8L * capacity);
+    }
+
+    private Leaf newLeaf() {
+        leafCount++;
+        return new Leaf(leafCapacity);
+    }
+
+    private Inner newInner() {
+        innerCount++;
+        return new Inner(innerCapacity);
     }
 
     /** Verifies every invariant in the class header; throws {@link AssertionError} on a violation. */
     void checkInvariants() {
         int counted = checkNode(root, 0, null, null, true, new int[] {-1});
         check(counted == size, "size " + size + " but tree holds " + counted);
+        int[] nodes = countNodes(root, new int[2]);
+        check(nodes[0] == leafCount && nodes[1] == innerCount,
+                "counted " + leafCount + " leaves and " + innerCount + " inner nodes, but the tree holds " + nodes[0] + " and " + nodes[1]);
         Leaf prev = null;
         int walked = 0;
         for (Leaf leaf = first; leaf != null; leaf = leaf.next) {
@@ -912,6 +932,19 @@ final class RankTree {
             return ss < s;
         }
         return arena.compareMember(addr, sm, 0, sm.length) >= 0;
+    }
+
+    /** Adds the leaves under {@code node} to {@code counts[0]} and the inner nodes to {@code counts[1]}. */
+    private static int[] countNodes(Node node, int[] counts) {
+        if (node instanceof Inner inner) {
+            counts[1]++;
+            for (int i = 0; i < inner.size; i++) {
+                countNodes(inner.children[i], counts);
+            }
+        } else {
+            counts[0]++;
+        }
+        return counts;
     }
 
     private static Leaf rightmostLeaf(Node node) {

@@ -1,6 +1,7 @@
 package dev.ordo.engine.zset;
 
 import dev.ordo.engine.internal.Hashing;
+import dev.ordo.engine.memory.Footprint;
 
 /**
  * The {@code skiplist} encoding: {@link MemberArena} stores each entry once, {@link MemberIndex}
@@ -160,12 +161,13 @@ final class TreeZSet extends ZSetStore {
 
     @Override
     long allocatedBytes() {
-        return arena.allocatedBytes() + index.allocatedBytes() + tree.allocatedBytes();
+        return Footprint.object(3, 4) + arena.allocatedBytes() + index.allocatedBytes() + tree.allocatedBytes();
     }
 
     @Override
     void checkInvariants() {
         tree.checkInvariants();
+        arena.checkAccounting();
         if (index.size() != tree.size()) {
             throw new AssertionError("index holds " + index.size() + " members, tree " + tree.size());
         }

@@ -2,6 +2,8 @@ package dev.ordo.engine.zset;
 
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.memory.Footprint;
+import dev.ordo.engine.memory.MemorySized;
 
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -20,7 +22,7 @@ import java.util.random.RandomGenerator;
  *
  * <p>Not thread-safe: one thread (the keyspace's) owns each set.
  */
-public final class ZSet implements ScoredMembers {
+public final class ZSet implements ScoredMembers, MemorySized {
     private static final int RANK_BATCH = 1024;
 
     private final ListpackLimits limits;
@@ -396,9 +398,9 @@ public final class ZSet implements ScoredMembers {
         return copy;
     }
 
-    /** Approximate bytes held by this set's storage. */
+    @Override
     public long memoryUsage() {
-        return 32 + store.allocatedBytes();
+        return Footprint.object(3, 0) + store.allocatedBytes();
     }
 
     /** Throws {@link AssertionError} when an internal invariant does not hold. */

@@ -9,7 +9,7 @@ class InstantaneousMetricsTest {
     private final InstantaneousMetrics metrics = new InstantaneousMetrics();
 
     private static TransportStats bytes(long in, long out) {
-        return new TransportStats(0, 0, in, out, 0, 0);
+        return new TransportStats(0, 0, in, out, 0, 0, 0, 0, 0);
     }
 
     @Test

@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The server's network counters for INFO stats, as Redis keeps them: connections admitted and
- * refused over {@code maxclients}, bytes read from client sockets and bytes handed to them, and
- * the reads and writes (flushes with data) that moved them. Only admitted connections count (a
+ * refused over {@code maxclients}, bytes read from client sockets and bytes handed to them, the
+ * reads and writes (flushes with data) that moved them, and clients closed for memory (client
+ * eviction, the query and output buffer limits). Only admitted connections count (a
  * refused one's error line and input do not, as in Redis); the bytes a busy script's takeover
  * moves itself count too.
  *
@@ -26,6 +27,9 @@ import java.util.concurrent.atomic.LongAdder;
 final class NetworkStats {
     private final LongAdder connectionsReceived = new LongAdder();
     private final LongAdder rejectedConnections = new LongAdder();
+    private final LongAdder evictedClients = new LongAdder();
+    private final LongAdder queryBufferLimitDisconnections = new LongAdder();
+    private final LongAdder outputBufferLimitDisconnections = new LongAdder();
     private final Meter offLoop = new Meter();
     private final Map<Executor, Meter> loopMeters = new ConcurrentHashMap<>();
     private volatile long[] zero = new long[Meter.COUNTERS];
@@ -77,6 +81,21 @@ final class NetworkStats {
         rejectedConnections.increment();
     }
 
+    /** A client closed by client eviction ({@code maxmemory-clients}). */
+    void clientEvicted() {
+        evictedClients.increment();
+    }
+
+    /** A client closed over {@code client-query-buffer-limit}. */
+    void queryBufferLimitReached() {
+        queryBufferLimitDisconnections.increment();
+    }
+
+    /** A client closed over {@code client-output-buffer-limit}. */
+    void outputBufferLimitReached() {
+        outputBufferLimitDisconnections.increment();
+    }
+
     /** The meter of the connections served by {@code loop}; only that loop's thread may count on it. */
     Meter meter(Executor loop) {
         return loopMeters.computeIfAbsent(loop, l -> new Meter());
@@ -101,13 +120,16 @@ final class NetworkStats {
         long[] z = zero; // first: totals read after it are never below it
         long[] t = totals();
         return new TransportStats(connectionsReceived.sum(), rejectedConnections.sum(), t[0] - z[0], t[1] - z[1], t[2] - z[2],
-                t[3] - z[3]);
+                t[3] - z[3], evictedClients.sum(), queryBufferLimitDisconnections.sum(), outputBufferLimitDisconnections.sum());
     }
 
     /** CONFIG RESETSTAT: every counter back to zero. */
     void reset() {
         connectionsReceived.reset();
         rejectedConnections.reset();
+        evictedClients.reset();
+        queryBufferLimitDisconnections.reset();
+        outputBufferLimitDisconnections.reset();
         zero = totals();
     }
 

@@ -34,7 +34,7 @@ class NetworkStatsTest {
         stats.connectionRejected();
 
         assertThat(stats.meter(loopA)).isSameAs(stats.meter(loopA)).isNotSameAs(stats.meter(loopB));
-        assertThat(stats.snapshot()).isEqualTo(new TransportStats(1, 1, 20, 9, 3, 2));
+        assertThat(stats.snapshot()).isEqualTo(new TransportStats(1, 1, 20, 9, 3, 2, 0, 0, 0));
     }
 
     @Test
@@ -49,7 +49,7 @@ class NetworkStatsTest {
 
         stats.meter(loop).read(2);
         stats.meter(new Loop()).wrote(6);
-        assertThat(stats.snapshot()).isEqualTo(new TransportStats(0, 0, 2, 6, 1, 0));
+        assertThat(stats.snapshot()).isEqualTo(new TransportStats(0, 0, 2, 6, 1, 0, 0, 0, 0));
     }
 
     /** Each loop writes its own meter while takeovers on other threads write the shared one: nothing is lost. */
