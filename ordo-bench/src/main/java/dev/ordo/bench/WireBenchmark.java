@@ -37,7 +37,9 @@ import java.util.function.ToDoubleFunction;
  * scripting issue's benchmark; no set is loaded then.
  *
  * <p>Run: {@code ordo-bench/wire-benchmark.sh} (builds the jars first), or
- * {@code java -cp ordo-bench/target/benchmarks.jar dev.ordo.bench.WireBenchmark ordo-server/target/ordo-server.jar [ordo JVM flags...]}
+ * {@code java -cp ordo-bench/target/benchmarks.jar dev.ordo.bench.WireBenchmark ordo-server/bin/ordo-server [ordo JVM flags...]}:
+ * Ordo starts as the README starts it (the launcher and its jvm.options), the flags added after
+ * them; given a jar instead of the launcher, it starts on a plain {@code java} with the flags only.
  */
 public final class WireBenchmark {
     private static final int MEMBERS = 1_000_000;
@@ -71,7 +73,7 @@ public final class WireBenchmark {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            System.err.println("usage: WireBenchmark <ordo-server.jar> [JVM flags for Ordo...]");
+            System.err.println("usage: WireBenchmark <ordo-server/bin/ordo-server | ordo-server.jar> [JVM flags for Ordo...]");
             System.exit(2);
         }
         String redisServer = require("redis-server");
@@ -260,10 +262,21 @@ public final class WireBenchmark {
      * working in {@code dir} (an empty directory of the benchmark's, as redis-server's is, so that
      * it never loads a dump.rdb left in the working directory).
      */
-    static List<String> ordoCommand(String jar, List<String> jvmFlags, int port, Path dir) {
-        List<String> cmd = new ArrayList<>(List.of(javaBinary()));
-        cmd.addAll(jvmFlags);
-        cmd.addAll(List.of("-jar", jar, "--port", String.valueOf(port), "--save", "", "--appendonly", "no", "--dir", dir.toString()));
+    /**
+     * Starts Ordo as the README does: {@code server} is the launcher ({@code ordo-server/bin/ordo-server},
+     * with its jvm.options), and {@code jvmFlags} go to ORDO_JAVA_OPTS, after those options, so they
+     * win; or {@code server} is a jar, started with a plain {@code java} and only {@code jvmFlags}.
+     */
+    static List<String> ordoCommand(String server, List<String> jvmFlags, int port, Path dir) {
+        List<String> cmd = new ArrayList<>();
+        if (server.endsWith(".jar")) {
+            cmd.add(javaBinary());
+            cmd.addAll(jvmFlags);
+            cmd.addAll(List.of("-jar", server));
+        } else {
+            cmd.addAll(List.of("env", "ORDO_JAVA_OPTS=" + String.join(" ", jvmFlags), "JAVA_HOME=" + System.getProperty("java.home"), server));
+        }
+        cmd.addAll(List.of("--port", String.valueOf(port), "--save", "", "--appendonly", "no", "--dir", dir.toString()));
         return cmd;
     }
 

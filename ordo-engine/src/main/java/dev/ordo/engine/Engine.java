@@ -76,6 +76,9 @@ public final class Engine implements CallContext, KeyspaceListener {
     private volatile boolean persistent;
     /** Whether a task continuing an eviction round is scheduled. */
     private boolean evictionScheduled;
+    /** Why the engine stopped for good ({@link #failStop}), or null while it runs. */
+    private volatile String stopped;
+    private volatile java.util.function.Consumer<String> onFailStop = why -> { };
 
     private final Map<DbKey, ArrayDeque<Blocked>> blockedByKey = new HashMap<>();
     private final Set<DbKey> readyKeys = new LinkedHashSet<>();
@@ -276,6 +279,10 @@ public final class Engine implements CallContext, KeyspaceListener {
      * {@link Outcome#BLOCKED} when the command waits for a key; the reply then comes later.
      */
     public Outcome execute(Session session, byte[][] args, ReplyWriter out, Resumer resumer) {
+        if (stopped != null) {
+            out.error(Errors.ENGINE_STOPPED);
+            return Outcome.DONE;
+        }
         if (!acquire(session, args, out)) {
             return Outcome.DONE;
         }
@@ -300,6 +307,26 @@ public final class Engine implements CallContext, KeyspaceListener {
     @Override
     public MaxMemory maxMemory() {
         return maxMemory;
+    }
+
+    /**
+     * Stops the engine for good: a write ran out of memory part way, so the data in memory may be
+     * inconsistent (the append-only file and snapshots hold only whole writes, since effects are
+     * logged after a command ends). Every later command gets {@link Errors#ENGINE_STOPPED}, and
+     * the handler set with {@link #onFailStop} runs (the server logs and exits at once). Called
+     * under the lock.
+     */
+    @Override
+    public void failStop(String why) {
+        if (stopped == null) {
+            stopped = why;
+            onFailStop.accept(why);
+        }
+    }
+
+    /** What {@link #failStop} does besides refusing every later command (the server exits). */
+    public void onFailStop(java.util.function.Consumer<String> action) {
+        this.onFailStop = action;
     }
 
     /** Under the lock: when an eviction round ran out of time, continues it from a task, as Redis's eviction timer does. */

@@ -117,6 +117,13 @@ public final class Main implements Callable<Integer> {
             log.notice("Ordo is now ready to exit, bye bye...");
         });
         log.notice("Ordo version=" + Version.ORDO + ", pid=" + ProcessHandle.current().pid() + ", just started");
+        // A write that ran the heap out part way may have left its data half changed: stop at
+        // once, before anything (a save at shutdown above all) can use that state.
+        ordo.engine().onFailStop(why -> {
+            log.warning("Stopping: " + why + ". The data in memory may be inconsistent; exiting without saving.");
+            Runtime.getRuntime().halt(1);
+        });
+        logMemoryLimit(ordo, loaded.config(), log);
         ordo.engine().persistence().setLog(log::notice);
         try {
             ordo.engine().startPersistence();
@@ -140,6 +147,19 @@ public final class Main implements Callable<Integer> {
         log.notice("Server initialized");
         log.notice("Ready to accept connections tcp on port " + port);
         return ordo;
+    }
+
+    /** Logs the memory limit in force, and Redis's warning for a maxmemory under 1 MB. */
+    private static void logMemoryLimit(Ordo ordo, dev.ordo.engine.config.Config config, ServerLog log) {
+        long maxmemory = config.getLong("maxmemory");
+        var budget = ordo.engine().maxMemory().budget();
+        if (maxmemory == 0) {
+            log.notice("maxmemory is 0: writes are refused once the data reaches " + (budget.implicitMaxmemory() >> 20)
+                    + " MB, the maximum heap (" + (budget.maxHeap() >> 20) + " MB) less room for clients and collections");
+        } else if (maxmemory < 1024 * 1024) {
+            log.warning("WARNING: You specified a maxmemory value that is less than 1MB (current value is " + maxmemory
+                    + " bytes). Are you sure this is what you really want?");
+        }
     }
 
     /** {@code --check-aof FILE [--fix]}: checks (and with --fix repairs) an append-only file or manifest. */

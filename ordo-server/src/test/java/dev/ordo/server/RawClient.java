@@ -146,6 +146,34 @@ public final class RawClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads and drops whatever arrives until the server closes the connection; true when it
+     * does within {@code millis}, false when it is still open then.
+     */
+    public boolean drainedUntilClosed(int millis) throws IOException {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        byte[] sink = new byte[64 * 1024];
+        socket.setSoTimeout(100);
+        try {
+            while (System.nanoTime() < deadline) {
+                try {
+                    if (in.read(sink) < 0) {
+                        return true;
+                    }
+                } catch (SocketTimeoutException e) {
+                    // nothing yet: keep waiting
+                } catch (SocketException e) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            if (!socket.isClosed()) {
+                socket.setSoTimeout(TIMEOUT_MILLIS);
+            }
+        }
+    }
+
     /** Whether nothing arrives within {@code millis} (the connection stays open and silent). */
     public boolean silentFor(int millis) throws IOException {
         socket.setSoTimeout(millis);

@@ -43,6 +43,13 @@ public interface CallContext {
         return ScriptCounts.NONE;
     }
 
+    /**
+     * Stops the engine for good because a write ran out of memory part way (see
+     * {@code Engine#failStop}); the caller then rethrows the error.
+     */
+    default void failStop(String why) {
+    }
+
     /** Memory accounting, limits and eviction; null where none are kept. */
     default MaxMemory maxMemory() {
         return null;

@@ -292,6 +292,7 @@ final class ConnectionCommands {
 
     /** One client as CLIENT LIST describes it (Redis 7.2's fields, in its order). */
     static String clientLine(Session s, long nowMillis) {
+        ClientBuffers b = s.buffers();
         return "id=" + s.id()
                 + " addr=" + s.address()
                 + " laddr=" + s.localAddress()
@@ -301,8 +302,11 @@ final class ConnectionCommands {
                 + " idle=" + Math.max(0, (nowMillis - s.lastCommandMillis()) / 1000)
                 + " flags=" + flags(s)
                 + " db=" + s.db()
-                + " sub=0 psub=0 ssub=0 multi=" + s.queuedCount() + " qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0"
-                + " obl=0 oll=0 omem=0 tot-mem=0 events=r"
+                + " sub=0 psub=0 ssub=0 multi=" + s.queuedCount()
+                + " qbuf=" + b.queryBuffer() + " qbuf-free=" + b.queryBufferFree() + " argv-mem=" + b.argvMemory()
+                + " multi-mem=" + s.multiMemory() + " rbs=" + b.replyBufferSize() + " rbp=" + b.replyBufferUsed()
+                + " obl=" + b.replyBufferUsed() + " oll=" + b.outputListLength() + " omem=" + b.outputMemory()
+                + " tot-mem=" + (b.totalMemory() + s.multiMemory()) + " events=r"
                 + " cmd=" + s.lastCommand()
                 + " user=" + DEFAULT_USER
                 + " redir=-1"

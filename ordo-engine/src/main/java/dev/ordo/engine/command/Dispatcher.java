@@ -124,8 +124,7 @@ public final class Dispatcher {
             }
         }
         if (queues) {
-            multi.denyOom |= flags.contains(Command.Flag.DENYOOM);
-            multi.queued.add(new Transactions.Queued(command, args));
+            multi.queue(command, args, flags.contains(Command.Flag.DENYOOM));
             out.simpleString("QUEUED");
             return null;
         }
@@ -255,6 +254,12 @@ public final class Dispatcher {
             } catch (ErrorReply e) {
                 failed = true;
                 replyError(out, e.getMessage());
+            } catch (OutOfMemoryError e) {
+                // A write that ran out part way may be half applied: nothing may run after it. A read changed nothing.
+                if (write || context.keyspace().dirty() != dirtyBefore) {
+                    context.failStop("out of memory while running '" + command.fullName() + "': " + e.getMessage());
+                }
+                throw e;
             }
             if (write && effects.enabled()) {
                 logEffect(command, session, call, failed, dirtyBefore);

@@ -28,6 +28,7 @@ public final class Session {
     private boolean watchDirty;
     private boolean noEvict;
     private boolean noTouch;
+    private volatile ClientBuffers buffers = ClientBuffers.NONE;
     private String libName = "";
     private String libVersion = "";
 
@@ -176,6 +177,22 @@ public final class Session {
 
     public void setReplyMode(ReplyMode replyMode) {
         this.replyMode = replyMode;
+    }
+
+    /** What this client's connection holds in memory (CLIENT LIST); {@link ClientBuffers#NONE} for embedded clients. */
+    public ClientBuffers buffers() {
+        return buffers;
+    }
+
+    /** Lets the transport show its buffers for this client. */
+    public void setBuffers(ClientBuffers buffers) {
+        this.buffers = buffers;
+    }
+
+    /** The heap bytes of the commands queued in the open transaction (CLIENT LIST's multi-mem). */
+    public long multiMemory() {
+        Transactions.Multi m = multi;
+        return m == null ? 0 : m.memory;
     }
 
     /** The open transaction (after MULTI), or null. */

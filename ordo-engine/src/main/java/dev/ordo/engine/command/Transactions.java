@@ -5,6 +5,7 @@ import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.Keyspace;
+import dev.ordo.engine.memory.Footprint;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,6 +51,19 @@ public final class Transactions {
         boolean flagged;
         /** Whether a queued call is denyoom, so that EXEC is refused under OOM (Redis's mstate.cmd_flags). */
         boolean denyOom;
+        /** The heap bytes of the queued commands (CLIENT LIST's multi-mem). */
+        volatile long memory;
+
+        /** Queues a command, counting what it holds. */
+        void queue(Command command, byte[][] args, boolean denyOomCall) {
+            queued.add(new Queued(command, args));
+            denyOom |= denyOomCall;
+            long bytes = Footprint.object(2, 0) + Footprint.referenceArray(args.length) + Footprint.REFERENCE;
+            for (byte[] a : args) {
+                bytes += Footprint.array(a.length);
+            }
+            memory += bytes;
+        }
     }
 
     record Queued(Command command, byte[][] args) {

@@ -300,6 +300,15 @@ public final class Config {
         return () -> "yes".equals(p.value);
     }
 
+    /** A parameter's value read on every command: a view of it without the name lookup {@link #get} does. */
+    public java.util.function.Supplier<String> liveValue(String name) {
+        Param p = byName.get(name);
+        if (p == null) {
+            throw new IllegalArgumentException("no such parameter: " + name);
+        }
+        return () -> p.value;
+    }
+
     /**
      * A number or memory parameter read on every command or every read from a socket: a view of
      * its current value without the name lookup {@link #getLong} does.

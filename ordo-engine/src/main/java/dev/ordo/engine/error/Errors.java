@@ -220,6 +220,15 @@ public final class Errors {
     /** A flagged script without allow-oom whose flags were not known before it was dispatched (EVALSHA queued before SCRIPT LOAD ran). */
     public static final String OOM_SCRIPT_NOT_ALLOWED = "OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'";
 
+    /** A read command that ran the JVM's heap out of memory (its reply is dropped; nothing changed). */
+    public static String outOfMemoryRunning(String command) {
+        return "ERR out of memory while running '" + command + "'; nothing was changed";
+    }
+
+    /** Every command after a write ran the heap out of memory part way ({@code Engine#failStop}). */
+    public static final String ENGINE_STOPPED = "ERR the engine stopped: a write ran out of memory part way, so its data "
+            + "may be inconsistent; restart it (the append-only file holds every write that completed)";
+
     /** OBJECT FREQ while the maxmemory policy is not an LFU one. */
     public static final String LFU_NOT_SELECTED = "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.";
     /** OBJECT IDLETIME while the maxmemory policy is an LFU one. */

@@ -1,7 +1,5 @@
 package dev.ordo.engine.memory;
 
-import java.lang.management.ManagementFactory;
-
 /**
  * How many bytes Java objects take on HotSpot's heap, for the memory accounting: 12-byte object
  * headers and 16-byte array headers with compressed class pointers, references of 4 bytes while
@@ -39,11 +37,15 @@ public final class Footprint {
         return (bytes + 7) & ~7L;
     }
 
+    /**
+     * Whether references take 4 bytes: what the JVM's own array layout says (Unsafe's reference
+     * index scale, read reflectively, without loading the management classes); else the rule
+     * HotSpot follows by default, compressed under a 32 GB heap.
+     */
     private static boolean compressedOops() {
         try {
-            var bean = ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
-            return bean == null || Boolean.parseBoolean(bean.getVMOption("UseCompressedOops").getValue());
-        } catch (RuntimeException | LinkageError e) {
+            return Class.forName("sun.misc.Unsafe").getField("ARRAY_OBJECT_INDEX_SCALE").getInt(null) == 4;
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             return Runtime.getRuntime().maxMemory() < (32L << 30);
         }
     }

@@ -1,10 +1,13 @@
 package dev.ordo.server.net;
 
 import dev.ordo.engine.Engine;
+import dev.ordo.engine.command.ClientBuffers;
 import dev.ordo.engine.command.Command;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.Session.ReplyMode;
+import dev.ordo.engine.config.OutputBufferLimits;
 import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.memory.Footprint;
 import dev.ordo.engine.script.Scripting;
 import dev.ordo.server.resp.ProtocolError;
 import dev.ordo.server.resp.RespDecoder;
@@ -41,7 +44,20 @@ import java.util.concurrent.RejectedExecutionException;
  *
  * <p>Output: replies wait in the writer (written out early, unflushed, past 64 KiB) and leave
  * with one flush at the end of the event loop's turn ({@link TurnFlush}), together with every
- * other connection's of that turn; while the socket is not writable reading pauses.
+ * other connection's of that turn. While more than the channel's high water mark waits to be
+ * sent, the client is held back: reading pauses, and commands already decoded wait in
+ * {@code pending} (counted toward the query buffer limit) instead of running, so a client that
+ * pipelines without reading holds at most about one reply more than the water mark, and the
+ * event loop is free for everyone else. {@code client-output-buffer-limit} (normal class) closes
+ * a client whose unsent replies (staged, spilled or queued in Netty) pass the hard limit, or
+ * stay over the soft limit longer than its seconds.
+ *
+ * <p>Memory: the connection publishes what it holds ({@link ClientBuffers}, CLIENT LIST) and
+ * reports it to the server's total ({@link RespServer#clientMemoryChanged}), which counts toward
+ * used_memory and drives client eviction; it refreshes the figures after each read, each flush,
+ * each drain of its socket and every 100 ms. A command that runs the heap out of memory is
+ * answered with an error when it only read; one that was writing stops the server
+ * ({@link Engine#failStop}), since it may be half applied.
  *
  * <p>CLIENT REPLY: the engine only records the mode. A reply is sent when the mode after the
  * command is ON, and a command run in SKIP mode turns it back to ON.
@@ -50,8 +66,10 @@ import java.util.concurrent.RejectedExecutionException;
  * authentication like any command, answers OK once, and from then on the connection receives
  * {@link MonitorFeed}'s lines while it can still run commands of its own.
  */
-final class Connection extends ChannelInboundHandlerAdapter implements Engine.Resumer, RespDecoder.Limits {
+final class Connection extends ChannelInboundHandlerAdapter implements Engine.Resumer, RespDecoder.Limits, ClientBuffers {
     private static final int WRITE_OUT_BYTES = 64 * 1024;
+    /** A connection's own objects (channel, pipeline, session, decoder, writer), as client memory counts them. */
+    private static final long FIXED_BYTES = 4096;
     private static final Set<String> SCRIPT_RUNNERS = Set.of("eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro", "exec");
     private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -78,6 +96,19 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private volatile boolean blocked;
     private volatile boolean monitor;
     private volatile long lastInteraction;
+    /** The decoder in front of this connection, once active. */
+    private RespDecoder decoder;
+    /** What this connection last reported to the server's client memory total. */
+    private long reportedMemory;
+    /** CLIENT LIST's figures, as of the last {@link #refreshMemory}. */
+    private volatile long queryBytes;
+    private volatile long queryBytesFree;
+    private volatile long argvBytes;
+    private volatile long outputBytes;
+    private volatile long outputBlocks;
+    private volatile long totalBytes;
+    /** When the unsent replies first stayed over the soft output limit, in ms; 0 while under it. */
+    private long overSoftLimitSince;
 
     Connection(RespServer server, Engine engine) {
         this.server = server;
@@ -127,7 +158,130 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
 
     @Override
     public long queryBufferLimit() {
-        return server.queryBufferLimit.getAsLong();
+        return server.queryBufferLimit() - pendingBytes;
+    }
+
+    @Override
+    public long queryBuffer() {
+        return queryBytes;
+    }
+
+    @Override
+    public long queryBufferFree() {
+        return queryBytesFree;
+    }
+
+    @Override
+    public long argvMemory() {
+        return argvBytes;
+    }
+
+    @Override
+    public long replyBufferSize() {
+        RespWriter w = writer;
+        return w == null ? 0 : w.stageCapacity();
+    }
+
+    @Override
+    public long replyBufferUsed() {
+        RespWriter w = writer;
+        return w == null ? 0 : w.staged();
+    }
+
+    @Override
+    public long outputListLength() {
+        return outputBlocks;
+    }
+
+    @Override
+    public long outputMemory() {
+        return outputBytes;
+    }
+
+    @Override
+    public long totalMemory() {
+        return totalBytes;
+    }
+
+    /** The bytes this client holds, as client eviction ranks it (tot-mem). */
+    long memory() {
+        return totalBytes + session.multiMemory();
+    }
+
+    /**
+     * Brings the figures up to date and reports the change to the server's total. On the
+     * connection's event loop only.
+     */
+    void refreshMemory() {
+        if (ctx == null) {
+            return;
+        }
+        RespDecoder d = decoder;
+        long qbuf = d == null ? 0 : d.queryBytes();
+        long free = d == null ? 0 : d.queryBytesFree();
+        long argv = (d == null ? 0 : d.argvMemory()) + pendingBytes;
+        io.netty.channel.ChannelOutboundBuffer outbound = ctx.channel().unsafe().outboundBuffer();
+        long queued = outbound == null ? 0 : outbound.totalPendingWriteBytes();
+        long omem = writer.spilled() + queued;
+        queryBytes = qbuf;
+        queryBytesFree = free;
+        argvBytes = argv;
+        outputBytes = omem;
+        outputBlocks = outbound == null ? 0 : outbound.size() + (writer.spilled() > 0 ? 1 : 0);
+        long total = FIXED_BYTES + writer.stageCapacity() + qbuf + free + argv + omem;
+        totalBytes = total;
+        long now = closing ? 0 : total + session.multiMemory();
+        server.clientMemoryChanged(now - reportedMemory);
+        reportedMemory = now;
+    }
+
+    /** The bytes of unsent replies: staged, spilled, or queued in Netty (omem with the stage). */
+    private long unsentBytes() {
+        io.netty.channel.ChannelOutboundBuffer outbound = ctx.channel().unsafe().outboundBuffer();
+        return writer.size() + (outbound == null ? 0 : outbound.totalPendingWriteBytes());
+    }
+
+    /**
+     * Closes this client when its unsent replies break {@code client-output-buffer-limit}'s normal
+     * class: at once past the hard limit, or after more than the soft seconds over the soft one.
+     * Returns whether it closed.
+     */
+    private boolean overOutputLimit(long nowMillis) {
+        OutputBufferLimits.Limit limit = server.outputLimit();
+        long unsent = unsentBytes();
+        boolean hard = limit.hard() > 0 && unsent >= limit.hard();
+        boolean soft = false;
+        if (limit.soft() > 0 && unsent >= limit.soft()) {
+            if (overSoftLimitSince == 0) {
+                overSoftLimitSince = nowMillis;
+            } else {
+                soft = nowMillis - overSoftLimitSince > limit.softSeconds() * 1000;
+            }
+        } else {
+            overSoftLimitSince = 0;
+        }
+        if (!hard && !soft) {
+            return false;
+        }
+        server.log().warning("Client " + describe() + " closed for overcoming of output buffer limits.");
+        server.networkStats().outputBufferLimitReached();
+        closeNow();
+        return true;
+    }
+
+    /** Runs every 100 ms on the connection's event loop: the soft output limit, and fresh memory figures. */
+    void cron(long nowMillis) {
+        if (closing || ctx == null) {
+            return;
+        }
+        if (!overOutputLimit(nowMillis)) {
+            refreshMemory();
+        }
+    }
+
+    /** Whether the client must wait for its unsent replies to drain before more of its commands run. */
+    private boolean heldBack() {
+        return !ctx.channel().isWritable();
     }
 
     /** Admits the client (or refuses it over maxclients) and records its addresses. */
@@ -135,6 +289,8 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.writer = new RespWriter(ctx.alloc(), session);
+        this.decoder = ctx.pipeline().get(RespDecoder.class);
+        session.setBuffers(this);
         this.turnFlush = server.turnFlush(ctx.channel().eventLoop());
         lastInteraction = System.currentTimeMillis();
         session.setAddresses(address(ctx.channel().remoteAddress()), address(ctx.channel().localAddress()));
@@ -172,29 +328,35 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         }
         if (msg instanceof ProtocolError error && error.reply() == null) {
             protocolError(error);
-        } else if (blocked || deferred != null || running || !pending.isEmpty()) {
+        } else if (blocked || deferred != null || running || !pending.isEmpty() || heldBack()) {
             enqueue(msg);
         } else {
             handle(msg);
         }
     }
 
-    /** Queues input behind a blocked command; too much of it closes the connection. */
+    /** Queues input behind a blocked command or unsent replies; too much of it closes the connection. */
     private void enqueue(Object msg) {
         pending.add(msg);
         pendingBytes += weight(msg);
-        if (pendingBytes > queryBufferLimit()) {
-            server.log().warning("Closing client that reached max query buffer length: " + describe());
-            closeNow();
+        if (pendingBytes > server.queryBufferLimit()) {
+            closeOverQueryLimit();
         }
     }
 
-    /** Bytes a waiting message holds. */
+    private void closeOverQueryLimit() {
+        server.log().warning("Closing client that reached max query buffer length: " + describe());
+        server.networkStats().queryBufferLimitReached();
+        closeNow();
+    }
+
+    /** The heap bytes a waiting message holds: the argument arrays and the array of them. */
     private static long weight(Object msg) {
-        long bytes = 16;
+        long bytes = Footprint.REFERENCE;
         if (msg instanceof byte[][] args) {
+            bytes += Footprint.referenceArray(args.length);
             for (byte[] a : args) {
-                bytes += a.length + 16;
+                bytes += Footprint.array(a.length);
             }
         }
         return bytes;
@@ -325,6 +487,13 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             writer.truncate(mark);
             engine.dispatcher().replyError(writer, "ERR internal error while running '" + new String(args[0], StandardCharsets.UTF_8) + "'");
             return Engine.Outcome.DONE;
+        } catch (OutOfMemoryError e) {
+            // A read that ran out (a write that did stopped the engine before this): drop its reply, answer, go on.
+            writer.truncate(mark);
+            String name = new String(args[0], StandardCharsets.UTF_8);
+            server.log().warning("Out of memory while running '" + name + "' for " + describe() + ": " + e.getMessage());
+            engine.dispatcher().replyError(writer, Errors.outOfMemoryRunning(name));
+            return Engine.Outcome.DONE;
         }
     }
 
@@ -341,13 +510,16 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         }
     }
 
-    /** Closes after QUIT-like commands, or writes out a large accumulated reply. */
+    /** Closes after QUIT-like commands, or writes out a large accumulated reply; then applies the output limit. */
     private void afterCommand() {
         if (session.closing()) {
             closeAfterFlush();
-        } else if (writer.size() >= WRITE_OUT_BYTES) {
+            return;
+        }
+        if (writer.size() >= WRITE_OUT_BYTES) {
             ctx.write(writer.take(), ctx.voidPromise());
         }
+        overOutputLimit(System.currentTimeMillis());
     }
 
     /** The engine now owns the writer: send what came before the blocked command, and wait. */
@@ -389,7 +561,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     /** Runs the commands that arrived while blocked, until one blocks again. */
     private void drain() {
         Object msg;
-        while (!blocked && deferred == null && !closing && (msg = pending.poll()) != null) {
+        while (!blocked && deferred == null && !closing && !heldBack() && (msg = pending.poll()) != null) {
             pendingBytes -= weight(msg);
             handle(msg);
         }
@@ -432,18 +604,28 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         if (!ctx.channel().isWritable()) {
             ctx.channel().config().setAutoRead(false);
         }
+        refreshMemory();
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         lastInteraction = System.currentTimeMillis();
         flush();
+        refreshMemory();
     }
 
+    /** The socket drained below the low water mark (or filled past the high one): resume (or hold back) the client. */
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (ctx.channel().isWritable() && !pausedForScript) {
-            ctx.channel().config().setAutoRead(true);
+        if (ctx.channel().isWritable() && !closing) {
+            if (!pausedForScript) {
+                ctx.channel().config().setAutoRead(true);
+            }
+            if (!pending.isEmpty() && !running) {
+                drain();
+                flush();
+            }
+            refreshMemory();
         }
         ctx.fireChannelWritabilityChanged();
     }
@@ -451,8 +633,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     /** Answers a protocol error and closes, or closes silently for the query buffer limit. */
     private void protocolError(ProtocolError error) {
         if (error.reply() == null) {
-            server.log().warning("Closing client that reached max query buffer length: " + describe());
-            closeNow();
+            closeOverQueryLimit();
             return;
         }
         int mark = writer.size();
@@ -583,6 +764,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         }
         writer.release();
         pending.clear();
+        pendingBytes = 0;
+        server.clientMemoryChanged(-reportedMemory);
+        reportedMemory = 0;
         ctx.fireChannelInactive();
     }
 
@@ -605,13 +789,21 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (!(cause instanceof IOException)) {
+        if (cause instanceof OutOfMemoryError) {
+            // Decoding or writing ran out (a native buffer, or the heap past every limit): this
+            // client's buffers go with it, and the others go on.
+            pending.clear();
+            server.log().warning("Closing client " + describe() + ": out of memory (" + cause.getMessage() + ")");
+        } else if (!(cause instanceof IOException)) {
             server.log().warning("Closing client " + describe() + " after an error: " + cause);
         }
         closeNow();
     }
 
-    private String describe() {
-        return "id=" + session.id() + " addr=" + session.address();
+    /** The client as CLIENT LIST shows it, for log lines. */
+    String describe() {
+        return "id=" + session.id() + " addr=" + session.address() + " laddr=" + session.localAddress() + " name=" + session.name()
+                + " qbuf=" + queryBytes + " argv-mem=" + argvBytes + " multi-mem=" + session.multiMemory() + " omem=" + outputBytes
+                + " tot-mem=" + memory();
     }
 }

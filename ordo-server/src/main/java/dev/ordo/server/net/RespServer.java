@@ -5,6 +5,8 @@ import dev.ordo.engine.command.ServerControl;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.TransportStats;
 import dev.ordo.engine.config.Config;
+import dev.ordo.engine.config.OutputBufferLimits;
+import dev.ordo.engine.memory.HeapBudget;
 import dev.ordo.server.resp.RespDecoder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -30,6 +32,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -41,7 +44,17 @@ import java.util.function.LongSupplier;
  *
  * <p>Limits read live from the config: {@code maxclients} (a client over it gets
  * {@code -ERR max number of clients reached} and is closed), {@code timeout} (idle seconds, 0 =
- * never; checked every second; blocked and monitoring clients exempt), and the decoder's limits.
+ * never; checked every second; blocked and monitoring clients exempt), the decoder's limits, and
+ * the memory limits of clients:
+ * <ul>
+ *   <li>the query buffer limit: {@code client-query-buffer-limit}, but never more than the heap
+ *       allows one client ({@link HeapBudget#queryBufferCap});</li>
+ *   <li>{@code client-output-buffer-limit}'s normal class, enforced by each {@link Connection};</li>
+ *   <li>client eviction: while all clients together hold more than {@code maxmemory-clients}
+ *       (never more than the heap allows them, {@link HeapBudget#implicitClientsLimit}), the
+ *       clients holding the most are closed first, except those under CLIENT NO-EVICT. The total
+ *       counts toward used_memory ({@link #clientMemory}), as in Redis.</li>
+ * </ul>
  */
 public final class RespServer implements ServerControl, AutoCloseable {
     private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
@@ -62,9 +75,16 @@ public final class RespServer implements ServerControl, AutoCloseable {
     private volatile Runnable onShutdown = this::close;
     private volatile int port;
     private ScheduledFuture<?> idleCheck;
+    private final List<ScheduledFuture<?>> crons = new CopyOnWriteArrayList<>();
     /** The decoder's limits, read at every socket read. */
     final LongSupplier maxBulkLength;
-    final LongSupplier queryBufferLimit;
+    private final LongSupplier configuredQueryBufferLimit;
+    private final java.util.function.Supplier<String> outputLimitsText;
+    private final HeapBudget budget;
+    /** The bytes every connection holds, as they last reported it. */
+    private final AtomicLong clientMemory = new AtomicLong();
+    private volatile String parsedLimitsText;
+    private volatile OutputBufferLimits.Limit normalOutputLimit;
 
     public RespServer(Engine engine, Config config, EventLoopGroup group, Transport transport, ServerLog log) {
         this.engine = engine;
@@ -75,7 +95,87 @@ public final class RespServer implements ServerControl, AutoCloseable {
         this.previous = engine.server();
         this.monitors = new MonitorFeed(engine, PooledByteBufAllocator.DEFAULT);
         this.maxBulkLength = config.liveNumber("proto-max-bulk-len");
-        this.queryBufferLimit = config.liveNumber("client-query-buffer-limit");
+        this.configuredQueryBufferLimit = config.liveNumber("client-query-buffer-limit");
+        this.outputLimitsText = config.liveValue("client-output-buffer-limit");
+        this.budget = engine.maxMemory().budget();
+    }
+
+    /** The most a client's pending input may hold: {@code client-query-buffer-limit}, capped by the heap. */
+    long queryBufferLimit() {
+        return Math.min(configuredQueryBufferLimit.getAsLong(), budget.queryBufferCap());
+    }
+
+    /** {@code client-output-buffer-limit}'s normal class, parsed again only when the setting changed. */
+    OutputBufferLimits.Limit outputLimit() {
+        String text = outputLimitsText.get();
+        if (!text.equals(parsedLimitsText)) {
+            normalOutputLimit = config.outputBufferLimits().normal();
+            parsedLimitsText = text;
+        }
+        return normalOutputLimit;
+    }
+
+    /** The limit on all clients' memory together: {@code maxmemory-clients}, never more than the heap allows. */
+    long clientsLimit() {
+        long configured = config.maxmemoryClients(engine.maxMemory().limit());
+        long implicit = budget.implicitClientsLimit();
+        return configured > 0 ? Math.min(configured, implicit) : implicit;
+    }
+
+    /** A connection's memory changed by {@code delta} bytes; evicts clients when all of them hold too much. */
+    void clientMemoryChanged(long delta) {
+        if (delta != 0 && clientMemory.addAndGet(delta) > clientsLimit() && delta > 0) {
+            evictClients();
+        }
+    }
+
+    @Override
+    public long clientMemory() {
+        return Math.max(0, clientMemory.get());
+    }
+
+    /**
+     * Closes the clients that hold the most, CLIENT NO-EVICT ones aside, until the rest hold no
+     * more than the limit, as Redis's client eviction does (it works from the biggest memory
+     * bucket down).
+     */
+    private synchronized void evictClients() {
+        long limit = clientsLimit();
+        long total = clientMemory.get();
+        List<Connection> candidates = new ArrayList<>();
+        for (Connection c : connections.values()) {
+            if (c.session().closing()) {
+                total -= c.memory(); // on its way out: its memory goes with it
+            } else if (!c.session().noEvict()) {
+                candidates.add(c);
+            }
+        }
+        if (total <= limit) {
+            return;
+        }
+        candidates.sort(Comparator.comparingLong(Connection::memory).reversed());
+        for (Connection c : candidates) {
+            if (total <= limit) {
+                return;
+            }
+            log.notice("Evicting client: " + c.describe());
+            network.clientEvicted();
+            total -= c.memory();
+            c.kill();
+        }
+        if (total > limit) {
+            log.warning("Over client maxmemory after evicting all evictable clients");
+        }
+    }
+
+    /** Every 100 ms on each event loop: its connections' soft output limits and memory figures. */
+    private void cron() {
+        long now = System.currentTimeMillis();
+        for (Connection c : connections.values()) {
+            if (c.onThisLoop()) {
+                c.cron(now);
+            }
+        }
     }
 
     /**
@@ -105,6 +205,9 @@ public final class RespServer implements ServerControl, AutoCloseable {
         engine.setServerControl(this);
         engine.scripting().setBusyHandler(transport.runsScriptsAsTasks() ? new BusyPump(this, transport) : new BusyTakeover(this, engine));
         idleCheck = group.next().scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
+        for (EventExecutor loop : group) {
+            crons.add(loop.scheduleAtFixedRate(this::cron, 100, 100, TimeUnit.MILLISECONDS));
+        }
         return bound;
     }
 
@@ -299,6 +402,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
         if (idleCheck != null) {
             idleCheck.cancel(false);
         }
+        crons.forEach(f -> f.cancel(false));
         if (engine.server() == this) {
             engine.setServerControl(previous);
             engine.scripting().setBusyHandler(null);

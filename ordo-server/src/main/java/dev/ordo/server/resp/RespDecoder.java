@@ -1,5 +1,6 @@
 package dev.ordo.server.resp;
 
+import dev.ordo.engine.memory.Footprint;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
@@ -33,12 +34,16 @@ import java.util.List;
  * got 'c'"), over 64 KiB without a line end ("too big mbulk count string", "too big bulk count
  * string", "too big inline request"), an unbalanced quote ("unbalanced quotes in request"), and
  * before AUTH on a server with a password, argc above 10 or a bulk above 16384 bytes
- * ("unauthenticated multibulk length" / "unauthenticated bulk length"). More unparsed input than
- * {@code client-query-buffer-limit} closes the connection without a reply. After an error all
- * further input is discarded.
+ * ("unauthenticated multibulk length" / "unauthenticated bulk length"). A pending command that
+ * holds more than the query buffer limit ({@link Limits#queryBufferLimit}) closes the connection
+ * without a reply. After an error all further input is discarded.
  *
  * <p>Memory follows the bytes received, never the lengths declared: the argument array grows as
- * arguments arrive, and a bulk body stays in Netty's cumulation buffer until it is whole.
+ * arguments arrive, and a bulk body stays in Netty's cumulation buffer until it is whole. What a
+ * pending command holds is counted in memory, not only in bytes on the wire: the unparsed input
+ * ({@link #queryBytes}) plus the arguments decoded so far with their array overhead
+ * ({@link #argvMemory}), so a request of millions of empty arguments is stopped at the limit like
+ * one large bulk. Empty arguments share one array.
  */
 public final class RespDecoder extends ByteToMessageDecoder {
     /** Longest header or inline line Redis accepts without its line end (PROTO_INLINE_MAX_SIZE). */
@@ -48,6 +53,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private static final int INITIAL_ARGS = 1024;
     /** The largest body a Java array can hold, whatever proto-max-bulk-len says. */
     private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
+    private static final byte[] EMPTY = new byte[0];
     private static final ByteProcessor FIND_CR = b -> b != '\r' && b != 0;
     private static final ByteProcessor FIND_LF = b -> b != '\n' && b != 0;
 
@@ -59,7 +65,11 @@ public final class RespDecoder extends ByteToMessageDecoder {
         /** {@code proto-max-bulk-len}. */
         long maxBulkLength();
 
-        /** {@code client-query-buffer-limit}. */
+        /**
+         * The bytes the command being decoded may hold (unparsed input and decoded arguments):
+         * {@code client-query-buffer-limit}, capped by the heap and less what the client already
+         * has waiting.
+         */
         long queryBufferLimit();
     }
 
@@ -69,6 +79,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private long argc;
     private byte[][] args;
     private int argCount;
+    /** The heap bytes of the arguments decoded so far and of their array. */
+    private long argvMemory;
     private long bulkLength = -1;
     private boolean failed;
     /** Input read around Netty (a busy script's takeover), decoded before anything Netty reads next. */
@@ -76,6 +88,31 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     public RespDecoder(Limits limits) {
         this.limits = limits;
+    }
+
+    /** The unparsed input held (CLIENT LIST's qbuf). */
+    public long queryBytes() {
+        ByteBuf b = cumulationOrNull();
+        return b == null ? 0 : b.readableBytes();
+    }
+
+    /** Room left in the input buffer (CLIENT LIST's qbuf-free). */
+    public long queryBytesFree() {
+        ByteBuf b = cumulationOrNull();
+        return b == null ? 0 : b.capacity() - b.writerIndex();
+    }
+
+    /** The heap bytes of a half-decoded command's arguments and their array (CLIENT LIST's argv-mem). */
+    public long argvMemory() {
+        return argvMemory;
+    }
+
+    private ByteBuf cumulationOrNull() {
+        try {
+            return internalBuffer();
+        } catch (IllegalStateException e) { // removed from the pipeline
+            return null;
+        }
     }
 
     /** Whether part of a command has been received and not yet decoded into one. */
@@ -122,17 +159,20 @@ public final class RespDecoder extends ByteToMessageDecoder {
             byte[][] command = argc == 0 && in.getByte(in.readerIndex()) != '*' ? inline(in) : multibulk(in);
             if (command != null) {
                 out.add(command);
-            } else if (in.readableBytes() > queryBufferLimit) {
+            } else if (in.readableBytes() + argvMemory > queryBufferLimit) {
                 fail(in, out, ProtocolError.silent("query buffer limit reached"));
             }
         } catch (Malformed e) {
             fail(in, out, ProtocolError.answered(e.getMessage()));
+        } catch (OverLimit e) {
+            fail(in, out, ProtocolError.silent("query buffer limit reached"));
         }
     }
 
     private void fail(ByteBuf in, List<Object> out, ProtocolError error) {
         failed = true;
         args = null;
+        argvMemory = 0;
         in.skipBytes(in.readableBytes());
         out.add(error);
     }
@@ -170,16 +210,20 @@ public final class RespDecoder extends ByteToMessageDecoder {
             if (in.readableBytes() < bulkLength + 2) {
                 return null;
             }
-            byte[] arg = new byte[(int) bulkLength];
+            byte[] arg = bulkLength == 0 ? EMPTY : new byte[(int) bulkLength];
             in.readBytes(arg);
             in.skipBytes(2);
             append(arg);
             bulkLength = -1;
+            if (in.readableBytes() + argvMemory > queryBufferLimit) {
+                throw new OverLimit();
+            }
         }
         byte[][] done = args;
         args = null;
         argc = 0;
         argCount = 0;
+        argvMemory = 0;
         return done;
     }
 
@@ -202,6 +246,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
         }
         argc = n;
         args = new byte[(int) Math.min(n, INITIAL_ARGS)][];
+        argvMemory = Footprint.referenceArray(args.length);
         return true;
     }
 
@@ -251,14 +296,28 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     private void append(byte[] arg) {
         if (argCount == args.length) {
-            args = java.util.Arrays.copyOf(args, (int) Math.min(argc, 2L * args.length));
+            long grown = Math.min(argc, 2L * args.length);
+            argvMemory += Footprint.referenceArray(grown) - Footprint.referenceArray(args.length);
+            args = java.util.Arrays.copyOf(args, (int) grown);
         }
         args[argCount++] = arg;
+        if (arg != EMPTY) {
+            argvMemory += Footprint.array(arg.length);
+        }
     }
 
     /** The offending byte as Redis prints it in one error line (CR and LF become spaces). */
     private static String printable(byte b) {
         return b == '\r' || b == '\n' ? " " : String.valueOf((char) (b & 0xff));
+    }
+
+    /** A pending command past the query buffer limit, found while its arguments are decoded. */
+    private static final class OverLimit extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        OverLimit() {
+            super(null, null, false, false);
+        }
     }
 
     /** A protocol violation, carrying the text after "Protocol error: ". */

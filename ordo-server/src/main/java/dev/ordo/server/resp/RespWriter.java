@@ -105,8 +105,19 @@ public final class RespWriter implements ReplyWriter {
         put(src, 0, src.length);
     }
 
-    private int spilled() {
+    /** The bytes of replies that outgrew the stage, held in the spill buffer. */
+    public int spilled() {
         return spill == null ? 0 : spill.readableBytes();
+    }
+
+    /** The bytes waiting in the stage. */
+    public int staged() {
+        return staged;
+    }
+
+    /** The stage's size: the reply buffer an idle connection keeps (at most 16 KiB after a take). */
+    public int stageCapacity() {
+        return stage.length;
     }
 
     /** The number of bytes written and not yet taken; a mark for {@link #truncate}. */

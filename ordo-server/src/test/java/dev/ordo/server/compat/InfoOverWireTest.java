@@ -34,7 +34,11 @@ class InfoOverWireTest {
                     "eventloop_duration_cmd_sum", "instantaneous_eventloop_cycles_per_sec",
                     "instantaneous_eventloop_duration_usec", "acl_access_denied_auth", "acl_access_denied_cmd",
                     "acl_access_denied_key", "acl_access_denied_channel"),
-            "7.4", Set.of("pubsub_clients", "watching_clients", "total_watched_keys"));
+            "7.4", Set.of("pubsub_clients", "watching_clients", "total_watched_keys", "client_query_buffer_limit_disconnections",
+                    "client_output_buffer_limit_disconnections"));
+    /** Ordo's own fields: the memory limit in force and the JVM heap. */
+    private static final Set<String> ORDO_ONLY = Set.of("maxmemory_effective", "maxmemory_effective_human", "maxmemory_effective_source",
+            "heap_used", "heap_committed", "heap_max", "heap_max_human");
     /** Lines that exist per command, error code or database used, not per server. */
     private static final Pattern PER_USE = Pattern.compile("cmdstat_.*|errorstat_.*|latency_percentiles_usec_.*|db\\d+");
 
@@ -108,7 +112,7 @@ class InfoOverWireTest {
         List<String> redisNames = names(fields(connect(SERVERS.redis().port()).call("INFO", "everything")));
         List<String> ordoNames = names(fields(connect(SERVERS.ordoPort()).call("INFO", "everything")));
 
-        List<String> newerThanRedis = new ArrayList<>();
+        List<String> newerThanRedis = new ArrayList<>(ORDO_ONLY);
         ADDED_AFTER_7_0.forEach((since, added) -> {
             if (compareVersions(version, since) < 0) {
                 newerThanRedis.addAll(added);

@@ -1,5 +1,6 @@
 package dev.ordo.server.resp;
 
+import dev.ordo.engine.memory.Footprint;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.Test;
@@ -236,12 +237,35 @@ class RespDecoderTest {
     }
 
     @Test
-    void unparsedInputOverTheQueryBufferLimitClosesSilently() {
-        limits.queryBufferLimit = 100;
+    void pendingCommandOverTheQueryBufferLimitClosesSilently() {
+        // What ECHO's pending command holds besides the unparsed body: the argument array and "ECHO".
+        long argv = Footprint.referenceArray(2) + Footprint.array(4);
+        limits.queryBufferLimit = 100 + argv;
         byte[] body = new byte[101];
         Arrays.fill(body, (byte) 'x');
         assertThat(decode(b("*2\r\n$4\r\nECHO\r\n$200\r\n"), body)).containsExactly(ProtocolError.silent("query buffer limit reached"));
         assertThat(decode(b("*2\r\n$4\r\nECHO\r\n$200\r\n"), Arrays.copyOf(body, 100))).isEmpty();
+    }
+
+    /**
+     * Decoded arguments count toward the limit with their memory, not only their bytes on the
+     * wire: millions of empty arguments (6 bytes each on the wire, a reference each in memory)
+     * stop at the limit instead of filling the heap.
+     */
+    @Test
+    void manyEmptyArgumentsReachTheQueryBufferLimit() {
+        limits.queryBufferLimit = 1024 * 1024;
+        int args = 1_000_000;
+        StringBuilder request = new StringBuilder("*" + (args + 1) + "\r\n$3\r\nDEL\r\n");
+        request.append("$0\r\n\r\n".repeat(args));
+        // 6 MB on the wire in 6 KB reads, so the unparsed input stays far under the limit: only
+        // the arguments' memory (4 MB of references) can reach it.
+        byte[] all = b(request.toString());
+        List<byte[]> reads = new ArrayList<>();
+        for (int at = 0; at < all.length; at += 6000) {
+            reads.add(Arrays.copyOfRange(all, at, Math.min(all.length, at + 6000)));
+        }
+        assertThat(decode(reads.toArray(new byte[0][]))).containsExactly(ProtocolError.silent("query buffer limit reached"));
     }
 
     /**
