@@ -156,6 +156,19 @@ class MemoryLimitsTest extends ServerTestSupport {
     }
 
     @Test
+    void outOfMemoryError_inARead_isAnsweredAndTheServerGoesOn() throws IOException {
+        ordo.engine().commands().register(dev.ordo.engine.command.Command.of("bigread", 1, "readonly", 0, 0, 0, "test", c -> {
+            c.reply().arrayHeader(2);
+            c.reply().bulk(new byte[10]);
+            throw new OutOfMemoryError("test");
+        }));
+        RawClient c = connect();
+        // The half-written reply is dropped: only the error goes out, and the connection stays in step.
+        assertThat(c.call("bigread")).isEqualTo("-ERR out of memory while running 'bigread'; nothing was changed\r\n");
+        assertThat(c.call("PING")).isEqualTo("+PONG\r\n");
+    }
+
+    @Test
     void clientEviction_overMaxmemoryClients_closesTheBiggestClient() throws IOException {
         bigSet();
         bystander.call("CONFIG", "SET", "maxmemory-clients", "1mb");

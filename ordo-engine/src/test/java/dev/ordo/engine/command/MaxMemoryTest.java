@@ -245,6 +245,33 @@ class MaxMemoryTest extends CommandTestSupport {
         fails(prefix + "argument must be a memory or percent value", "CONFIG", "SET", "maxmemory-clients", "-1");
     }
 
+    @Test
+    void outOfMemoryError_inAWrite_stopsTheEngineForGood() {
+        List<String> stops = new ArrayList<>();
+        support.engine.onFailStop(stops::add);
+        support.engine.commands().register(Command.of("halfwrite", 1, "write", 0, 0, 0, "test", c -> {
+            c.db().set(dev.ordo.engine.keyspace.Key.of("half"), new dev.ordo.engine.keyspace.StringValue(new byte[] {1}));
+            throw new OutOfMemoryError("test");
+        }));
+        client.call("SET", "before", "1");
+        assertThatThrownBy(() -> client.call("HALFWRITE")).isInstanceOf(OutOfMemoryError.class);
+        assertThat(stops).singleElement().asString().contains("out of memory while running 'halfwrite'");
+        fails(dev.ordo.engine.error.Errors.ENGINE_STOPPED, "GET", "before");
+        fails(dev.ordo.engine.error.Errors.ENGINE_STOPPED, "PING");
+    }
+
+    @Test
+    void outOfMemoryError_inARead_leavesTheEngineRunning() {
+        List<String> stops = new ArrayList<>();
+        support.engine.onFailStop(stops::add);
+        support.engine.commands().register(Command.of("bigread", 1, "readonly", 0, 0, 0, "test", c -> {
+            throw new OutOfMemoryError("test");
+        }));
+        assertThatThrownBy(() -> client.call("BIGREAD")).isInstanceOf(OutOfMemoryError.class);
+        assertThat(stops).isEmpty();
+        assertThat(client.call("PING")).isEqualTo("PONG");
+    }
+
     private long usedMemory() {
         String info = s(client.call("INFO", "memory"));
         for (String line : info.split("\r\n")) {
