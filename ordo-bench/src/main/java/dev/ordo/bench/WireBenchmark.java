@@ -150,10 +150,10 @@ public final class WireBenchmark {
         }
     }
 
-    private record Result(double rps, double p99) {
-        /** The median throughput and, separately, the median p99 of some rounds. */
+    record Result(double rps, double p50, double p99) {
+        /** The median throughput and, separately, the median p50 and p99 of some rounds. */
         static Result median(Result[] rounds) {
-            return new Result(median(rounds, Result::rps), median(rounds, Result::p99));
+            return new Result(median(rounds, Result::rps), median(rounds, Result::p50), median(rounds, Result::p99));
         }
 
         private static double median(Result[] rounds, ToDoubleFunction<Result> figure) {
@@ -165,8 +165,13 @@ public final class WireBenchmark {
 
     /** Runs redis-benchmark for one command and parses its CSV line (rps, ..., p99_latency_ms, ...). */
     private static Result run(String benchmark, int port, int pipeline, int requests, String[] command) throws Exception {
+        return run(benchmark, port, pipeline, requests, command, String.valueOf(MEMBERS));
+    }
+
+    /** Runs redis-benchmark with {@code __rand_int__} drawn below {@code range}. */
+    static Result run(String benchmark, int port, int pipeline, int requests, String[] command, String range) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(benchmark, "-h", "127.0.0.1", "-p", String.valueOf(port), "-c", "50", "-n",
-                String.valueOf(requests), "-P", String.valueOf(pipeline), "-r", String.valueOf(MEMBERS), "--csv"));
+                String.valueOf(requests), "-P", String.valueOf(pipeline), "-r", range, "--csv"));
         cmd.addAll(List.of(command));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -176,7 +181,8 @@ public final class WireBenchmark {
         String[] lines = output.trim().split("\n");
         String[] header = csv(lines[0]);
         String[] values = csv(lines[lines.length - 1]);
-        return new Result(Double.parseDouble(values[indexOf(header, "rps")]), Double.parseDouble(values[indexOf(header, "p99_latency_ms")]));
+        return new Result(Double.parseDouble(values[indexOf(header, "rps")]), Double.parseDouble(values[indexOf(header, "p50_latency_ms")]),
+                Double.parseDouble(values[indexOf(header, "p99_latency_ms")]));
     }
 
     private static String[] csv(String line) {
@@ -258,14 +264,12 @@ public final class WireBenchmark {
     }
 
     /**
-     * The command line of an Ordo server jar with the given JVM flags, persisting nothing and
-     * working in {@code dir} (an empty directory of the benchmark's, as redis-server's is, so that
-     * it never loads a dump.rdb left in the working directory).
-     */
-    /**
-     * Starts Ordo as the README does: {@code server} is the launcher ({@code ordo-server/bin/ordo-server},
-     * with its jvm.options), and {@code jvmFlags} go to ORDO_JAVA_OPTS, after those options, so they
-     * win; or {@code server} is a jar, started with a plain {@code java} and only {@code jvmFlags}.
+     * The command line of an Ordo server persisting nothing and working in {@code dir} (an empty
+     * directory of the benchmark's, as redis-server's is, so that it never loads a dump.rdb left
+     * in the working directory). Started as the README does: {@code server} is the launcher
+     * ({@code ordo-server/bin/ordo-server}, with its jvm.options), and {@code jvmFlags} go to
+     * ORDO_JAVA_OPTS, after those options, so they win; or {@code server} is a jar, started with a
+     * plain {@code java} and only {@code jvmFlags}.
      */
     static List<String> ordoCommand(String server, List<String> jvmFlags, int port, Path dir) {
         List<String> cmd = new ArrayList<>();
@@ -285,7 +289,7 @@ public final class WireBenchmark {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    private static String require(String name) {
+    static String require(String name) {
         for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             File f = new File(d, name);
             if (f.canExecute()) {
@@ -293,6 +297,15 @@ public final class WireBenchmark {
             }
         }
         throw new IllegalStateException(name + " is not installed (apt-get install redis-server)");
+    }
+
+    /** A command as a RESP multibulk frame. */
+    static byte[] resp(String... args) {
+        StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
+        for (String a : args) {
+            sb.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
+        }
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** A loopback port free at the moment of asking. */

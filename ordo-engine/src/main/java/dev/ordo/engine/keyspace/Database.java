@@ -111,6 +111,11 @@ public final class Database {
         entries.forEach(visitor);
     }
 
+    /** Visits every stored key, or only the keys with an expiry, with no side effect. */
+    void forEachStored(boolean allKeys, BiConsumer<Key, Entry> visitor) {
+        (allKeys ? entries : volatileEntries).forEach(visitor);
+    }
+
     /** The live entry of {@code key} for a write: no hit or miss counted, access time refreshed. */
     public Entry entryForWrite(Key key) {
         Entry e = entry(key);

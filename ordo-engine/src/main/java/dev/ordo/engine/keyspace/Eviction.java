@@ -8,8 +8,9 @@ import java.util.function.LongSupplier;
  *
  * <p>Choosing: the random policies take one random key from the next database that has one (in
  * turn, so every database gives up keys). The others sample {@code maxmemory-samples} keys of each
- * database (every key, or the keys with an expiry for the volatile policies; never more samples
- * than the database has such keys) and rank them by a
+ * database (every key, or the keys with an expiry for the volatile policies; a database with no
+ * more such keys than samples gives each of them once, as Redis's sampling of a small table does)
+ * and rank them by a
  * score where higher goes first: the idle time for LRU, 255 minus the decayed access counter for
  * LFU ({@link Lfu}), and the nearness of the expiry time for TTL. Each sample enters a pool of the
  * {@value #POOL_SIZE} best candidates seen so far, kept in ascending order of score; the best one
@@ -135,11 +136,15 @@ public final class Eviction {
         Database d = keyspace.db(db);
         boolean allKeys = settings.policy().allKeys();
         int size = allKeys ? d.size() : d.volatileSize();
-        int samples = Math.min(settings.samples(), size); // as Redis samples: never more than the table holds
-        for (int i = 0; i < samples; i++) {
+        EvictionPolicy.Choice choice = settings.policy().choice();
+        if (settings.samples() >= size) {
+            // As Redis's sampling of a small table: every key, each once.
+            d.forEachStored(allKeys, (key, e) -> offer(new Candidate(db, key, score(e, choice))));
+            return size;
+        }
+        for (int i = 0; i < settings.samples(); i++) {
             Key key = d.sampleKey(allKeys, keyspace.random());
-            Database.Entry e = d.stored(key);
-            offer(new Candidate(db, key, score(e, settings.policy().choice())));
+            offer(new Candidate(db, key, score(d.stored(key), choice)));
         }
         return size;
     }

@@ -83,7 +83,9 @@ class RedisAofInteropTest {
 
     @Test
     void readsTheManifestAndIncrementalFilesRedisWrites() throws Exception {
-        try (RedisServer redis = RedisServer.start("--appendonly", "yes", "--aof-use-rdb-preamble", "yes");
+        try (RedisServer redis = RedisServer.start("--appendonly", "yes", "--aof-use-rdb-preamble", "yes",
+                // everysec may postpone a write while a background fsync runs; always writes before replying
+                "--appendfsync", "always");
              RespSocket s = new RespSocket(redis.port())) {
             AofLayout layout = AofLayout.defaults(redis.dir());
             call(s, "SET", "a", "1");
@@ -135,7 +137,7 @@ class RedisAofInteropTest {
     @Test
     void readsACommandBaseAndTimestampAnnotations() throws Exception {
         try (RedisServer redis = RedisServer.start("--appendonly", "yes", "--aof-use-rdb-preamble", "no",
-                "--aof-timestamp-enabled", "yes");
+                "--aof-timestamp-enabled", "yes", "--appendfsync", "always");
              RespSocket s = new RespSocket(redis.port())) {
             AofLayout layout = AofLayout.defaults(redis.dir());
             call(s, "SET", "a", "1");
