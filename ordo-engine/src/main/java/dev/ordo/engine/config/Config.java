@@ -133,6 +133,8 @@ public final class Config {
         enumeration("aof-load-truncated", "yes", true, "yes", "no");
         enumeration("aof-use-rdb-preamble", "yes", true, "yes", "no");
         enumeration("rdbcompression", "yes", true, "yes", "no");
+        enumeration("rdb-save-incremental-fsync", "yes", true, "yes", "no");
+        enumeration("aof-rewrite-incremental-fsync", "yes", true, "yes", "no");
         enumeration("rdbchecksum", "yes", false, "yes", "no");
         integer("rdb-key-save-delay", 0, true, 0, Integer.MAX_VALUE);
         enumeration("loglevel", "notice", true, "debug", "verbose", "notice", "warning", "nothing");

@@ -472,7 +472,7 @@ public final class Persistence implements PersistenceControl {
         rdbSaves++;
         try {
             Path temp = dir().resolve("temp-" + ProcessHandle.current().pid() + ".rdb");
-            try (OutputStream out = Files.newOutputStream(temp)) {
+            try (OutputStream out = new OverlappedFileOutput(temp, config.getBoolean("rdb-save-incremental-fsync"))) {
                 capture(false, out).writeAll();
             } catch (UncheckedIOException e) {
                 throw e.getCause();
@@ -598,7 +598,7 @@ public final class Persistence implements PersistenceControl {
         long baseSeq = nextBaseSeq();
         long incrSeq = nextIncrSeq();
         Path temp = aofDir().resolve(layout().tempRewriteName());
-        try (OutputStream out = Files.newOutputStream(temp)) {
+        try (OutputStream out = new OverlappedFileOutput(temp, config.getBoolean("aof-rewrite-incremental-fsync"))) {
             capture(true, out).writeAll();
         } catch (UncheckedIOException e) {
             throw e.getCause();

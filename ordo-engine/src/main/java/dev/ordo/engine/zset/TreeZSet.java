@@ -12,7 +12,7 @@ import dev.ordo.engine.memory.Footprint;
  */
 final class TreeZSet extends ZSetStore {
     /** How many entries ahead of the one being visited a range walk loads (see {@link #touch}). */
-    private static final int LOOKAHEAD = 8;
+    private static final int LOOKAHEAD = 64;
 
     private final MemberArena arena;
     private final MemberIndex index;
@@ -97,15 +97,17 @@ final class TreeZSet extends ZSetStore {
         tree.seek(reverse ? to - 1 : from, c);
         RankTree.Cursor ahead = c.copy();
         int n = to - from;
-        int loaded = 0;
         int sum = 0;
-        for (int k = 0; k < n; k++) {
-            for (int upTo = Math.min(n, k + LOOKAHEAD); loaded < upTo; loaded++) {
+        for (int k = 0; k < n; k += LOOKAHEAD) {
+            int batch = Math.min(LOOKAHEAD, n - k);
+            for (int j = 0; j < batch; j++) {
                 sum += touch(ahead.address());
                 ahead.step(reverse);
             }
-            emit(c.address(), c.score(), visitor);
-            c.step(reverse);
+            for (int j = 0; j < batch; j++) {
+                emit(c.address(), c.score(), visitor);
+                c.step(reverse);
+            }
         }
         touched = sum;
     }
@@ -116,7 +118,10 @@ final class TreeZSet extends ZSetStore {
      * ahead of the one being visited, they overlap instead of following one another.
      */
     private int touch(int addr) {
-        return arena.chunk(addr)[MemberArena.offset(addr)];
+        byte[] chunk = arena.chunk(addr);
+        int at = MemberArena.offset(addr);
+        // An entry of a typical member (up to 15 bytes) spans 24 bytes, which may straddle two cache lines.
+        return chunk[at] + chunk[Math.min(at + 23, chunk.length - 1)];
     }
 
     @Override
