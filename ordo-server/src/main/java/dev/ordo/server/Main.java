@@ -132,6 +132,10 @@ public final class Main implements Callable<Integer> {
             log.warning(e.getMessage());
             throw new StartupFailure();
         }
+        // Loading builds large sets through arrays as long as the sets; one collection before
+        // serving gives that heap back (the launcher's heap shrinks to the live data), while no
+        // client waits on the pause.
+        System.gc();
         int requested = loaded.config().getInt("port");
         int port;
         try {

@@ -140,8 +140,13 @@ public final class MaxMemory {
 
     private Eviction.Result evict() {
         long limit = limit();
-        Eviction.Result result = eviction.evict(limit, this::used,
-                new Eviction.Settings(policy(), (int) samples.getAsLong(), (int) tenacity.getAsLong()));
+        // The common case, on every command: within the limit, nothing to read or build.
+        Eviction.Result result = used() <= limit ? Eviction.Result.OK : eviction.evict(limit, this::used,
+                new Eviction.Settings(policy(), (int) Math.min(Integer.MAX_VALUE, samples.getAsLong()), (int) tenacity.getAsLong()));
+        if (result == Eviction.Result.OK && exceededSince < 0) {
+            running = false;
+            return result;
+        }
         running = result == Eviction.Result.RUNNING;
         long now = clock.getAsLong();
         if (result == Eviction.Result.OK) {

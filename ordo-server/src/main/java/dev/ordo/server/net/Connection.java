@@ -100,13 +100,16 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private RespDecoder decoder;
     /** What this connection last reported to the server's client memory total. */
     private long reportedMemory;
-    /** CLIENT LIST's figures, as of the last {@link #refreshMemory}. */
-    private volatile long queryBytes;
-    private volatile long queryBytesFree;
-    private volatile long argvBytes;
-    private volatile long outputBytes;
-    private volatile long outputBlocks;
-    private volatile long totalBytes;
+    /**
+     * CLIENT LIST's figures, as of the last {@link #refreshMemory}: written by the connection's
+     * loop on every flush, so plain fields; readers on other threads may see them a turn late.
+     */
+    private long queryBytes;
+    private long queryBytesFree;
+    private long argvBytes;
+    private long outputBytes;
+    private long outputBlocks;
+    private long totalBytes;
     /** When the unsent replies first stayed over the soft output limit, in ms; 0 while under it. */
     private long overSoftLimitSince;
 
@@ -610,8 +613,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         lastInteraction = System.currentTimeMillis();
-        flush();
-        refreshMemory();
+        flush(); // and flushNow refreshes the memory figures at the end of the turn
     }
 
     /** The socket drained below the low water mark (or filled past the high one): resume (or hold back) the client. */

@@ -85,6 +85,10 @@ public final class RespServer implements ServerControl, AutoCloseable {
     private final AtomicLong clientMemory = new AtomicLong();
     private volatile String parsedLimitsText;
     private volatile OutputBufferLimits.Limit normalOutputLimit;
+    /** {@link #clientsLimit}, read again by the cron every 100 ms: the memory figures change far more often. */
+    private volatile long clientsLimit = Long.MAX_VALUE;
+    /** The client memory total when eviction last found nothing more to close: the cron leaves it be. */
+    private volatile long unevictable = -1;
 
     public RespServer(Engine engine, Config config, EventLoopGroup group, Transport transport, ServerLog log) {
         this.engine = engine;
@@ -124,7 +128,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
 
     /** A connection's memory changed by {@code delta} bytes; evicts clients when all of them hold too much. */
     void clientMemoryChanged(long delta) {
-        if (delta != 0 && clientMemory.addAndGet(delta) > clientsLimit() && delta > 0) {
+        if (delta != 0 && clientMemory.addAndGet(delta) > clientsLimit && delta > 0) {
             evictClients();
         }
     }
@@ -164,12 +168,18 @@ public final class RespServer implements ServerControl, AutoCloseable {
             c.kill();
         }
         if (total > limit) {
+            unevictable = clientMemory.get();
             log.warning("Over client maxmemory after evicting all evictable clients");
         }
     }
 
     /** Every 100 ms on each event loop: its connections' soft output limits and memory figures. */
     private void cron() {
+        clientsLimit = clientsLimit();
+        long held = clientMemory.get();
+        if (held > clientsLimit && held != unevictable) { // a limit lowered since the clients last grew
+            evictClients();
+        }
         long now = System.currentTimeMillis();
         for (Connection c : connections.values()) {
             if (c.onThisLoop()) {
@@ -205,6 +215,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
         engine.setServerControl(this);
         engine.scripting().setBusyHandler(transport.runsScriptsAsTasks() ? new BusyPump(this, transport) : new BusyTakeover(this, engine));
         idleCheck = group.next().scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
+        clientsLimit = clientsLimit();
         for (EventExecutor loop : group) {
             crons.add(loop.scheduleAtFixedRate(this::cron, 100, 100, TimeUnit.MILLISECONDS));
         }
