@@ -246,8 +246,13 @@ public final class WireBenchmark {
 
     /** Starts {@code command}, its output to {@code log}, and waits up to 30 s until it accepts on {@code port}. */
     static Process start(List<String> command, Path log, int port) throws Exception {
+        return start(command, log, port, 30);
+    }
+
+    /** Starts {@code command}, its output to {@code log}, and waits up to {@code seconds} until it accepts on {@code port}. */
+    static Process start(List<String> command, Path log, int port, int seconds) throws Exception {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long deadline = System.nanoTime() + 30_000_000_000L;
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         while (System.nanoTime() < deadline) {
             try {
                 new Socket("127.0.0.1", port).close();
