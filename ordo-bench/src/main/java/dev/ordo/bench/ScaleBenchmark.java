@@ -83,10 +83,12 @@ public final class ScaleBenchmark {
         Process redis = startRedis(redisDir, redisPort);
         Process ordo = startOrdo(args[0], ordoJvm, ordoDir, ordoPort);
         try {
+            settle();
             System.out.printf(Locale.ROOT, "%nidle resident memory: redis-server %,d KiB, Ordo %,d KiB%n", rss(redis), rss(ordo));
             System.out.println("\nload (ZADD of 1,000 members per command, pipelined from one connection)");
             double redisLoad = load(redisPort, members);
             double ordoLoad = load(ordoPort, members);
+            settle();
             long redisRss = rss(redis);
             long ordoRss = rss(ordo);
             System.out.printf(Locale.ROOT, "  redis-server %8.1f s   resident %,12d KiB%n", redisLoad, redisRss);
@@ -166,6 +168,7 @@ public final class ScaleBenchmark {
         double ordoLoadRdb = loadedSeconds(ordoDir.resolve("ordo.log"));
         requireCard(redisPort, members);
         requireCard(ordoPort, members);
+        settle();
         System.out.printf(Locale.ROOT, "  %-13s %8s %10s %8s %14s%n", "", "save (s)", "size (MB)", "load (s)", "resident (KiB)");
         System.out.printf(Locale.ROOT, "  %-13s %8.1f %10.1f %8.1f %,14d%n", "redis-server", redisSave, redisSize / 1048576.0,
                 redisLoadRdb, rss(redis));
@@ -338,6 +341,15 @@ public final class ScaleBenchmark {
             }
             p.waitFor(60, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * Resident memory is read at rest, as a server holding the data sits between bursts: five
+     * seconds after the last request, the same for both servers (a JVM returns freed native
+     * memory on a timer, and a just-started one is still compiling).
+     */
+    private static void settle() throws InterruptedException {
+        Thread.sleep(5000);
     }
 
     private static long rss(Process p) throws IOException {

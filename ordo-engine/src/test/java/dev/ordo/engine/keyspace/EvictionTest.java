@@ -177,21 +177,6 @@ class EvictionTest {
     }
 
     private static Lfu.Settings lfu(long logFactor) {
-        return new Lfu.Settings() {
-            @Override
-            public boolean active() {
-                return true;
-            }
-
-            @Override
-            public long logFactor() {
-                return logFactor;
-            }
-
-            @Override
-            public long decayTime() {
-                return 1;
-            }
-        };
+        return LfuTest.settings(logFactor, 1);
     }
 }

@@ -11,7 +11,8 @@ class LfuTest {
     /** A minute's start well inside the 16-bit minute clock. */
     private static final long T0 = 1_000 * MINUTE;
 
-    private static Lfu.Settings settings(long logFactor, long decayTime) {
+    /** Active LFU settings (shared with EvictionTest). */
+    static Lfu.Settings settings(long logFactor, long decayTime) {
         return new Lfu.Settings() {
             @Override
             public boolean active() {

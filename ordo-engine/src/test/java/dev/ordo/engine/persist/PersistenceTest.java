@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -167,6 +169,32 @@ class PersistenceTest {
             c.call("ZADD", "after", "1", "x");
             before = KeyspaceDigest.of(ordo.engine);
         }
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            assertThat(KeyspaceDigest.of(ordo.engine)).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void evictedKeysReachTheAppendOnlyFileAsDel_soARestartAgrees() throws IOException {
+        Map<String, String> before;
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            EmbeddedClient c = ordo.client();
+            for (int i = 0; i < 200; i++) {
+                c.call("SET", "key:" + i, "v".repeat(1000));
+            }
+            Matcher used = Pattern.compile("\r\nused_memory:(\\d+)\r\n")
+                    .matcher(new String((byte[]) c.call("INFO", "memory"), StandardCharsets.UTF_8));
+            assertThat(used.find()).isTrue();
+            c.call("CONFIG", "SET", "maxmemory-policy", "allkeys-random");
+            c.call("CONFIG", "SET", "maxmemory-eviction-tenacity", "100");
+            c.call("CONFIG", "SET", "maxmemory", String.valueOf(Long.parseLong(used.group(1)) - 50_000));
+            assertThat(c.call("SET", "new", "value")).isEqualTo("OK");
+            assertThat((Long) c.call("DBSIZE")).isLessThan(201L);
+            c.call("CONFIG", "SET", "maxmemory", "0");
+            before = KeyspaceDigest.of(ordo.engine);
+        }
+        String incr = Files.readString(dir.resolve("appendonlydir").resolve("appendonly.aof.1.incr.aof"), StandardCharsets.ISO_8859_1);
+        assertThat(incr).containsPattern("\\*2\r\n\\$3\r\nDEL\r\n\\$\\d+\r\nkey:\\d+\r\n");
         try (EngineTestSupport ordo = open(config("yes"))) {
             assertThat(KeyspaceDigest.of(ordo.engine)).isEqualTo(before);
         }
