@@ -271,7 +271,12 @@ public final class Engine implements CallContext, KeyspaceListener {
 
     /** A new session; it starts authenticated when no password is configured. */
     public Session newSession() {
-        return new Session(keyspace.clock().millis(), config.get("requirepass").isEmpty());
+        return new Session(keyspace.clock().millis(), defaultUserNeedsNoPassword());
+    }
+
+    /** Whether the default user may connect without a password (protected mode's condition). */
+    public boolean defaultUserNeedsNoPassword() {
+        return config.get("requirepass").isEmpty();
     }
 
     /**

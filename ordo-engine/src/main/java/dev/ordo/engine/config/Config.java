@@ -87,7 +87,7 @@ public final class Config {
         integer("timeout", 0, true, 0, Integer.MAX_VALUE);
         integer("tcp-keepalive", 300, true, 0, Integer.MAX_VALUE);
         integer("tcp-backlog", 511, false, 0, Integer.MAX_VALUE);
-        enumeration("protected-mode", "no", true, "yes", "no");
+        enumeration("protected-mode", "yes", true, "yes", "no");
         integer("zset-max-listpack-entries", 128, true, 0, Long.MAX_VALUE, "zset-max-ziplist-entries");
         memory("zset-max-listpack-value", 64, true, 0, "zset-max-ziplist-value");
         integer("hash-max-listpack-entries", 512, true, 0, Long.MAX_VALUE, "hash-max-ziplist-entries");

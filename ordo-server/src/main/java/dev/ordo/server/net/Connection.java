@@ -71,7 +71,6 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     /** A connection's own objects (channel, pipeline, session, decoder, writer), as client memory counts them. */
     private static final long FIXED_BYTES = 4096;
     private static final Set<String> SCRIPT_RUNNERS = Set.of("eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro", "exec");
-    private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final RespServer server;
     private final Engine engine;
@@ -297,9 +296,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         this.turnFlush = server.turnFlush(ctx.channel().eventLoop());
         lastInteraction = System.currentTimeMillis();
         session.setAddresses(address(ctx.channel().remoteAddress()), address(ctx.channel().localAddress()));
-        if (!server.admit(this)) {
+        byte[] refusal = server.admit(this, ctx.channel().remoteAddress());
+        if (refusal != null) {
             closing = true;
-            ctx.writeAndFlush(Unpooled.wrappedBuffer(MAX_CLIENTS)).addListener(ChannelFutureListener.CLOSE);
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(refusal)).addListener(ChannelFutureListener.CLOSE);
             return;
         }
         admitted = true;
@@ -463,6 +463,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
 
     /** Runs one command, or parks the connection if it blocks. */
     private void run(byte[][] args) {
+        if (isHttpLine(args[0])) {
+            crossProtocolAttack();
+            return;
+        }
         int mark = writer.size();
         running = true;
         try {
@@ -645,6 +649,25 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             writer.truncate(mark);
         }
         closeAfterFlush();
+    }
+
+    /**
+     * "POST" or "Host:", the first words of an HTTP request's lines: what a web page's request to
+     * a local port looks like here (cross-protocol scripting). Checked before anything else, as
+     * Redis checks them, even inside MULTI or beside a busy script.
+     */
+    private static boolean isHttpLine(byte[] name) {
+        if (name.length != 4 && name.length != 5) {
+            return false;
+        }
+        String word = new String(name, StandardCharsets.ISO_8859_1);
+        return word.equalsIgnoreCase("post") || word.equalsIgnoreCase("host:");
+    }
+
+    /** Closes at once: nothing more of this client's input runs, and no reply of it is sent. */
+    private void crossProtocolAttack() {
+        server.logSecurityAttack();
+        closeNow();
     }
 
     private boolean isMonitor(byte[] name) {

@@ -23,6 +23,8 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -42,8 +44,13 @@ import java.util.function.LongSupplier;
  * listing the embedded clients of the control it replaced as well, and restores that control
  * when closed.
  *
- * <p>Limits read live from the config: {@code maxclients} (a client over it gets
- * {@code -ERR max number of clients reached} and is closed), {@code timeout} (idle seconds, 0 =
+ * <p>Admission, as Redis admits a client: over {@code maxclients} it gets
+ * {@code -ERR max number of clients reached}; then, in protected mode ({@code protected-mode yes},
+ * the default, while the default user has no password) a client whose address is not loopback
+ * gets Redis's {@code -DENIED} text; either is closed at once and counted in
+ * {@code rejected_connections}.
+ *
+ * <p>Limits read live from the config: {@code timeout} (idle seconds, 0 =
  * never; checked every second; blocked and monitoring clients exempt), the decoder's limits, and
  * the memory limits of clients:
  * <ul>
@@ -58,6 +65,20 @@ import java.util.function.LongSupplier;
  */
 public final class RespServer implements ServerControl, AutoCloseable {
     private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
+    private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
+    /** Redis 7.2's text, word for word: clients and people search for it. */
+    private static final byte[] DENIED = ("-DENIED Redis is running in protected mode because protected mode is enabled and no "
+            + "password is set for the default user. In this mode connections are only accepted from the loopback interface. "
+            + "If you want to connect from external computers to Redis you may adopt one of the following solutions: "
+            + "1) Just disable protected mode sending the command 'CONFIG SET protected-mode no' from the loopback interface "
+            + "by connecting to Redis from the same host the server is running, however MAKE SURE Redis is not publicly "
+            + "accessible from internet if you do so. Use CONFIG REWRITE to make this change permanent. "
+            + "2) Alternatively you can just disable the protected mode by editing the Redis configuration file, and setting "
+            + "the protected mode option to 'no', and then restarting the server. "
+            + "3) If you started the server manually just for testing, restart it with the '--protected-mode no' option. "
+            + "4) Set up an authentication password for the default user. "
+            + "NOTE: You only need to do one of the above things in order for the server to start accepting connections "
+            + "from the outside.\r\n").getBytes(StandardCharsets.US_ASCII);
 
     private final Engine engine;
     private final Config config;
@@ -89,6 +110,8 @@ public final class RespServer implements ServerControl, AutoCloseable {
     private volatile long clientsLimit = Long.MAX_VALUE;
     /** The client memory total when eviction last found nothing more to close: the cron leaves it be. */
     private volatile long unevictable = -1;
+    /** When {@link #logSecurityAttack} last logged (System.nanoTime), 0 before the first time. */
+    private final AtomicLong lastSecurityLog = new AtomicLong();
 
     public RespServer(Engine engine, Config config, EventLoopGroup group, Transport transport, ServerLog log) {
         this.engine = engine;
@@ -313,19 +336,49 @@ public final class RespServer implements ServerControl, AutoCloseable {
         return turnFlushes.computeIfAbsent(loop, l -> new TurnFlush(engine, l));
     }
 
-    /** Registers a new connection; false when {@code maxclients} are already connected. */
-    boolean admit(Connection c) {
+    /**
+     * Admits and registers a new client from {@code remote}: null, or the reply to send it before
+     * closing it (an empty one when the server is closing).
+     */
+    byte[] admit(Connection c, SocketAddress remote) {
         if (closed.get()) {
-            return false;
+            return new byte[0];
         }
+        byte[] refusal = null;
         if (admitted.incrementAndGet() > config.getInt("maxclients")) {
+            refusal = MAX_CLIENTS;
+        } else if (protectedModeDenies(remote)) {
+            refusal = DENIED;
+        }
+        if (refusal != null) {
             admitted.decrementAndGet();
             network.connectionRejected();
-            return false;
+            return refusal;
         }
         connections.put(c.session().id(), c);
         network.connectionAdmitted();
-        return true;
+        return null;
+    }
+
+    /**
+     * Redis's log line, word for word, for a client that sent an HTTP request's "POST" or "Host:"
+     * line; at most once a minute, as Redis logs it, so that a flood of such requests cannot
+     * flood the log.
+     */
+    void logSecurityAttack() {
+        long now = System.nanoTime();
+        long last = lastSecurityLog.get();
+        if ((last == 0 || now - last > TimeUnit.SECONDS.toNanos(60)) && lastSecurityLog.compareAndSet(last, now)) {
+            log.warning("Possible SECURITY ATTACK detected. It looks like somebody is sending POST or Host: commands to Redis. "
+                    + "This is likely due to an attacker attempting to use Cross Protocol Scripting to compromise your "
+                    + "Redis instance. Connection aborted.");
+        }
+    }
+
+    /** Redis's protected mode: on, the default user needs no password, and the client is not on loopback. */
+    private boolean protectedModeDenies(SocketAddress remote) {
+        return "yes".equals(config.get("protected-mode")) && engine.defaultUserNeedsNoPassword()
+                && remote instanceof InetSocketAddress inet && (inet.getAddress() == null || !inet.getAddress().isLoopbackAddress());
     }
 
     /** The network counters (INFO stats). */
