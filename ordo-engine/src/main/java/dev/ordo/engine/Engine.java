@@ -1,5 +1,6 @@
 package dev.ordo.engine;
 
+import dev.ordo.engine.acl.Acl;
 import dev.ordo.engine.command.BlockedClients;
 import dev.ordo.engine.command.Call;
 import dev.ordo.engine.command.CallContext;
@@ -68,6 +69,7 @@ public final class Engine implements CallContext, KeyspaceListener {
     private final Scheduler scheduler;
     private final Dispatcher dispatcher;
     private final Scripting scripting;
+    private final Acl acl;
     private final Transactions transactions = new Transactions();
     private final EmbeddedServerControl embeddedClients;
     private volatile ServerControl server;
@@ -146,6 +148,7 @@ public final class Engine implements CallContext, KeyspaceListener {
         this.dispatcher = new Dispatcher(this);
         this.scripting = new Scripting(this);
         ScriptCommands.register(commands, scripting);
+        this.acl = new Acl(config, commands);
         this.embeddedClients = new EmbeddedServerControl();
         this.server = embeddedClients;
         this.persistence = new Persistence(this);
@@ -269,9 +272,17 @@ public final class Engine implements CallContext, KeyspaceListener {
         return embeddedClients;
     }
 
-    /** A new session; it starts authenticated when no password is configured. */
+    /** A new session, as the default user; authenticated from the start when that user is on and has no password. */
     public Session newSession() {
-        return new Session(keyspace.clock().millis(), config.get("requirepass").isEmpty());
+        Session s = new Session(keyspace.clock().millis(), !acl.authRequired());
+        s.setUser(acl.defaultUser());
+        return s;
+    }
+
+    /** The users and their permissions (ACL). */
+    @Override
+    public Acl acl() {
+        return acl;
     }
 
     /**
@@ -441,7 +452,7 @@ public final class Engine implements CallContext, KeyspaceListener {
             dispatcher.replyError(out, Errors.wrongArity(c.fullName()));
             return true;
         }
-        if (!session.authenticated() && !c.is(Command.Flag.NO_AUTH)) {
+        if (!session.authenticated() && acl.authRequired() && !c.is(Command.Flag.NO_AUTH)) {
             session.failTransaction();
             dispatcher.replyError(out, Errors.NOAUTH);
             return true;
