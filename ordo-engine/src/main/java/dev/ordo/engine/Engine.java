@@ -461,6 +461,14 @@ public final class Engine implements CallContext, KeyspaceListener {
         Command target = sub != null ? sub : c;
         String name = target.fullName();
         boolean queues = session.inMulti() && !Transactions.runsInsideMulti(target);
+        boolean killOrShutdown = !queues && (name.equals("script|kill") || name.equals("function|kill") || name.equals("shutdown"));
+        // As Redis, permissions come before the busy check: no user stops a script, or the
+        // server, without the right to. Allow-busy commands are checked where they are dispatched.
+        if (killOrShutdown && acl.check(session.user(), target, args) != null) {
+            session.failTransaction();
+            dispatcher.replyError(out, Errors.noPermCommand(session.userName(), name));
+            return true;
+        }
         if ((name.equals("script|kill") || name.equals("function|kill")) && args.length == 2 && !queues) {
             String error = scripting.kill(name.startsWith("function"));
             if (error == null) {

@@ -469,4 +469,39 @@ class AclCommandsTest extends CommandTestSupport {
         user("u", "+client|info");
         assertThat(s(as("u").call("CLIENT", "INFO"))).contains(" user=u ");
     }
+
+    @Test
+    void busyScript_aUserWithoutTheRightCannotKillItOrShutDown() throws Exception {
+        user("u", "+get");
+        EmbeddedClient u = as("u");
+        EmbeddedClient admin = support.client();
+        admin.call("CONFIG", "SET", "busy-reply-threshold", "50");
+        java.util.concurrent.CompletableFuture<Object> looping = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return client.call("EVAL", "while true do end", "0");
+            } catch (ErrorReply e) {
+                return e;
+            }
+        });
+        awaitBusy(admin);
+        assertThatThrownBy(() -> u.call("SCRIPT", "KILL")).hasMessage("NOPERM User u has no permissions to run the 'script|kill' command");
+        assertThatThrownBy(() -> u.call("SHUTDOWN", "NOSAVE")).hasMessage("NOPERM User u has no permissions to run the 'shutdown' command");
+        assertThat(admin.call("SCRIPT", "KILL")).isEqualTo("OK");
+        assertThat(looping.get(10, java.util.concurrent.TimeUnit.SECONDS)).isInstanceOf(ErrorReply.class);
+        assertThat(admin.call("PING")).isEqualTo("PONG");
+    }
+
+    /** Waits (10 s at most) until {@code c} gets BUSY. */
+    private static void awaitBusy(EmbeddedClient c) throws InterruptedException {
+        for (int i = 0; i < 1000; i++) {
+            try {
+                c.call("GET", "probe");
+            } catch (ErrorReply e) {
+                assertThat(e.getMessage()).startsWith("BUSY");
+                return;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("never saw BUSY");
+    }
 }
