@@ -89,9 +89,12 @@ public final class AclLog {
 
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
     private long nextId;
+    /** Refusals counted per reason since the start or CONFIG RESETSTAT (INFO's acl_access_denied_*). */
+    private final java.util.Map<String, Long> counts = new java.util.HashMap<>();
 
-    /** Records a refusal at {@code nowMillis}, keeping at most {@code maxLen} entries. */
+    /** Records a refusal at {@code nowMillis}, keeping at most {@code maxLen} entries; it is counted even when none are kept. */
     public void add(String reason, String context, String object, String username, String clientInfo, long nowMillis, long maxLen) {
+        counts.merge(reason, 1L, Long::sum);
         Iterator<Entry> it = entries.iterator();
         for (int scanned = 0; scanned < GROUPING_SCAN && it.hasNext(); scanned++) {
             Entry e = it.next();
@@ -125,6 +128,16 @@ public final class AclLog {
             out.add(e);
         }
         return out;
+    }
+
+    /** How many refusals for {@code reason} ({@code auth}, {@code command}, {@code key}, {@code channel}) were logged. */
+    public long count(String reason) {
+        return counts.getOrDefault(reason, 0L);
+    }
+
+    /** CONFIG RESETSTAT: the counts start again from zero (the entries stay). */
+    public void resetCounts() {
+        counts.clear();
     }
 
     /** ACL LOG RESET. */

@@ -509,6 +509,9 @@ public final class Dispatcher {
         errors.reset();
         errorsBefore = 0;
         totalCommands = 0;
+        if (context.acl() != null) {
+            context.acl().log().resetCounts();
+        }
         instantaneous.reset(context.keyspace().clock().millis());
     }
 

@@ -401,6 +401,23 @@ class AclCommandsTest extends CommandTestSupport {
         assertThat(aclLog()).extracting(e -> e.get("object")).containsExactly("incr", "del");
     }
 
+    @Test
+    void infoStats_countsRefusalsByReason_untilResetstat() {
+        client.call("CONFIG", "SET", "acllog-max-len", "0");
+        user("u", "~k*", "+get");
+        EmbeddedClient u = as("u");
+        assertThatThrownBy(() -> u.call("SET", "k", "v")).isInstanceOf(ErrorReply.class);
+        assertThatThrownBy(() -> u.call("GET", "x")).isInstanceOf(ErrorReply.class);
+        assertThatThrownBy(() -> u.call("GET", "y")).isInstanceOf(ErrorReply.class);
+        assertThatThrownBy(() -> support.client().call("AUTH", "u", "bad")).isInstanceOf(ErrorReply.class);
+        String stats = s(client.call("INFO", "stats"));
+        assertThat(stats).contains("acl_access_denied_auth:1\r\n", "acl_access_denied_cmd:1\r\n", "acl_access_denied_key:2\r\n",
+                "acl_access_denied_channel:0\r\n");
+        assertThat(aclLog()).isEmpty();
+        client.call("CONFIG", "RESETSTAT");
+        assertThat(s(client.call("INFO", "stats"))).contains("acl_access_denied_key:0\r\n");
+    }
+
     // ---- files and config ----
 
     @Test
