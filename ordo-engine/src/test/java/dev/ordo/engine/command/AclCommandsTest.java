@@ -447,6 +447,10 @@ class AclCommandsTest extends CommandTestSupport {
                 + dir.resolve("users.acl") + ":4: Error in applying operation '+nosuch': Unknown command or category name in ACL. "
                 + "WARNING: ACL errors detected, no change to the previously active ACL rules was performed");
         assertThat(strings(root.call("ACL", "LIST"))).containsExactlyElementsOf(saved);
+        Files.writeString(dir.resolve("users.acl"), "user default on nopass ~* &* +@all\n");
+        assertThat(root.call("ACL", "LOAD")).isEqualTo("OK");
+        assertThat(alice.isClosed()).isTrue();                    // her user is gone: her connection closes
+        assertThat(root.call("PING")).isEqualTo("PONG");
     }
 
     @Test

@@ -124,6 +124,7 @@ class AclDifferentialTest {
                 }
             }
             transactions(redisAs.get("reader"), ordo, ordoAs.get("reader"), admin, differences);
+            failedAuth(ordo, admin, differences);
         } finally {
             for (RespSocket r : redisAs.values()) {
                 r.close();
@@ -142,6 +143,19 @@ class AclDifferentialTest {
                     as72(redisReader.call(bytes(command)), "reader", command));
         }
         note(differences, "reader in MULTI (ACL LOG)", ordo.call(bytes("ACL", "LOG")), admin.call(bytes("ACL", "LOG")), true);
+    }
+
+    /** A wrong password is refused alike and logged alike (reason auth, the command as sent, the user tried). */
+    private static void failedAuth(EngineTarget ordo, RespSocket admin, List<String> differences) throws Exception {
+        admin.call(bytes("ACL", "LOG", "RESET"));
+        ordo.call(bytes("ACL", "LOG", "RESET"));
+        try (RespSocket r = new RespSocket(redis.port())) {
+            Session s = ordo.newSession();
+            for (String[] auth : List.of(a("AUTH", "reader", "wrong"), a("auth", "nosuch", "x"), a("AUTH", "reader", "wrong"))) {
+                note(differences, String.join(" ", auth), ordo.call(s, bytes(auth)), r.call(bytes(auth)));
+            }
+        }
+        note(differences, "failed AUTH (ACL LOG)", ordo.call(bytes("ACL", "LOG")), admin.call(bytes("ACL", "LOG")), true);
     }
 
     private static void compareUser(String user, RespSocket admin, EngineTarget ordo, List<String> differences) throws Exception {
