@@ -280,19 +280,45 @@ public final class Acl {
         if (!s.allowsCommand(cmd, args)) {
             return new Denial(Reason.COMMAND, 0);
         }
-        if (s.allKeys) {
-            return null;
-        }
-        int[] refused = {-1};
-        cmd.forEachKey(args, (position, reads, writes) -> {
-            if (s.allowsKey(args[position], reads, writes)) {
-                return true;
+        if (!s.allKeys) {
+            int[] refused = {-1};
+            cmd.forEachKey(args, (position, reads, writes) -> {
+                if (s.allowsKey(args[position], reads, writes)) {
+                    return true;
+                }
+                refused[0] = position;
+                return false;
+            });
+            if (refused[0] >= 0) {
+                return new Denial(Reason.KEY, refused[0]);
             }
-            refused[0] = position;
-            return false;
-        });
-        return refused[0] < 0 ? null : new Denial(Reason.KEY, refused[0]);
+        }
+        if (!s.allChannels) {
+            int[] channels = CHANNEL_ARGS.get(cmd.fullName());
+            if (channels != null) {
+                int last = channels[1] < 0 ? args.length - 1 : Math.min(channels[1], args.length - 1);
+                for (int i = channels[0]; i <= last; i++) {
+                    if (!s.allowsChannel(args[i], channels[2] == 1)) {
+                        return new Denial(Reason.CHANNEL, i);
+                    }
+                }
+            }
+        }
+        return null;
     }
+
+    /**
+     * The commands whose arguments are channels a user must be allowed, as Redis finds them:
+     * {first, last (-1: to the end), 1 when each is a pattern that must equal one of the user's
+     * (PSUBSCRIBE), else 0}. Unsubscribing is never refused. Ordo has no Pub/Sub yet; the
+     * commands that will have it are checked here from the start.
+     */
+    private static final java.util.Map<String, int[]> CHANNEL_ARGS = java.util.Map.of(
+            "publish", new int[] {1, 1, 0},
+            "spublish", new int[] {1, 1, 0},
+            "subscribe", new int[] {1, -1, 0},
+            "ssubscribe", new int[] {1, -1, 0},
+            "psubscribe", new int[] {1, -1, 1});
 
     /**
      * Whether {@code user} may run a command the server handles outside the command table
