@@ -101,9 +101,7 @@ public final class Acl {
         List<String> lines = config.userLines();
         String file = config.get("aclfile");
         if (!lines.isEmpty() && !file.isEmpty()) {
-            throw new IllegalStateException("Configuring Redis with users defined in redis.conf and at the same setting an "
-                    + "ACL file path is invalid. This setup is very likely to lead to configuration errors and security holes, "
-                    + "please define either an ACL file or declare users directly in your redis.conf, but not both.");
+            throw new IllegalStateException(Errors.ACL_USERS_AND_FILE);
         }
         if (!lines.isEmpty()) {
             String errors = load(lines, "config", true);
@@ -389,9 +387,9 @@ public final class Acl {
         try {
             lines = Files.readAllLines(path, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
-            return "Error loading ACLs, opening file '" + path + "': No such file or directory";
+            return Errors.aclFileUnreadable(path.toString(), "No such file or directory");
         } catch (IOException e) {
-            return "Error loading ACLs, opening file '" + path + "': " + e.getMessage();
+            return Errors.aclFileUnreadable(path.toString(), e.getMessage());
         }
         return load(lines, path.toString(), false);
     }
@@ -412,12 +410,12 @@ public final class Acl {
             }
             String[] words = line.split("\\s+");
             if (!words[0].equals("user") || words.length < 2) {
-                errors.append(source).append(':').append(i + 1).append(" should start with user keyword followed by the username. ");
+                errors.append(Errors.aclFileNotAUser(source, i + 1));
                 continue;
             }
             String name = words[1];
             if (loaded.containsKey(name)) {
-                errors.append("WARNING: Duplicate user '").append(name).append("' found on line ").append(i + 1).append(". ");
+                errors.append(Errors.aclFileDuplicate(name, i + 1));
                 continue;
             }
             AclUser u = new AclUser(name, table, pubsubAllChannels());
@@ -427,19 +425,17 @@ public final class Acl {
                     try {
                         u.apply(rule, pubsubAllChannels());
                     } catch (AclRuleException e) {
-                        errors.append(source).append(':').append(i + 1).append(": ");
-                        errors.append(e.getMessage().equals(Errors.ACL_SYNTAX) ? e.getMessage()
-                                : "Error in applying operation '" + rule + "': " + e.getMessage()).append(". ");
+                        errors.append(Errors.aclFileRule(source, i + 1, rule, e.getMessage()));
                         break;
                     }
                 }
             } catch (ErrorReply e) {
-                errors.append(source).append(':').append(i + 1).append(": ").append(e.getMessage().substring(4)).append(' ');
+                errors.append(Errors.aclFileLine(source, i + 1, e.getMessage().substring(4)));
             }
             loaded.put(name, u);
         }
         if (errors.length() > 0) {
-            return errors.append("WARNING: ACL errors detected, no change to the previously active ACL rules was performed").toString();
+            return errors.append(Errors.ACL_FILE_NOT_LOADED).toString();
         }
         if (fromConfig && !loaded.containsKey(DEFAULT_USER)) {
             loaded.put(DEFAULT_USER, defaultUser);
@@ -482,7 +478,7 @@ public final class Acl {
             Files.writeString(tmp, text, StandardCharsets.UTF_8);
             Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            throw new ErrorReply("ERR There was an error trying to save the ACLs. Please check the server logs for more information");
+            throw new ErrorReply(Errors.ACL_SAVE_FAILED);
         }
     }
 }

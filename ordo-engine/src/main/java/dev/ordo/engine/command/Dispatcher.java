@@ -192,9 +192,9 @@ public final class Dispatcher {
         }
         logAclDenial(session, session, denial, command, args, "multi");
         return Errors.aclChangedSinceQueued(switch (denial.reason()) {
-            case KEY -> "no permission to touch the specified keys";
-            case CHANNEL -> "no permission to access one of the channels used as arguments";
-            default -> "no permission to execute the command or subcommand";
+            case KEY -> Errors.ACL_QUEUED_NO_KEY;
+            case CHANNEL -> Errors.ACL_QUEUED_NO_CHANNEL;
+            default -> Errors.ACL_QUEUED_NO_COMMAND;
         });
     }
 

@@ -300,6 +300,46 @@ public final class Errors {
     public static final String ACL_GENPASS_BITS = "ERR ACL GENPASS argument must be the number of bits for the output password, a positive number up to 4096";
     public static final String ACL_NO_FILE = "ERR This Redis instance is not configured to use an ACL file. You may want to specify users via the ACL SETUSER command and then issue a CONFIG REWRITE (assuming you have a Redis configuration file set) in order to store users in the Redis configuration.";
 
+    /** Why EXEC refuses a queued command the user's rules no longer allow ({@link #aclChangedSinceQueued}). */
+    public static final String ACL_QUEUED_NO_COMMAND = "no permission to execute the command or subcommand";
+    public static final String ACL_QUEUED_NO_KEY = "no permission to touch the specified keys";
+    public static final String ACL_QUEUED_NO_CHANNEL = "no permission to access one of the channels used as arguments";
+    /** ACL SAVE that could not write the file. */
+    public static final String ACL_SAVE_FAILED = "ERR There was an error trying to save the ACLs. Please check the server logs for more information";
+    /** Users both in the config file and in an aclfile (a startup error). */
+    public static final String ACL_USERS_AND_FILE = "Configuring Redis with users defined in redis.conf and at the same setting an "
+            + "ACL file path is invalid. This setup is very likely to lead to configuration errors and security holes, please "
+            + "define either an ACL file or declare users directly in your redis.conf, but not both.";
+
+    /** An ACL file that cannot be read; {@code reason} as the system words it. */
+    public static String aclFileUnreadable(String path, String reason) {
+        return "Error loading ACLs, opening file '" + path + "': " + reason;
+    }
+
+    /** One line of an ACL file (or of the config's user lines) that is not {@code user <name> ...}. */
+    public static String aclFileNotAUser(String source, int line) {
+        return source + ":" + line + " should start with user keyword followed by the username. ";
+    }
+
+    /** A user named twice in an ACL file. */
+    public static String aclFileDuplicate(String name, int line) {
+        return "WARNING: Duplicate user '" + name + "' found on line " + line + ". ";
+    }
+
+    /** A rule of an ACL file line that is refused; a syntax error is reported without the rule, as Redis does. */
+    public static String aclFileRule(String source, int line, String rule, String reason) {
+        return source + ":" + line + ": " + (reason.equals(ACL_SYNTAX) ? reason : "Error in applying operation '" + rule + "': " + reason)
+                + ". ";
+    }
+
+    /** An ACL file line with another error (an unmatched selector parenthesis); {@code error} without its code. */
+    public static String aclFileLine(String source, int line, String error) {
+        return source + ":" + line + ": " + error + " ";
+    }
+
+    /** What ends the errors of an ACL file that was not loaded. */
+    public static final String ACL_FILE_NOT_LOADED = "WARNING: ACL errors detected, no change to the previously active ACL rules was performed";
+
     /** ACL CAT naming a category Redis does not have. */
     public static String aclUnknownCategory(String category) {
         return sanitize("ERR Unknown category '" + category + "'");
