@@ -486,6 +486,17 @@ class AclCommandsTest extends CommandTestSupport {
     }
 
     @Test
+    void clientKillUser_closesThatUsersConnections() {
+        user("u", "+get");
+        EmbeddedClient u = as("u");
+        EmbeddedClient other = support.client();
+        assertThat(client.call("CLIENT", "KILL", "USER", "u")).isEqualTo(1L);
+        assertThat(u.isClosed()).isTrue();
+        assertThat(other.isClosed()).isFalse();
+        fails("ERR No such user 'nosuch'", "CLIENT", "KILL", "USER", "nosuch");
+    }
+
+    @Test
     void clientList_showsTheUser() {
         user("u", "+client|info");
         assertThat(s(as("u").call("CLIENT", "INFO"))).contains(" user=u ");
