@@ -1,5 +1,6 @@
 package dev.ordo.engine;
 
+import dev.ordo.engine.acl.Acl;
 import dev.ordo.engine.command.BlockedClients;
 import dev.ordo.engine.command.Call;
 import dev.ordo.engine.command.CallContext;
@@ -68,6 +69,7 @@ public final class Engine implements CallContext, KeyspaceListener {
     private final Scheduler scheduler;
     private final Dispatcher dispatcher;
     private final Scripting scripting;
+    private final Acl acl;
     private final Transactions transactions = new Transactions();
     private final EmbeddedServerControl embeddedClients;
     private volatile ServerControl server;
@@ -146,6 +148,7 @@ public final class Engine implements CallContext, KeyspaceListener {
         this.dispatcher = new Dispatcher(this);
         this.scripting = new Scripting(this);
         ScriptCommands.register(commands, scripting);
+        this.acl = new Acl(config, commands);
         this.embeddedClients = new EmbeddedServerControl();
         this.server = embeddedClients;
         this.persistence = new Persistence(this);
@@ -269,14 +272,17 @@ public final class Engine implements CallContext, KeyspaceListener {
         return embeddedClients;
     }
 
-    /** A new session; it starts authenticated when no password is configured. */
+    /** A new session, as the default user; authenticated from the start when that user is on and has no password. */
     public Session newSession() {
-        return new Session(keyspace.clock().millis(), defaultUserNeedsNoPassword());
+        Session s = new Session(keyspace.clock().millis(), !acl.authRequired());
+        s.setUser(acl.defaultUser());
+        return s;
     }
 
-    /** Whether the default user may connect without a password (protected mode's condition). */
-    public boolean defaultUserNeedsNoPassword() {
-        return config.get("requirepass").isEmpty();
+    /** The users and their permissions (ACL). */
+    @Override
+    public Acl acl() {
+        return acl;
     }
 
     /**
@@ -446,7 +452,7 @@ public final class Engine implements CallContext, KeyspaceListener {
             dispatcher.replyError(out, Errors.wrongArity(c.fullName()));
             return true;
         }
-        if (!session.authenticated() && !c.is(Command.Flag.NO_AUTH)) {
+        if (!session.authenticated() && acl.authRequired() && !c.is(Command.Flag.NO_AUTH)) {
             session.failTransaction();
             dispatcher.replyError(out, Errors.NOAUTH);
             return true;
@@ -455,6 +461,14 @@ public final class Engine implements CallContext, KeyspaceListener {
         Command target = sub != null ? sub : c;
         String name = target.fullName();
         boolean queues = session.inMulti() && !Transactions.runsInsideMulti(target);
+        boolean killOrShutdown = !queues && (name.equals("script|kill") || name.equals("function|kill") || name.equals("shutdown"));
+        // As Redis, permissions come before the busy check: no user stops a script, or the
+        // server, without the right to. Allow-busy commands are checked where they are dispatched.
+        if (killOrShutdown && acl.check(session.user(), target, args) != null) {
+            session.failTransaction();
+            dispatcher.replyError(out, Errors.noPermCommand(session.userName(), name));
+            return true;
+        }
         if ((name.equals("script|kill") || name.equals("function|kill")) && args.length == 2 && !queues) {
             String error = scripting.kill(name.startsWith("function"));
             if (error == null) {

@@ -59,6 +59,32 @@ class MainTest {
     }
 
     @Test
+    void userLinesInTheConfigFile_defineAclUsers(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("ordo.conf");
+        Files.writeString(file, "port 0\nsave \"\"\nuser alice on >pw ~a:* +get +set\nuser default off\n");
+        try (Ordo ordo = Main.start(new String[] {file.toString()}, outStream, errStream)) {
+            Matcher ready = Pattern.compile("Ready to accept connections tcp on port (\\d+)").matcher(out());
+            assertThat(ready.find()).as("ready line in %s", out()).isTrue();
+            // A user line builds its user from nothing, the default user too: no nopass, and off.
+            assertThat(ordo.engine().acl().defaultUserHasNoPassword()).isFalse();
+            try (RawClient c = new RawClient(Integer.parseInt(ready.group(1)))) {
+                assertThat(c.call("PING")).isEqualTo("-NOAUTH Authentication required.\r\n");
+                assertThat(c.call("AUTH", "alice", "pw")).isEqualTo("+OK\r\n");
+                assertThat(c.call("SET", "a:1", "v")).isEqualTo("+OK\r\n");
+                assertThat(c.call("GET", "b:1")).isEqualTo("-NOPERM No permissions to access a key\r\n");
+            }
+        }
+    }
+
+    @Test
+    void missingAclFile_stopsTheStart(@TempDir Path dir) {
+        int code = Main.run(new String[] {"--port", "0", "--save", "", "--aclfile", dir.resolve("users.acl").toString()},
+                outStream, errStream, InputStream.nullInputStream());
+        assertThat(code).isEqualTo(1);
+        assertThat(out() + err()).contains("Error loading ACLs, opening file '" + dir.resolve("users.acl") + "': No such file or directory");
+    }
+
+    @Test
     void unknownOptionFailsWithRedisErrorAndExitCode1() {
         int code = Main.run(new String[] {"--port", "0", "--nosuch", "x"}, outStream, errStream, InputStream.nullInputStream());
         assertThat(code).isEqualTo(1);

@@ -14,6 +14,11 @@ public interface CallContext {
     /** Server-wide information and actions (INFO, CLIENT, SHUTDOWN ...); see {@link ServerControl}. */
     ServerControl server();
 
+    /** The users and their permissions; null where no ACL is kept (every session may run anything). */
+    default dev.ordo.engine.acl.Acl acl() {
+        return null;
+    }
+
     /** MULTI state and the watched-keys registry. */
     default Transactions transactions() {
         throw new UnsupportedOperationException("this context has no transactions");

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -37,6 +38,23 @@ public final class Command {
     private final Map<String, Command> subcommandsView = Collections.unmodifiableMap(subcommands);
     private Command parent;
     private java.util.function.Function<byte[][], Set<Flag>> callFlags;
+    /** This command's index in its table ({@link CommandTable#register}), for per-user permission bitmaps; -1 until registered. */
+    private int id = -1;
+    /** Redis's key specifications of this command; derived from (first, last, step) when Redis's description has none. */
+    private KeySpec[] keySpecs;
+    /** Redis's ACL categories for this command, or null to derive them ({@link CommandIntrospection#categories}). */
+    private List<String> redisCategories;
+    private List<String> categories;
+
+    /** Told of each key argument of a call, with what the call does to it (a key spec's access flags). */
+    @FunctionalInterface
+    public interface KeyVisitor {
+        /**
+         * Visits the key at argument {@code position}; {@code reads} when the call reads its value
+         * (ACCESS), {@code writes} when it inserts, deletes or updates it. Returns false to stop.
+         */
+        boolean visit(int position, boolean reads, boolean writes);
+    }
 
     private Command(String name, int arity, Set<Flag> flags, int firstKey, int lastKey, int keyStep, String group,
                     CommandHandler handler) {
@@ -105,6 +123,61 @@ public final class Command {
     public Command withCallFlags(java.util.function.Function<byte[][], Set<Flag>> callFlags) {
         this.callFlags = callFlags;
         return this;
+    }
+
+    /** This command's index in its table, dense from 0 ({@link CommandTable#idCount}). */
+    public int id() {
+        return id;
+    }
+
+    void assignId(int id) {
+        this.id = id;
+    }
+
+    /** The parent of a subcommand ({@code config} for {@code config|get}), or null. */
+    public Command parent() {
+        return parent;
+    }
+
+    KeySpec[] keySpecs() {
+        if (keySpecs == null) {
+            keySpecs = KeySpec.derived(this);
+        }
+        return keySpecs;
+    }
+
+    void describeAsRedis(List<String> categories, KeySpec[] specs) {
+        this.redisCategories = categories;
+        this.categories = null;
+        if (specs != null) {
+            this.keySpecs = specs;
+        }
+    }
+
+    /** This command's ACL categories without '@' ({@code read}, {@code fast} ...), in Redis's order. */
+    public List<String> aclCategories() {
+        if (categories == null) {
+            categories = List.copyOf(CommandIntrospection.categories(this));
+        }
+        return categories;
+    }
+
+    /** Redis's categories for this command, or null when Redis's description does not name it. */
+    List<String> redisCategories() {
+        return redisCategories;
+    }
+
+    /**
+     * Visits every key argument of {@code args} (a whole call of this command, its arity met) as
+     * Redis's key specs find them, in spec order, with each spec's access flags; SET's key is
+     * only read when the call has GET, as Redis refines its variable flags.
+     */
+    public void forEachKey(byte[][] args, KeyVisitor visitor) {
+        for (KeySpec spec : keySpecs()) {
+            if (!spec.visit(this, args, visitor)) {
+                return;
+            }
+        }
     }
 
     public int firstKey() {

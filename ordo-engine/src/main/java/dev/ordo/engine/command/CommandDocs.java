@@ -12,6 +12,20 @@ import java.util.Map;
 final class CommandDocs {
     /** One line per command: full name, version introduced, summary. */
     private static final String TABLE = """
+            acl 6.0.0 Commands about users and their permissions
+            acl|cat 6.0.0 List the ACL categories, or the commands in one
+            acl|deluser 6.0.0 Remove users
+            acl|dryrun 7.0.0 Tell whether a user may run a command, without running it
+            acl|genpass 6.0.0 Make a random password
+            acl|getuser 6.0.0 Describe a user's rules
+            acl|help 6.0.0 List the ACL subcommands
+            acl|list 6.0.0 List every user as a rule line
+            acl|load 6.0.0 Replace the users with those of the ACL file
+            acl|log 6.0.0 List recent refusals, or clear them
+            acl|save 6.0.0 Write the users to the ACL file
+            acl|setuser 6.0.0 Create or change a user
+            acl|users 6.0.0 List the users' names
+            acl|whoami 6.0.0 Name the user this connection runs as
             auth 1.0.0 Authenticate this connection
             client 2.4.0 Commands about client connections
             client|getname 2.6.9 Get this connection's name

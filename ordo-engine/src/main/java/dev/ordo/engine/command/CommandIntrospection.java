@@ -14,11 +14,12 @@ import java.util.Set;
  * What COMMAND reports about a {@link Command}: Redis 7's ten-element INFO array, the DOCS map,
  * the ACL categories and the names COMMAND LIST filters.
  *
- * <p>Redis declares ACL categories, tips and key specs per command; Ordo derives them. The
- * categories come from the flags (write, readonly, admin, fast ...), the command's group and a few
- * commands Redis marks by name (dangerous ones, SORT, COMMAND). A command with keys gets one key spec covering its
- * (first, last, step) range, flagged RW/update when it writes and RO/access otherwise. Tips are
- * empty. A container (subcommands and no use of its own, arity -2) has no categories but
+ * <p>Redis declares ACL categories, tips and key specs per command; Ordo takes the categories and
+ * key specs from Redis's own description ({@link CommandDescriptors}). For a command Redis 7.0
+ * does not describe they are derived: categories from the flags (write, readonly, admin, fast
+ * ...), the command's group and a few commands Redis marks by name (dangerous ones, SORT,
+ * COMMAND); one key spec covering its (first, last, step) range, flagged RW/update when it
+ * writes and RO/access otherwise. Tips are empty. A container (subcommands and no use of its own, arity -2) has no categories but
  * {@code @slow}, as in Redis.
  */
 final class CommandIntrospection {
@@ -107,8 +108,19 @@ final class CommandIntrospection {
         return names;
     }
 
-    /** The ACL categories of {@code cmd}, without '@', in Redis's order. */
+    /**
+     * The ACL categories of {@code cmd}, without '@', in Redis's order: Redis's own where its
+     * description names the command ({@link CommandDescriptors}), else derived.
+     */
     static List<String> categories(Command cmd) {
+        if (cmd.redisCategories() != null) {
+            return cmd.redisCategories();
+        }
+        return derivedCategories(cmd);
+    }
+
+    /** The categories derived from flags, group and name, for a command Redis does not describe. */
+    static List<String> derivedCategories(Command cmd) {
         Set<String> cats = new HashSet<>();
         boolean container = !cmd.subcommands().isEmpty() && cmd.arity() == -2;
         if (!container) {
@@ -206,36 +218,65 @@ final class CommandIntrospection {
         }
     }
 
-    /** One key spec for the (first, last, step) range, or none for a command without keys. */
+    /** The command's key specs as Redis writes them: flags, begin_search and find_keys, with notes where Redis has them. */
     private static void writeKeySpecs(ReplyWriter r, Command cmd) {
-        if (cmd.firstKey() <= 0) {
-            r.setHeader(0);
-            return;
+        KeySpec[] specs = cmd.keySpecs();
+        r.setHeader(specs.length);
+        for (KeySpec spec : specs) {
+            r.mapHeader(spec.notes == null ? 3 : 4);
+            if (spec.notes != null) {
+                bulk(r, "notes");
+                bulk(r, spec.notes);
+            }
+            bulk(r, "flags");
+            writeStatusSet(r, spec.flags, "");
+            bulk(r, "begin_search");
+            r.mapHeader(2);
+            bulk(r, "type");
+            bulk(r, spec.beginType);
+            bulk(r, "spec");
+            switch (spec.beginType) {
+                case "index" -> {
+                    r.mapHeader(1);
+                    bulk(r, "index");
+                    r.integer(spec.index);
+                }
+                case "keyword" -> {
+                    r.mapHeader(2);
+                    bulk(r, "keyword");
+                    bulk(r, spec.keyword);
+                    bulk(r, "startfrom");
+                    r.integer(spec.startFrom);
+                }
+                default -> r.mapHeader(0);
+            }
+            bulk(r, "find_keys");
+            r.mapHeader(2);
+            bulk(r, "type");
+            bulk(r, spec.findType);
+            bulk(r, "spec");
+            switch (spec.findType) {
+                case "range" -> {
+                    r.mapHeader(3);
+                    bulk(r, "lastkey");
+                    r.integer(spec.lastKey);
+                    bulk(r, "keystep");
+                    r.integer(spec.keyStep);
+                    bulk(r, "limit");
+                    r.integer(spec.limit);
+                }
+                case "keynum" -> {
+                    r.mapHeader(3);
+                    bulk(r, "keynumidx");
+                    r.integer(spec.keyNumIndex);
+                    bulk(r, "firstkey");
+                    r.integer(spec.firstKey);
+                    bulk(r, "keystep");
+                    r.integer(spec.keyStep);
+                }
+                default -> r.mapHeader(0);
+            }
         }
-        r.setHeader(1);
-        r.mapHeader(3);
-        bulk(r, "flags");
-        writeStatusSet(r, cmd.is(Command.Flag.WRITE) ? List.of("RW", "update") : List.of("RO", "access"), "");
-        bulk(r, "begin_search");
-        r.mapHeader(2);
-        bulk(r, "type");
-        bulk(r, "index");
-        bulk(r, "spec");
-        r.mapHeader(1);
-        bulk(r, "index");
-        r.integer(cmd.firstKey());
-        bulk(r, "find_keys");
-        r.mapHeader(2);
-        bulk(r, "type");
-        bulk(r, "range");
-        bulk(r, "spec");
-        r.mapHeader(3);
-        bulk(r, "lastkey");
-        r.integer(cmd.lastKey() < 0 ? cmd.lastKey() : cmd.lastKey() - cmd.firstKey());
-        bulk(r, "keystep");
-        r.integer(cmd.keyStep());
-        bulk(r, "limit");
-        r.integer(0);
     }
 
     private static void writeStatusSet(ReplyWriter r, List<String> items, String prefix) {

@@ -16,11 +16,22 @@ public final class CommandTable {
     private final Map<String, Command> commands = new LinkedHashMap<>();
     private Command[] slots = new Command[512];
     private byte[][] slotNames = new byte[512][];
+    private int ids;
 
-    /** Adds a command; a second command with the same name is a programming error. */
+    /**
+     * Adds a command with its subcommands (added to it before), numbering each ({@link Command#id})
+     * and giving each Redis's categories and key specs where Redis describes it; a second
+     * command with the same name is a programming error.
+     */
     public CommandTable register(Command command) {
         if (commands.putIfAbsent(command.name(), command) != null) {
             throw new IllegalStateException("duplicate command " + command.name());
+        }
+        command.assignId(ids++);
+        CommandDescriptors.describe(command);
+        for (Command sub : command.subcommands().values()) {
+            sub.assignId(ids++);
+            CommandDescriptors.describe(sub);
         }
         if (commands.size() * 2 > slots.length) {
             Command[] old = slots;
@@ -91,6 +102,11 @@ public final class CommandTable {
 
     public Collection<Command> all() {
         return Collections.unmodifiableCollection(commands.values());
+    }
+
+    /** One more than the highest {@link Command#id} of a command or subcommand in this table. */
+    public int idCount() {
+        return ids;
     }
 
     public int size() {

@@ -4,7 +4,6 @@ import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,8 +13,9 @@ import java.util.Locale;
  * calling client's {@link Session} (protocol, name, database, authentication, reply mode) and,
  * for CLIENT LIST and KILL, on the sessions {@link ServerControl} knows.
  *
- * <p>Authentication knows one user, {@code default}, whose password is {@code requirepass}; with
- * no password configured that user accepts any password. Every client is of type {@code normal}:
+ * <p>Authentication is the ACL's ({@link dev.ordo.engine.acl.Acl}): AUTH and HELLO AUTH name a
+ * user and its password (AUTH with the password alone names {@code default}); a failure is
+ * logged in ACL LOG and answered WRONGPASS. Every client is of type {@code normal}:
  * CLIENT LIST and KILL report no master, replica or pub/sub clients, and show the buffer fields
  * and {@code fd} as Redis shows them for a connection it knows nothing about.
  */
@@ -94,7 +94,8 @@ final class ConnectionCommands {
         s.setReplyMode(Session.ReplyMode.ON);
         s.setNoEvict(false);
         s.setNoTouch(false);
-        s.setAuthenticated(passwordNotRequired(c));
+        s.setUser(c.context().acl().defaultUser());
+        s.setAuthenticated(!c.context().acl().authRequired());
         s.endMulti();
         c.context().transactions().unwatchAll(s);
         c.reply().simpleString("RESET");
@@ -128,7 +129,7 @@ final class ConnectionCommands {
         if (user != null) {
             authenticate(c, user, password);
         }
-        if (!c.session().authenticated()) {
+        if (!c.session().authenticated() && c.context().acl().authRequired()) {
             throw new ErrorReply(Errors.HELLO_NOAUTH);
         }
         if (name != null) {
@@ -165,7 +166,7 @@ final class ConnectionCommands {
             throw new ErrorReply(Errors.SYNTAX);
         }
         if (c.argc() == 2) {
-            if (passwordNotRequired(c)) {
+            if (c.context().acl().defaultUser().noPassword()) {
                 throw new ErrorReply(Errors.AUTH_NO_PASSWORD);
             }
             authenticate(c, DEFAULT_USER.getBytes(StandardCharsets.US_ASCII), c.arg(1));
@@ -175,20 +176,18 @@ final class ConnectionCommands {
         c.reply().simpleString("OK");
     }
 
-    /** Marks the session authenticated if {@code user} and {@code password} match, else throws WRONGPASS (state unchanged). */
+    /**
+     * Makes the session run as {@code user} if {@code password} is one of its passwords (and the
+     * user is on), else logs the failure in ACL LOG and throws WRONGPASS, the session unchanged.
+     */
     private static void authenticate(Call c, byte[] user, byte[] password) {
-        boolean userMatches = MessageDigest.isEqual(user, DEFAULT_USER.getBytes(StandardCharsets.US_ASCII));
-        String required = c.context().config().get("requirepass");
-        boolean passwordMatches = required.isEmpty()
-                || MessageDigest.isEqual(password, required.getBytes(StandardCharsets.UTF_8));
-        if (!userMatches || !passwordMatches) {
+        dev.ordo.engine.acl.AclUser u = c.context().acl().authenticate(user, password);
+        if (u == null) {
+            c.context().dispatcher().logFailedAuth(c.session(), c.arg(0), new String(user, StandardCharsets.UTF_8));
             throw new ErrorReply(Errors.WRONGPASS);
         }
+        c.session().setUser(u);
         c.session().setAuthenticated(true);
-    }
-
-    private static boolean passwordNotRequired(Call c) {
-        return c.context().config().get("requirepass").isEmpty();
     }
 
     /** A client name as given, or INVALID_CLIENT_NAME when a byte is outside '!'..'~'; empty clears the name. */
@@ -308,7 +307,7 @@ final class ConnectionCommands {
                 + " obl=" + b.replyBufferUsed() + " oll=" + b.outputListLength() + " omem=" + b.outputMemory()
                 + " tot-mem=" + (b.totalMemory() + s.multiMemory()) + " events=r"
                 + " cmd=" + s.lastCommand()
-                + " user=" + DEFAULT_USER
+                + " user=" + s.userName()
                 + " redir=-1"
                 + " resp=" + s.protocol()
                 + " lib-name=" + s.libName() + " lib-ver=" + s.libVersion();
@@ -389,6 +388,7 @@ final class ConnectionCommands {
     private static final class KillFilter {
         long id;
         String type;
+        String user;
         String addr;
         String laddr;
         boolean skipMe = true;
@@ -422,9 +422,10 @@ final class ConnectionCommands {
                 } else if (c.argIs(i, "LADDR")) {
                     f.laddr = value;
                 } else if (c.argIs(i, "USER")) {
-                    if (!value.equals(DEFAULT_USER)) {
+                    if (c.context().acl().user(value) == null) {
                         throw new ErrorReply(Errors.noSuchUser(value));
                     }
+                    f.user = value;
                 } else if (c.argIs(i, "SKIPME")) {
                     f.skipMe = parseYesNo(c, i + 1);
                 } else {
@@ -449,6 +450,7 @@ final class ConnectionCommands {
                     && (type == null || isNormalType(type))
                     && (addr == null || addr.equals(s.address()))
                     && (laddr == null || laddr.equals(s.localAddress()))
+                    && (user == null || user.equals(s.userName()))
                     && !(skipMe && s == caller);
         }
     }

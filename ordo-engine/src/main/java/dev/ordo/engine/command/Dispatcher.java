@@ -1,5 +1,6 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.acl.Acl;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Key;
@@ -14,7 +15,8 @@ import java.util.function.Supplier;
 
 /**
  * Turns arguments into a handler call with Redis's checks, in Redis's order: unknown command,
- * arity, authentication, unknown subcommand, subcommand arity; then runs the handler and turns a
+ * arity, authentication, unknown subcommand, subcommand arity, then (after MULTI's no-multi check)
+ * the user's ACL permissions, logging a refusal in ACL LOG; then runs the handler and turns a
  * thrown {@link ErrorReply} into an error reply. Keeps INFO commandstats. Called under the
  * engine lock.
  */
@@ -86,7 +88,7 @@ public final class Dispatcher {
             reject(command, session, out, Errors.DEBUG_NOT_ALLOWED);
             return null;
         }
-        if (!session.authenticated() && !command.is(Command.Flag.NO_AUTH)) {
+        if (!session.authenticated() && authRequired() && !command.is(Command.Flag.NO_AUTH)) {
             reject(command, session, out, Errors.NOAUTH);
             return null;
         }
@@ -110,6 +112,15 @@ public final class Dispatcher {
             reject(command, session, out, "ERR Command not allowed inside a transaction");
             return null;
         }
+        Acl acl = context.acl();
+        if (acl != null) {
+            Acl.Denial denial = acl.check(session.user(), command, args);
+            if (denial != null) {
+                logAclDenial(session, session, denial, command, args, multi != null ? "multi" : "toplevel");
+                reject(command, session, out, nopermText(session, denial, command));
+                return null;
+            }
+        }
         Set<Command.Flag> flags = command.flagsOf(args);
         if (outOfMemory(command, flags, multi)) {
             reject(command, session, out, Errors.OOM);
@@ -129,6 +140,86 @@ public final class Dispatcher {
             return null;
         }
         return run(command, session, args, out, blockingAllowed, null);
+    }
+
+    /** Whether a session that has not authenticated must: the default user has a password or is off. */
+    private boolean authRequired() {
+        Acl acl = context.acl();
+        return acl == null || acl.authRequired();
+    }
+
+    /** The NOPERM error a client gets for {@code denial}, as Redis 7.2 words it (no key or channel named). */
+    private static String nopermText(Session session, Acl.Denial denial, Command command) {
+        return switch (denial.reason()) {
+            case KEY -> Errors.NOPERM_KEY;
+            case CHANNEL -> Errors.NOPERM_CHANNEL;
+            default -> Errors.noPermCommand(session.userName(), command.fullName());
+        };
+    }
+
+    /**
+     * Checks a command a script runs ({@code redis.call}) against the permissions of the user
+     * running the script ({@code caller}'s): null when allowed, else the error for the script,
+     * having logged the refusal in ACL LOG with context {@code lua}.
+     */
+    public String checkScriptCommand(Session caller, Command command, byte[][] args) {
+        Acl acl = context.acl();
+        if (acl == null) {
+            return null;
+        }
+        Acl.Denial denial = acl.check(caller.user(), command, args);
+        if (denial == null) {
+            return null;
+        }
+        logAclDenial(caller, caller, denial, command, args, "lua");
+        String why = switch (denial.reason()) {
+            case KEY -> Errors.NOPERM_KEY.substring("NOPERM ".length());
+            case CHANNEL -> Errors.NOPERM_CHANNEL.substring("NOPERM ".length());
+            default -> Errors.aclCommandDenied(caller.userName(), command.fullName());
+        };
+        return Errors.aclScriptFailure(why);
+    }
+
+    /**
+     * Checks a command EXEC is about to run, queued under rules that may have changed since:
+     * null when still allowed, else Redis's error, the refusal logged with context {@code multi}.
+     */
+    String checkQueuedCommand(Session session, Command command, byte[][] args) {
+        Acl acl = context.acl();
+        Acl.Denial denial = acl == null ? null : acl.check(session.user(), command, args);
+        if (denial == null) {
+            return null;
+        }
+        logAclDenial(session, session, denial, command, args, "multi");
+        return Errors.aclChangedSinceQueued(switch (denial.reason()) {
+            case KEY -> Errors.ACL_QUEUED_NO_KEY;
+            case CHANNEL -> Errors.ACL_QUEUED_NO_CHANNEL;
+            default -> Errors.ACL_QUEUED_NO_COMMAND;
+        });
+    }
+
+    /**
+     * Records a refusal in ACL LOG: the reason, where it happened, what was refused (the command,
+     * or the key or channel argument), the user, and {@code client} as CLIENT LIST shows it.
+     */
+    public void logAclDenial(Session client, Session user, Acl.Denial denial, Command command, byte[][] args, String where) {
+        String object = denial.reason() == Acl.Reason.COMMAND ? command.fullName() : text(args[denial.position()]);
+        logAcl(client, denial.reason().logName(), where, object, user.userName());
+    }
+
+    /** Records a failed AUTH (or HELLO AUTH) of {@code username} in ACL LOG; the object is the command as sent. */
+    public void logFailedAuth(Session client, byte[] commandName, String username) {
+        logAcl(client, Acl.Reason.AUTH.logName(), client.inMulti() ? "multi" : "toplevel", text(commandName), username);
+    }
+
+    private void logAcl(Session client, String reason, String where, String object, String username) {
+        Acl acl = context.acl();
+        if (acl == null) {
+            return;
+        }
+        long now = context.keyspace().now();
+        acl.log().add(reason, where, object, username, ConnectionCommands.clientLine(client, now), now,
+                context.config().getLong("acllog-max-len"));
     }
 
     /**
@@ -418,6 +509,9 @@ public final class Dispatcher {
         errors.reset();
         errorsBefore = 0;
         totalCommands = 0;
+        if (context.acl() != null) {
+            context.acl().log().resetCounts();
+        }
         instantaneous.reset(context.keyspace().clock().millis());
     }
 

@@ -338,8 +338,11 @@ final class InfoReport {
         f.put("total_writes_processed", String.valueOf(transport.writesProcessed()));
         zeros(f, "io_threaded_reads_processed", "io_threaded_writes_processed", "reply_buffer_shrinks",
                 "reply_buffer_expands", "eventloop_cycles", "eventloop_duration_sum", "eventloop_duration_cmd_sum",
-                "instantaneous_eventloop_cycles_per_sec", "instantaneous_eventloop_duration_usec",
-                "acl_access_denied_auth", "acl_access_denied_cmd", "acl_access_denied_key", "acl_access_denied_channel");
+                "instantaneous_eventloop_cycles_per_sec", "instantaneous_eventloop_duration_usec");
+        dev.ordo.engine.acl.Acl acl = call.context().acl();
+        for (String[] denied : new String[][] {{"auth", "auth"}, {"cmd", "command"}, {"key", "key"}, {"channel", "channel"}}) {
+            f.put("acl_access_denied_" + denied[0], String.valueOf(acl == null ? 0 : acl.log().count(denied[1])));
+        }
     }
 
     private static String kbps(double value) {

@@ -31,6 +31,7 @@ public final class Session {
     private volatile ClientBuffers buffers = ClientBuffers.NONE;
     private String libName = "";
     private String libVersion = "";
+    private dev.ordo.engine.acl.AclUser user;
 
     /**
      * CLIENT REPLY's modes. SKIP is two steps, as in Redis: CLIENT REPLY SKIP sets
@@ -117,6 +118,23 @@ public final class Session {
 
     public void setAuthenticated(boolean authenticated) {
         this.authenticated = authenticated;
+    }
+
+    /**
+     * The ACL user this client runs as: the default user until AUTH or HELLO names another; null
+     * for the server's own sessions (loading, a script's inner client), which may run anything.
+     */
+    public dev.ordo.engine.acl.AclUser user() {
+        return user;
+    }
+
+    public void setUser(dev.ordo.engine.acl.AclUser user) {
+        this.user = user;
+    }
+
+    /** The user's name as CLIENT LIST and ACL LOG show it ({@code default} for the server's own sessions). */
+    public String userName() {
+        return user == null ? dev.ordo.engine.acl.Acl.DEFAULT_USER : user.name();
     }
 
     public String address() {

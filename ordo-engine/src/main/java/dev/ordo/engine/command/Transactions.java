@@ -150,6 +150,11 @@ public final class Transactions {
         session.setExecuting(multi);
         try {
             for (Queued q : multi.queued) {
+                String refusal = c.context().dispatcher().checkQueuedCommand(session, q.command(), q.args());
+                if (refusal != null) {
+                    c.context().dispatcher().replyError(c.reply(), refusal);
+                    continue;
+                }
                 c.context().dispatcher().runNested(q.command(), session, q.args(), c.reply());
             }
         } finally {

@@ -72,6 +72,10 @@ public final class Config {
     }
 
     private final Map<String, Param> byName = new LinkedHashMap<>();
+    /** Told of each value a parameter is given (by canonical name), after it is kept. */
+    private final Map<String, List<java.util.function.Consumer<String>>> listeners = new java.util.HashMap<>();
+    /** The config file's {@code user} lines, each the words after {@code user}, in file order. */
+    private final List<String> userLines = new ArrayList<>();
     private final Map<String, Param> canonical = new LinkedHashMap<>();
     private final ListpackLimits zsetListpackLimits;
     private final ListpackLimits hashListpackLimits;
@@ -82,6 +86,9 @@ public final class Config {
         integer("port", 6379, false, 0, 65535);
         string("bind", "127.0.0.1", false);
         string("requirepass", "", true);
+        string("aclfile", "", false);
+        enumeration("acl-pubsub-default", "resetchannels", true, "allchannels", "resetchannels");
+        integer("acllog-max-len", 128, true, 0, Long.MAX_VALUE);
         integer("databases", 16, false, 1, 1_000_000);
         integer("maxclients", 10000, true, 1, 4294967295L);
         integer("timeout", 0, true, 0, Integer.MAX_VALUE);
@@ -216,6 +223,26 @@ public final class Config {
             throw new ErrorReply(Errors.configSetFailed(name, problem));
         }
         p.assign(p.kept.apply(normalized));
+        listeners.getOrDefault(p.name, List.of()).forEach(l -> l.accept(p.value));
+    }
+
+    /**
+     * Calls {@code listener} with each value {@code name} is given from now on (CONFIG SET, and
+     * the value CONFIG SET restores when a later one fails). Called under the engine lock.
+     */
+    public void onChange(String name, java.util.function.Consumer<String> listener) {
+        Param p = byName.get(name.toLowerCase(Locale.ROOT));
+        listeners.computeIfAbsent(p.name, k -> new ArrayList<>()).add(listener);
+    }
+
+    /** Adds a config file's {@code user <name> <rules...>} line (given as {@code <name> <rules...>}); the ACL applies them at start. */
+    public void addUserLine(String line) {
+        userLines.add("user " + line);
+    }
+
+    /** The config file's user lines, each starting with {@code user}. */
+    public List<String> userLines() {
+        return List.copyOf(userLines);
     }
 
     /** Throws CONFIG SET's error for a known parameter that cannot change at runtime. */

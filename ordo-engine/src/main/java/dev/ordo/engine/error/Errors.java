@@ -241,6 +241,120 @@ public final class Errors {
         return sanitize("ERR Unsupported option " + option);
     }
 
+    /** A command the user's ACL rules do not allow; {@code command} is the full name ({@code config|set}). */
+    public static String noPermCommand(String user, String command) {
+        return sanitize("NOPERM " + aclCommandDenied(user, command));
+    }
+
+    /** A key argument the user's ACL rules do not allow (Redis 7.2 names no key to the client). */
+    public static final String NOPERM_KEY = "NOPERM No permissions to access a key";
+    /** A channel argument the user's ACL rules do not allow. */
+    public static final String NOPERM_CHANNEL = "NOPERM No permissions to access a channel";
+
+    /** Why ACL refuses a command, without a code: what DRYRUN answers and scripts quote. */
+    public static String aclCommandDenied(String user, String command) {
+        return "User " + user + " has no permissions to run the '" + command + "' command";
+    }
+
+    /** ACL DRYRUN's answer for a key the user may not touch. */
+    public static String aclKeyDenied(String user, String key) {
+        return sanitize("User " + user + " has no permissions to access the '" + key + "' key");
+    }
+
+    /** ACL DRYRUN's answer for a channel the user may not use. */
+    public static String aclChannelDenied(String user, String channel) {
+        return sanitize("User " + user + " has no permissions to access the '" + channel + "' channel");
+    }
+
+    /** A command that redis.call refuses for ACL reasons; {@code why} is the NOPERM text without its code. */
+    public static String aclScriptFailure(String why) {
+        return sanitize("ERR ACL failure in script: " + why);
+    }
+
+    /** EXEC running a queued command that the user's rules no longer allow; {@code reason} as Redis words it. */
+    public static String aclChangedSinceQueued(String reason) {
+        return "NOPERM ACL rules changed between the moment the transaction was accumulated and the EXEC call. "
+                + "This command is no longer allowed for the following reason: " + reason;
+    }
+
+    /** An ACL SETUSER rule that is refused, and why ({@code ACL_*} reasons below). */
+    public static String aclSetUser(String rule, String reason) {
+        return sanitize("ERR Error in ACL SETUSER modifier '" + rule + "': " + reason);
+    }
+
+    public static final String ACL_SYNTAX = "Syntax error";
+    public static final String ACL_UNKNOWN_COMMAND = "Unknown command or category name in ACL";
+    public static final String ACL_BAD_HASH = "The password hash must be exactly 64 characters and contain only lowercase hexadecimal characters";
+    public static final String ACL_NO_SUCH_PASSWORD = "The password you are trying to remove from the user does not exist";
+    public static final String ACL_KEY_AFTER_ALLKEYS = "Adding a pattern after the * pattern (or the 'allkeys' flag) is not valid and does not have any effect. Try 'resetkeys' to start with an empty list of patterns";
+    public static final String ACL_CHANNEL_AFTER_ALLCHANNELS = "Adding a pattern after the * pattern (or the 'allchannels' flag) is not valid and does not have any effect. Try 'resetchannels' to start with an empty list of channels";
+    public static final String ACL_SUBCOMMAND_FIRST_ARG = "Allowing first-arg of a subcommand is not supported";
+
+    /** A selector opened with '(' and never closed. */
+    public static String aclUnmatchedParenthesis(String start) {
+        return sanitize("ERR Unmatched parenthesis in acl selector starting at '" + start + "'.");
+    }
+
+    public static final String ACL_BAD_USERNAME = "ERR Usernames can't contain spaces or null characters";
+    public static final String ACL_DEFAULT_NOT_REMOVABLE = "ERR The 'default' user cannot be removed";
+    public static final String ACL_GENPASS_BITS = "ERR ACL GENPASS argument must be the number of bits for the output password, a positive number up to 4096";
+    public static final String ACL_NO_FILE = "ERR This Redis instance is not configured to use an ACL file. You may want to specify users via the ACL SETUSER command and then issue a CONFIG REWRITE (assuming you have a Redis configuration file set) in order to store users in the Redis configuration.";
+
+    /** Why EXEC refuses a queued command the user's rules no longer allow ({@link #aclChangedSinceQueued}). */
+    public static final String ACL_QUEUED_NO_COMMAND = "no permission to execute the command or subcommand";
+    public static final String ACL_QUEUED_NO_KEY = "no permission to touch the specified keys";
+    public static final String ACL_QUEUED_NO_CHANNEL = "no permission to access one of the channels used as arguments";
+    /** ACL SAVE that could not write the file. */
+    public static final String ACL_SAVE_FAILED = "ERR There was an error trying to save the ACLs. Please check the server logs for more information";
+    /** Users both in the config file and in an aclfile (a startup error). */
+    public static final String ACL_USERS_AND_FILE = "Configuring Redis with users defined in redis.conf and at the same setting an "
+            + "ACL file path is invalid. This setup is very likely to lead to configuration errors and security holes, please "
+            + "define either an ACL file or declare users directly in your redis.conf, but not both.";
+
+    /** An ACL file that cannot be read; {@code reason} as the system words it. */
+    public static String aclFileUnreadable(String path, String reason) {
+        return "Error loading ACLs, opening file '" + path + "': " + reason;
+    }
+
+    /** One line of an ACL file (or of the config's user lines) that is not {@code user <name> ...}. */
+    public static String aclFileNotAUser(String source, int line) {
+        return source + ":" + line + " should start with user keyword followed by the username. ";
+    }
+
+    /** A user named twice in an ACL file. */
+    public static String aclFileDuplicate(String name, int line) {
+        return "WARNING: Duplicate user '" + name + "' found on line " + line + ". ";
+    }
+
+    /** A rule of an ACL file line that is refused; a syntax error is reported without the rule, as Redis does. */
+    public static String aclFileRule(String source, int line, String rule, String reason) {
+        return source + ":" + line + ": " + (reason.equals(ACL_SYNTAX) ? reason : "Error in applying operation '" + rule + "': " + reason)
+                + ". ";
+    }
+
+    /** An ACL file line with another error (an unmatched selector parenthesis); {@code error} without its code. */
+    public static String aclFileLine(String source, int line, String error) {
+        return source + ":" + line + ": " + error + " ";
+    }
+
+    /** What ends the errors of an ACL file that was not loaded. */
+    public static final String ACL_FILE_NOT_LOADED = "WARNING: ACL errors detected, no change to the previously active ACL rules was performed";
+
+    /** ACL CAT naming a category Redis does not have. */
+    public static String aclUnknownCategory(String category) {
+        return sanitize("ERR Unknown category '" + category + "'");
+    }
+
+    /** ACL DRYRUN naming a user that does not exist. */
+    public static String aclUserNotFound(String user) {
+        return sanitize("ERR User '" + user + "' not found");
+    }
+
+    /** ACL DRYRUN naming a command the server does not know. */
+    public static String aclCommandNotFound(String command) {
+        return sanitize("ERR Command '" + command + "' not found");
+    }
+
     private Errors() {
     }
 

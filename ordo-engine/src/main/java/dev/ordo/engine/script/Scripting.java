@@ -806,10 +806,21 @@ public final class Scripting {
                 if (args.narg() == 0) {
                     throw new LuaError("Please specify at least one argument for this redis lib call");
                 }
-                if (context.commands().lookup(LuaSandbox.bytes(args.checkstring(1))) == null) {
+                byte[][] argv = new byte[args.narg()][];
+                for (int i = 0; i < argv.length; i++) {
+                    argv[i] = LuaSandbox.bytes(args.checkstring(i + 1));
+                }
+                Command command = context.commands().lookup(argv[0]);
+                if (command != null && !command.subcommands().isEmpty() && argv.length > 1) {
+                    command = command.subcommand(argv[1]);
+                }
+                if (command == null) {
                     throw new LuaError("Invalid command passed to redis.acl_check_cmd()");
                 }
-                return LuaValue.TRUE;
+                Run run = running;
+                dev.ordo.engine.acl.Acl acl = context.acl();
+                boolean allowed = run == null || acl == null || acl.check(run.caller.user(), command, argv) == null;
+                return LuaValue.valueOf(allowed);
             }
         });
         redis.rawset("REDIS_VERSION", LuaValue.valueOf(Compatibility.REDIS_VERSION));
@@ -871,6 +882,10 @@ public final class Scripting {
         }
         if (command.is(Command.Flag.NOSCRIPT)) {
             throw refused(command, "ERR This Redis command is not allowed from script");
+        }
+        String aclRefusal = context.dispatcher().checkScriptCommand(run.caller, command, argv);
+        if (aclRefusal != null) {
+            throw refused(command, aclRefusal);
         }
         if (command.is(Command.Flag.WRITE)) {
             if (run.readOnly) {

@@ -24,6 +24,16 @@ final class EngineTarget implements AutoCloseable {
     private final Session session = engine.newSession();
 
     Reply call(byte[][] args) throws Exception {
+        return call(session, args);
+    }
+
+    /** A further client of the same engine (its own connection state: user, database, MULTI). */
+    Session newSession() {
+        return engine.newSession();
+    }
+
+    /** Runs {@code args} as the client {@code session}. */
+    Reply call(Session session, byte[][] args) throws Exception {
         TreeReplyWriter out = new TreeReplyWriter(session::protocol);
         CompletableFuture<Void> resumed = new CompletableFuture<>();
         if (engine.execute(session, args, out, () -> resumed.complete(null)) == Engine.Outcome.BLOCKED) {

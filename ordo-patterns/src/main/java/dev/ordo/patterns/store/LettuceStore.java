@@ -52,9 +52,39 @@ public final class LettuceStore implements Store {
         this.ownsClient = ownsClient;
     }
 
-    /** Connects to one server, e.g. {@code redis://127.0.0.1:6379}. */
+    /**
+     * An ACL user and its password to authenticate as ({@code AUTH username password}); the user
+     * {@code default} for a server with only {@code requirepass}.
+     */
+    public record Credentials(String username, String password) {
+        public Credentials {
+            java.util.Objects.requireNonNull(username, "username");
+            java.util.Objects.requireNonNull(password, "password");
+        }
+
+        @Override
+        public String toString() {
+            return "Credentials[username=" + username + ", password=(hidden)]";
+        }
+    }
+
+    /**
+     * Connects to one server, e.g. {@code redis://127.0.0.1:6379}, or as an ACL user with
+     * {@code redis://user:password@127.0.0.1:6379}.
+     */
     public static LettuceStore connect(String uri) {
-        RedisClient client = RedisClient.create(RedisURI.create(uri));
+        return connect(RedisURI.create(uri));
+    }
+
+    /** Connects to one server as {@code credentials}, which take the place of any user and password in {@code uri}. */
+    public static LettuceStore connect(String uri, Credentials credentials) {
+        RedisURI redisUri = RedisURI.create(uri);
+        redisUri.setAuthentication(credentials.username(), credentials.password());
+        return connect(redisUri);
+    }
+
+    private static LettuceStore connect(RedisURI uri) {
+        RedisClient client = RedisClient.create(uri);
         try {
             client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
             var connection = client.connect(StringCodec.UTF8);

@@ -21,7 +21,8 @@ import java.util.Set;
  * starts a line, the words after it are quoted onto it; a bare {@code --save} means
  * {@code save ""}) and appended after the file's text, so the command line wins; each line is
  * {@code name value...}, split like an inline command, with blank lines and {@code #} comments
- * skipped. Values go through {@link Config#set(String, String, boolean)} with startup rights.
+ * skipped. Values go through {@link Config#set(String, String, boolean)} with startup rights;
+ * {@code user <name> <rules...>} lines are kept for the engine's ACL, which applies them at start.
  * The first bad line stops loading with Redis's fatal config error.
  */
 public final class ConfigLoader {
@@ -127,6 +128,14 @@ public final class ConfigLoader {
             return "Unbalanced quotes in configuration line";
         }
         String name = text(words.get(0)).toLowerCase(Locale.ROOT);
+        if (name.equals("user") && words.size() >= 2) {
+            StringBuilder user = new StringBuilder();
+            for (int i = 1; i < words.size(); i++) {
+                user.append(i > 1 ? " " : "").append(text(words.get(i)));
+            }
+            config.addUserLine(user.toString());
+            return null;
+        }
         if (!config.has(name)) {
             return "Bad directive or wrong number of arguments";
         }

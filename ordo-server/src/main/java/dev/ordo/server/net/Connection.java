@@ -150,7 +150,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
 
     @Override
     public boolean authRequired() {
-        return !session.authenticated();
+        return !session.authenticated() && engine.acl().authRequired();
     }
 
     @Override
@@ -679,8 +679,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private void monitorCommand(byte[][] args) {
         if (args.length != 1) {
             engine.dispatcher().replyError(writer, Errors.wrongArity("monitor"));
-        } else if (!session.authenticated()) {
+        } else if (authRequired()) {
             engine.dispatcher().replyError(writer, Errors.NOAUTH);
+        } else if (!engine.acl().mayRunUntabledCommands(session.user())) {
+            engine.dispatcher().replyError(writer, Errors.noPermCommand(session.userName(), "monitor"));
         } else if (!monitor) {
             monitor = true;
             server.monitors().add(this);

@@ -377,7 +377,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
 
     /** Redis's protected mode: on, the default user needs no password, and the client is not on loopback. */
     private boolean protectedModeDenies(SocketAddress remote) {
-        return "yes".equals(config.get("protected-mode")) && engine.defaultUserNeedsNoPassword()
+        return "yes".equals(config.get("protected-mode")) && engine.acl().defaultUserHasNoPassword()
                 && remote instanceof InetSocketAddress inet && (inet.getAddress() == null || !inet.getAddress().isLoopbackAddress());
     }
 

@@ -78,4 +78,12 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> load("--maxclients")).hasMessageEndingWith("wrong number of arguments");
         assertThatThrownBy(() -> load("--databases", "x")).hasMessageEndingWith("argument couldn't be parsed into an integer");
     }
+
+    @Test
+    void userLines_areKeptForTheAcl_inOrder() throws ConfigException {
+        Config c = new Config();
+        ConfigLoader.apply(c, "user alice on >pw ~a:* +@read\nport 7000\nuser \"bob\" off\n");
+        assertThat(c.userLines()).containsExactly("user alice on >pw ~a:* +@read", "user bob off");
+        assertThat(c.get("port")).isEqualTo("7000");
+    }
 }

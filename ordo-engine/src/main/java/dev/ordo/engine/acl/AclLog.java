@@ -1,0 +1,147 @@
+package dev.ordo.engine.acl;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * ACL LOG: the most recent refusals (a command, key or channel the user may not use; a failed
+ * AUTH), newest first, at most {@code acllog-max-len}. As in Redis, a refusal equal to one of the
+ * ten newest entries (same reason, context, object and user) made within 60 seconds of it is
+ * counted in that entry, which moves to the front, rather than logged again. Times come from the
+ * caller. Used under the engine lock only.
+ */
+public final class AclLog {
+    /** How close in time two equal refusals must be to share an entry. */
+    static final long GROUPING_MILLIS = 60_000;
+    /** How many of the newest entries a refusal is compared with. */
+    private static final int GROUPING_SCAN = 10;
+
+    /** One entry, as ACL LOG shows it. */
+    public static final class Entry {
+        long count = 1;
+        final String reason;
+        final String context;
+        final String object;
+        final String username;
+        String clientInfo;
+        final long id;
+        final long createdMillis;
+        long updatedMillis;
+
+        Entry(String reason, String context, String object, String username, String clientInfo, long id, long nowMillis) {
+            this.reason = reason;
+            this.context = context;
+            this.object = object;
+            this.username = username;
+            this.clientInfo = clientInfo;
+            this.id = id;
+            this.createdMillis = nowMillis;
+            this.updatedMillis = nowMillis;
+        }
+
+        public long count() {
+            return count;
+        }
+
+        /** {@code command}, {@code key}, {@code channel} or {@code auth}. */
+        public String reason() {
+            return reason;
+        }
+
+        /** {@code toplevel}, {@code multi} or {@code lua}. */
+        public String context() {
+            return context;
+        }
+
+        /** The command, key or channel refused; for a failed AUTH the command's name as sent. */
+        public String object() {
+            return object;
+        }
+
+        public String username() {
+            return username;
+        }
+
+        /** The client as CLIENT LIST described it at the last refusal counted here. */
+        public String clientInfo() {
+            return clientInfo;
+        }
+
+        public long id() {
+            return id;
+        }
+
+        public long createdMillis() {
+            return createdMillis;
+        }
+
+        public long updatedMillis() {
+            return updatedMillis;
+        }
+
+        boolean sameAs(String reason, String context, String object, String username) {
+            return this.reason.equals(reason) && this.context.equals(context) && this.object.equals(object)
+                    && this.username.equals(username);
+        }
+    }
+
+    private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+    private long nextId;
+    /** Refusals counted per reason since the start or CONFIG RESETSTAT (INFO's acl_access_denied_*). */
+    private final java.util.Map<String, Long> counts = new java.util.HashMap<>();
+
+    /** Records a refusal at {@code nowMillis}, keeping at most {@code maxLen} entries; it is counted even when none are kept. */
+    public void add(String reason, String context, String object, String username, String clientInfo, long nowMillis, long maxLen) {
+        counts.merge(reason, 1L, Long::sum);
+        Iterator<Entry> it = entries.iterator();
+        for (int scanned = 0; scanned < GROUPING_SCAN && it.hasNext(); scanned++) {
+            Entry e = it.next();
+            if (e.sameAs(reason, context, object, username) && nowMillis - e.updatedMillis <= GROUPING_MILLIS) {
+                it.remove();
+                e.count++;
+                e.updatedMillis = nowMillis;
+                e.clientInfo = clientInfo;
+                entries.addFirst(e);
+                return;
+            }
+        }
+        entries.addFirst(new Entry(reason, context, object, username, clientInfo, nextId++, nowMillis));
+        trim(maxLen);
+    }
+
+    /** Drops the oldest entries past {@code maxLen}. */
+    public void trim(long maxLen) {
+        while (entries.size() > maxLen) {
+            entries.removeLast();
+        }
+    }
+
+    /** The newest {@code limit} entries, newest first. */
+    public List<Entry> newest(long limit) {
+        List<Entry> out = new ArrayList<>();
+        for (Entry e : entries) {
+            if (out.size() >= limit) {
+                break;
+            }
+            out.add(e);
+        }
+        return out;
+    }
+
+    /** How many refusals for {@code reason} ({@code auth}, {@code command}, {@code key}, {@code channel}) were logged. */
+    public long count(String reason) {
+        return counts.getOrDefault(reason, 0L);
+    }
+
+    /** CONFIG RESETSTAT: the counts start again from zero (the entries stay). */
+    public void resetCounts() {
+        counts.clear();
+    }
+
+    /** ACL LOG RESET. */
+    public void reset() {
+        entries.clear();
+    }
+}
