@@ -148,6 +148,9 @@ public final class Errors {
         return sanitize("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + reason);
     }
 
+    /** Why CONFIG SET of a TLS parameter failed when the new files or settings give no TLS context (the log says more). */
+    public static final String TLS_CONFIG_FAILED = "Unable to update TLS configuration. Check server logs.";
+
     /** CONFIG SET of a protected parameter (dir, dbfilename) that enable-protected-configs does not allow this client. */
     public static String configProtected(String name) {
         return configSetFailed(name, "can't set protected config");
