@@ -239,6 +239,20 @@ class TlsServerTest {
     }
 
     @Test
+    void pkcs1RsaKey_serves() throws Exception {
+        TestCertificates rsa = ca.rsaServer("ordo-server-rsa");
+        assertThat(java.nio.file.Files.readString(rsa.keyFile())).startsWith("-----BEGIN RSA PRIVATE KEY-----");
+        start(c -> {
+            c.set("tls-cert-file", rsa.certFile().toString(), true);
+            c.set("tls-key-file", rsa.keyFile().toString(), true);
+        });
+        try (SSLSocket s = connect(client)) {
+            assertThat(peerName(s)).isEqualTo("CN=ordo-server-rsa");
+            assertThat(call(s, "PING")).isEqualTo("+PONG");
+        }
+    }
+
+    @Test
     void openTlsPort_withoutCertificate_failsWithRedisReason() {
         ordo = Ordo.embedded(new Config());
         assertThatThrownBy(() -> ordo.openTlsPort(0)).isInstanceOf(IllegalStateException.class)

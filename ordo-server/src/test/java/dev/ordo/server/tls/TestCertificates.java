@@ -91,12 +91,36 @@ public final class TestCertificates {
         return issue(name, KeyPurposeId.id_kp_clientAuth, false);
     }
 
+    /**
+     * A server certificate with an RSA key, its key written the legacy OpenSSL way (PKCS#1,
+     * {@code RSA PRIVATE KEY}), as {@code <name>.crt / .key}.
+     */
+    public TestCertificates rsaServer(String name) throws IOException {
+        try {
+            KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+            g.initialize(2048);
+            TestCertificates out = issue(name, KeyPurposeId.id_kp_serverAuth, true, g.generateKeyPair());
+            Files.writeString(out.keyFile(), pem(out.key.getPrivate()));
+            return out;
+        } catch (GeneralSecurityException e) {
+            throw new IOException(e);
+        }
+    }
+
     private TestCertificates issue(String subjectName, KeyPurposeId purpose, boolean names) throws IOException {
         try {
-            KeyPair issued = newKey();
+            return issue(subjectName, purpose, names, newKey());
+        } catch (GeneralSecurityException e) {
+            throw new IOException(e);
+        }
+    }
+
+    private TestCertificates issue(String subjectName, KeyPurposeId purpose, boolean names, KeyPair issued) throws IOException {
+        try {
             JcaX509v3CertificateBuilder b = builder(new X500Name("CN=" + name), new X500Name("CN=" + subjectName), issued);
             b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-            b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement));
+            b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature
+                    | ("RSA".equals(issued.getPublic().getAlgorithm()) ? KeyUsage.keyEncipherment : KeyUsage.keyAgreement)));
             b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose));
             if (names) {
                 b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
