@@ -38,6 +38,7 @@ import javax.net.ssl.SSLSocket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The TLS port: real clients (Lettuce over {@code rediss://}, the JDK's SSLSocket, Debian's
@@ -225,6 +226,25 @@ class TlsServerTest {
         assertThat(log).contains("Failed to configure ciphers: NO-SUCH-CIPHER");
     }
 
+    /** On io_uring (BusyPump) a TLS client beside a busy script gets BUSY and can SCRIPT KILL it. */
+    @Test
+    void busyScript_tlsClientGetsBusyAndKillsIt() throws Exception {
+        assumeTrue(io.netty.channel.uring.IoUring.isAvailable(), "io_uring is not available here: BusyPump is not used");
+        start(c -> c.set("busy-reply-threshold", "100", true));
+        try (SSLSocket runner = connect(client); SSLSocket other = connect(client)) {
+            runner.getOutputStream().write(RawClient.command("EVAL", "while true do end", "0").getBytes(StandardCharsets.UTF_8));
+            runner.getOutputStream().flush();
+            String reply = "";
+            for (int i = 0; i < 1000 && !reply.startsWith("-BUSY"); i++) { // PONG until the script has started
+                reply = call(other, "PING");
+            }
+            assertThat(reply).startsWith("-BUSY Redis is busy running a script.");
+            assertThat(call(other, "SCRIPT", "KILL")).isEqualTo("+OK");
+            assertThat(readLine(runner)).startsWith("-ERR Script killed by user with SCRIPT KILL");
+            assertThat(call(runner, "PING")).isEqualTo("+PONG");
+        }
+    }
+
     @Test
     void encryptedKey_opensWithThePassOnly() throws Exception {
         Path encrypted = serverA.encryptedKeyFile(PASS);
@@ -388,6 +408,11 @@ class TlsServerTest {
         OutputStream out = socket.getOutputStream();
         out.write(RawClient.command(args).getBytes(StandardCharsets.UTF_8));
         out.flush();
+        return readLine(socket);
+    }
+
+    /** The next line the server sent, without its CRLF. */
+    private static String readLine(SSLSocket socket) throws IOException {
         InputStream in = socket.getInputStream();
         StringBuilder line = new StringBuilder();
         int b;
