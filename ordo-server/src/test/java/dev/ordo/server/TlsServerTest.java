@@ -204,6 +204,34 @@ class TlsServerTest {
         assertThat(jdkPing(client)).isEqualTo("+PONG");
     }
 
+    /** CONFIG SET tls-port from a TLS client (so on the event loop): the listener moves, a taken port is refused. */
+    @Test
+    void configSetTlsPort_movesTheListenerAndRefusesATakenPort() throws Exception {
+        start(c -> { });
+        int moved = freePort();
+        try (SSLSocket s = connect(client)) {
+            assertThat(call(s, "CONFIG", "SET", "tls-port", String.valueOf(moved))).isEqualTo("+OK");
+            SSLSocket there = null;
+            for (int i = 0; i < 100 && there == null; i++) { // the new listener opens just after the reply
+                try {
+                    there = connect(client, moved);
+                } catch (java.net.ConnectException notYet) {
+                    Thread.sleep(50);
+                }
+            }
+            assertThat(there).as("a listener on the new port").isNotNull();
+            assertThat(call(there, "PING")).isEqualTo("+PONG");
+            there.close();
+            assertThat(call(s, "PING")).isEqualTo("+PONG");
+            try (ServerSocket taken = new ServerSocket(0, 50, java.net.InetAddress.getByName("127.0.0.1"))) {
+                assertThat(call(s, "CONFIG", "SET", "tls-port", String.valueOf(taken.getLocalPort())))
+                        .isEqualTo("-ERR CONFIG SET failed (possibly related to argument 'tls-port') - "
+                                + "Unable to listen on this port. Check server logs.");
+            }
+            assertThat(ordo.engine().config().get("tls-port")).isEqualTo(String.valueOf(moved));
+        }
+    }
+
     @Test
     void configSetAuthClients_appliesToNewConnections() {
         start(c -> { });

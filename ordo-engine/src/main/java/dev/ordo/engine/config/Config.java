@@ -163,13 +163,13 @@ public final class Config {
     /**
      * The TLS parameters, with redis-server 7's names, defaults and checks. The engine only keeps
      * them; the network server reads them and registers an {@link Applier} that builds its TLS
-     * context from them. {@code tls-port} is fixed once the server runs (Redis rebinds it).
+     * context from them, and one that moves the TLS listener when {@code tls-port} changes.
      * {@code tls-replication}, {@code tls-cluster}, {@code tls-client-*} and
      * {@code tls-dh-params-file} are kept and shown for CONFIG GET, but unused: Ordo makes no
      * outgoing connections, and its TLS libraries pick ECDHE key exchange themselves.
      */
     private void tlsParameters() {
-        integer("tls-port", 0, false, 0, 65535);
+        integer("tls-port", 0, true, 0, 65535);
         for (String file : List.of("tls-cert-file", "tls-key-file", "tls-key-file-pass", "tls-client-cert-file",
                 "tls-client-key-file", "tls-client-key-file-pass", "tls-dh-params-file", "tls-ca-cert-file",
                 "tls-ca-cert-dir", "tls-protocols", "tls-ciphers", "tls-ciphersuites")) {

@@ -6,6 +6,7 @@ import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.TransportStats;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.config.OutputBufferLimits;
+import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.memory.HeapBudget;
 import dev.ordo.server.resp.RespDecoder;
 import dev.ordo.server.tls.ServerTls;
@@ -21,9 +22,11 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -90,6 +93,8 @@ public final class RespServer implements ServerControl, AutoCloseable {
     private volatile ServerTls tls;
     private volatile int tlsPort;
     private boolean active;
+    /** Moves the TLS listener on CONFIG SET tls-port (one instance, so it can be unregistered). */
+    private final Config.Applier tlsPortApplier = this::applyTlsPort;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Map<io.netty.channel.EventLoop, TurnFlush> turnFlushes = new ConcurrentHashMap<>();
     private volatile Runnable onShutdown = this::close;
@@ -264,12 +269,72 @@ public final class RespServer implements ServerControl, AutoCloseable {
         return actual;
     }
 
+    /**
+     * CONFIG SET tls-port, as Redis's applyTLSPort: builds the TLS context if there was none,
+     * checks that every bind address is free at the new port (refusing with Redis's error if
+     * not), then closes the TLS listeners and listens at the new port; 0 stops serving TLS.
+     * CONFIG SET may run on an event loop, which must not wait for its own binding: the check
+     * binds plain sockets synchronously, and Netty's listeners open a moment later (a failure
+     * then is logged).
+     */
+    private String applyTlsPort() {
+        int wanted = config.getInt("tls-port");
+        if (wanted == tlsPort) {
+            return null;
+        }
+        if (wanted != 0) {
+            if (tls == null) {
+                try {
+                    ServerTls made = ServerTls.open(config, log::warning);
+                    tls = made;
+                    config.onSet(ServerTls.CONTEXT_PARAMETERS, made);
+                } catch (IllegalStateException e) {
+                    return Errors.TLS_CONFIG_FAILED;
+                }
+            }
+            for (String spec : config.get("bind").trim().split("\\s+")) {
+                String host = hostOf(spec.startsWith("-") ? spec.substring(1) : spec);
+                try (ServerSocket probe = new ServerSocket()) {
+                    probe.setReuseAddress(true);
+                    probe.bind(new InetSocketAddress(host, wanted));
+                } catch (IOException e) {
+                    if (!spec.startsWith("-")) {
+                        log.warning("Could not create server TCP listening socket " + host + ":" + wanted + ": " + e.getMessage());
+                        return Errors.LISTEN_FAILED;
+                    }
+                }
+            }
+        }
+        List<Channel> old = new ArrayList<>(tlsListeners);
+        tlsListeners.clear();
+        old.forEach(Channel::close);
+        tlsPort = wanted;
+        if (wanted != 0) {
+            for (String spec : config.get("bind").trim().split("\\s+")) {
+                String host = hostOf(spec.startsWith("-") ? spec.substring(1) : spec);
+                bootstrap(true).bind(new InetSocketAddress(host, wanted)).addListener((ChannelFuture f) -> {
+                    if (f.isSuccess()) {
+                        tlsListeners.add(f.channel());
+                        if (closed.get() || tlsPort != wanted) { // closed, or moved again, meanwhile
+                            tlsListeners.remove(f.channel());
+                            f.channel().close();
+                        }
+                    } else {
+                        log.warning("Could not create server TCP listening socket " + host + ":" + wanted + ": " + f.cause());
+                    }
+                });
+            }
+        }
+        return null;
+    }
+
     /** The first time a port opens: becomes the engine's control and starts the timers. */
     private synchronized void activate() {
         if (active) {
             return;
         }
         active = true;
+        config.onSet(List.of("tls-port"), tlsPortApplier);
         engine.setServerControl(this);
         engine.scripting().setBusyHandler(transport.runsScriptsAsTasks() ? new BusyPump(this, transport) : new BusyTakeover(this, engine));
         idleCheck = group.next().scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
@@ -483,6 +548,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
             engine.setServerControl(previous);
             engine.scripting().setBusyHandler(null);
         }
+        config.removeApplier(tlsPortApplier);
         if (tls != null) {
             config.removeApplier(tls);
         }
