@@ -274,6 +274,30 @@ class TlsServerTest {
     }
 
     @Test
+    void configSetCiphers_theNamedCipherIsNegotiated() throws Exception {
+        start(c -> c.set("tls-protocols", "TLSv1.2", true));
+        assertThat(ordo.client().call("CONFIG", "SET", "tls-ciphers", "ECDHE-ECDSA-AES256-GCM-SHA384",
+                "tls-prefer-server-ciphers", "yes")).isEqualTo("OK");
+        try (SSLSocket s = connect(client)) {
+            assertThat(s.getSession().getCipherSuite()).isEqualTo("TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384");
+        }
+        assertThat(ordo.client().call("CONFIG", "SET", "tls-ciphers", "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256")).isEqualTo("OK");
+        try (SSLSocket s = connect(client)) {
+            assertThat(s.getSession().getCipherSuite()).isEqualTo("TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256");
+        }
+    }
+
+    @Test
+    void configSetSessionCache_offAndUnlimited_keepServing() throws Exception {
+        start(c -> { });
+        assertThat(ordo.client().call("CONFIG", "SET", "tls-session-caching", "no")).isEqualTo("OK");
+        assertThat(jdkPing(client)).isEqualTo("+PONG");
+        assertThat(ordo.client().call("CONFIG", "SET", "tls-session-caching", "yes", "tls-session-cache-size", "0",
+                "tls-session-cache-timeout", "0")).isEqualTo("OK");
+        assertThat(jdkPing(client)).isEqualTo("+PONG");
+    }
+
+    @Test
     void encryptedKey_opensWithThePassOnly() throws Exception {
         Path encrypted = serverA.encryptedKeyFile(PASS);
         start(c -> {
