@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Ordo beside redis-server under redis-benchmark (see WireBenchmark's Javadoc for what it measures).
 # Usage: ordo-bench/wire-benchmark.sh [JVM flags for the Ordo server...]
-# SUITE=script runs the scripting table (EVALSHA of the seeds' sliding-window limiter) instead.
+# SUITE=script runs the scripting table (EVALSHA of the seeds' sliding-window limiter) instead;
+# SUITE=tls runs ZSCORE and ZADD over TLS, both servers TLS-only (see TlsBenchmark's Javadoc).
 # Ordo starts as the README starts it: ordo-server/bin/ordo-server with its config/jvm.options;
 # flags given here are added after those (ORDO_JAVA_OPTS), so they win.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -DskipTests package
-exec java -Dsuite="${SUITE:-zset}" -cp ordo-bench/target/benchmarks.jar dev.ordo.bench.WireBenchmark ordo-server/bin/ordo-server "$@"
+main=dev.ordo.bench.WireBenchmark
+if [ "${SUITE:-zset}" = tls ]; then main=dev.ordo.bench.TlsBenchmark; fi
+exec java -Dsuite="${SUITE:-zset}" -cp ordo-bench/target/benchmarks.jar "$main" ordo-server/bin/ordo-server "$@"

@@ -170,8 +170,14 @@ public final class WireBenchmark {
 
     /** Runs redis-benchmark with {@code __rand_int__} drawn below {@code range}. */
     static Result run(String benchmark, int port, int pipeline, int requests, String[] command, String range) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(benchmark, "-h", "127.0.0.1", "-p", String.valueOf(port), "-c", "50", "-n",
-                String.valueOf(requests), "-P", String.valueOf(pipeline), "-r", range, "--csv"));
+        return run(benchmark, List.of("-h", "127.0.0.1", "-p", String.valueOf(port)), pipeline, requests, command, range);
+    }
+
+    /** Runs redis-benchmark reaching the server through {@code connection} (host, port, TLS options). */
+    static Result run(String benchmark, List<String> connection, int pipeline, int requests, String[] command, String range) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(benchmark));
+        cmd.addAll(connection);
+        cmd.addAll(List.of("-c", "50", "-n", String.valueOf(requests), "-P", String.valueOf(pipeline), "-r", range, "--csv"));
         cmd.addAll(List.of(command));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -204,7 +210,11 @@ public final class WireBenchmark {
 
     /** ZADDs members m:000000000000 .. with score = their number, 1,000 per command. */
     private static void load(int port) {
-        RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
+        load(RedisClient.create("redis://127.0.0.1:" + port), "port " + port);
+    }
+
+    /** As {@link #load(int)}, through {@code client}, which this shuts down. */
+    static void load(RedisClient client, String server) {
         try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(ByteArrayCodec.INSTANCE)) {
             RedisCommands<byte[], byte[]> cmd = conn.sync();
             byte[] key = KEY.getBytes(StandardCharsets.US_ASCII);
@@ -218,7 +228,7 @@ public final class WireBenchmark {
                 cmd.zadd(key, scoresAndMembers);
             }
             if (cmd.zcard(key) != MEMBERS) {
-                throw new IllegalStateException("server on port " + port + " holds " + cmd.zcard(key) + " members");
+                throw new IllegalStateException("server on " + server + " holds " + cmd.zcard(key) + " members");
             }
         } finally {
             client.shutdown();

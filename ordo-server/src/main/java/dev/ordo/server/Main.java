@@ -137,20 +137,47 @@ public final class Main implements Callable<Integer> {
         // client waits on the pause.
         System.gc();
         int requested = loaded.config().getInt("port");
-        int port;
-        try {
-            port = ordo.openPort(requested);
-        } catch (UncheckedIOException e) {
-            ordo.engine().withLock(() -> ordo.engine().persistence().beforeShutdown(false, true));
-            ordo.close();
-            log.warning(e.getCause().getMessage());
-            log.warning("Failed listening on port " + requested + " (tcp), aborting.");
-            throw new StartupFailure();
+        int tlsRequested = loaded.config().getInt("tls-port");
+        // As redis-server: port 0 beside a TLS port serves TLS only. Without one, port 0 keeps
+        // Ordo's meaning, any free port (redis-server would refuse to start).
+        int port = 0;
+        if (requested != 0 || tlsRequested == 0) {
+            try {
+                port = ordo.openPort(requested);
+            } catch (UncheckedIOException e) {
+                abort(ordo, log, e.getCause().getMessage(), "Failed listening on port " + requested + " (tcp), aborting.");
+            }
+        }
+        int tlsPort = 0;
+        if (tlsRequested != 0) {
+            try {
+                tlsPort = ordo.openTlsPort(tlsRequested);
+            } catch (IllegalStateException e) {
+                abort(ordo, log, null, "Failed to configure TLS. Check logs for more info."); // the reason is logged already
+            } catch (UncheckedIOException e) {
+                abort(ordo, log, e.getCause().getMessage(), "Failed listening on port " + tlsRequested + " (tls), aborting.");
+            }
         }
         log.notice("Running mode=standalone, port=" + port + ".");
         log.notice("Server initialized");
-        log.notice("Ready to accept connections tcp on port " + port);
+        if (port != 0) {
+            log.notice("Ready to accept connections tcp on port " + port);
+        }
+        if (tlsPort != 0) {
+            log.notice("Ready to accept connections tls on port " + tlsPort);
+        }
         return ordo;
+    }
+
+    /** Startup failed after the data was loaded: keeps the data as a shutdown would, closes, logs why and stops. */
+    private static void abort(Ordo ordo, ServerLog log, String cause, String message) throws StartupFailure {
+        ordo.engine().withLock(() -> ordo.engine().persistence().beforeShutdown(false, true));
+        ordo.close();
+        if (cause != null) {
+            log.warning(cause);
+        }
+        log.warning(message);
+        throw new StartupFailure();
     }
 
     /** Logs the memory limit in force, and Redis's warning for a maxmemory under 1 MB. */

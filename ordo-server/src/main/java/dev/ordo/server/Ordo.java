@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  * or the network. {@code io-threads} event loop threads (daemon threads, 1 by default) carry the
  * network I/O (on io_uring or NIO: {@code io-transport}, see {@link Transport}), the commands of
  * network clients and the engine's timers. SHUTDOWN sent over the
- * network closes the port; the engine lives until {@link #close()}.
+ * network closes the port; the engine lives until {@link #close()}. {@link #openTlsPort} serves
+ * RESP over TLS as well or instead (see {@link dev.ordo.server.tls.ServerTls}).
  */
 public final class Ordo implements AutoCloseable {
     private final Config config;
@@ -110,25 +111,57 @@ public final class Ordo implements AutoCloseable {
 
     /**
      * Serves RESP on {@code port} (0: any free port) at the configured {@code bind} addresses and
-     * returns the bound port. One port per instance.
+     * returns the bound port. One plain port per instance, beside which {@link #openTlsPort} may
+     * open a TLS one.
      */
     public synchronized int openPort(int port) {
-        if (closing) {
-            throw new IllegalStateException("closed");
-        }
-        if (server != null) {
-            throw new IllegalStateException("already serving on port " + server.port());
-        }
-        RespServer s = new RespServer(engine, config, group, transport, log);
-        s.onShutdown(onShutdown != null ? onShutdown : s::close);
+        RespServer s = serverFor("port", server == null ? 0 : server.port());
         int bound = s.start(port);
         server = s;
         return bound;
     }
 
+    /**
+     * Serves RESP over TLS on {@code port} (0: any free port) at the configured {@code bind}
+     * addresses, and returns the bound port: the certificate, key, CA and the other {@code tls-*}
+     * parameters come from the configuration, as for redis-server ({@code tls-cert-file} and
+     * {@code tls-key-file} at least, and {@code tls-ca-cert-file} unless
+     * {@code tls-auth-clients} is {@code no}). One TLS port per instance, with or without a plain
+     * one. CONFIG SET of a {@code tls-*} file reloads the context for later connections.
+     *
+     * @throws IllegalStateException with redis-server's reason when the parameters give no TLS context
+     */
+    public synchronized int openTlsPort(int port) {
+        RespServer s = serverFor("TLS port", server == null ? 0 : server.tlsPort());
+        int bound = s.startTls(port);
+        server = s;
+        return bound;
+    }
+
+    /** The server to open another port on: this instance's, or a new one; throws when {@code open} is already taken. */
+    private RespServer serverFor(String kind, int open) {
+        if (closing) {
+            throw new IllegalStateException("closed");
+        }
+        if (open != 0) {
+            throw new IllegalStateException("already serving on " + kind + " " + open);
+        }
+        if (server != null) {
+            return server;
+        }
+        RespServer s = new RespServer(engine, config, group, transport, log);
+        s.onShutdown(onShutdown != null ? onShutdown : s::close);
+        return s;
+    }
+
     /** The port being served, or -1 before {@link #openPort}. */
     public synchronized int port() {
-        return server == null ? -1 : server.port();
+        return server == null || server.port() == 0 ? -1 : server.port();
+    }
+
+    /** The TLS port being served, or -1 before {@link #openTlsPort}. */
+    public synchronized int tlsPort() {
+        return server == null || server.tlsPort() == 0 ? -1 : server.tlsPort();
     }
 
     /** The engine itself. */

@@ -288,7 +288,12 @@ final class ServerCommands {
         }
     }
 
-    /** Sets every pair; on the first invalid value restores the earlier ones and rethrows its error. */
+    /**
+     * Sets every pair, then calls each {@link Config.Applier} of the names once, in the order of
+     * the names, as Redis calls its apply functions. On the first invalid value or refusing
+     * applier, restores every earlier value, calls again the appliers that had accepted, and
+     * throws: the refusal names the first parameter of that applier.
+     */
     private static void applyAll(Call c, Config config, List<String> names) {
         List<String> previous = new ArrayList<>();
         for (int k = 0; k < names.size(); k++) {
@@ -297,11 +302,30 @@ final class ServerCommands {
             try {
                 config.set(name, c.argString(3 + 2 * k), false);
             } catch (ErrorReply e) {
-                for (int j = k - 1; j >= 0; j--) {
-                    config.set(names.get(j), previous.get(j), true);
-                }
+                restore(config, names, previous, k);
                 throw e;
             }
+        }
+        List<Config.Applier> applied = new ArrayList<>();
+        for (String name : names) {
+            Config.Applier applier = config.applierOf(name);
+            if (applier == null || applied.contains(applier)) {
+                continue;
+            }
+            String refusal = applier.apply();
+            if (refusal != null) {
+                restore(config, names, previous, names.size());
+                applied.forEach(Config.Applier::apply);
+                throw new ErrorReply(Errors.configSetFailed(name, refusal));
+            }
+            applied.add(applier);
+        }
+    }
+
+    /** Puts back the values the first {@code count} names had. */
+    private static void restore(Config config, List<String> names, List<String> previous, int count) {
+        for (int j = count - 1; j >= 0; j--) {
+            config.set(names.get(j), previous.get(j), true);
         }
     }
 

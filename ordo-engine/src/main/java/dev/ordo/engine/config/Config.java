@@ -77,6 +77,8 @@ public final class Config {
     /** The config file's {@code user} lines, each the words after {@code user}, in file order. */
     private final List<String> userLines = new ArrayList<>();
     private final Map<String, Param> canonical = new LinkedHashMap<>();
+    /** By canonical name: what puts a change of that parameter into force outside the engine. */
+    private final Map<String, Applier> appliers = new java.util.concurrent.ConcurrentHashMap<>();
     private final ListpackLimits zsetListpackLimits;
     private final ListpackLimits hashListpackLimits;
     private final Lfu.Settings lfuSettings;
@@ -159,9 +161,63 @@ public final class Config {
         put(new Param("latency-tracking-info-percentiles", Kind.STRING, "50 99 99.9", true, Config::percentileListProblem));
         integer("min-replicas-to-write", 0, true, 0, Integer.MAX_VALUE);
         enumeration("replica-read-only", "yes", true, "yes", "no");
+        tlsParameters();
         zsetListpackLimits = liveLimits("zset-max-listpack-entries", "zset-max-listpack-value");
         hashListpackLimits = liveLimits("hash-max-listpack-entries", "hash-max-listpack-value");
         lfuSettings = liveLfuSettings();
+    }
+
+    /**
+     * The TLS parameters, with redis-server 7's names, defaults and checks. The engine only keeps
+     * them; the network server reads them and registers an {@link Applier} that builds its TLS
+     * context from them, and one that moves the TLS listener when {@code tls-port} changes.
+     * {@code tls-replication}, {@code tls-cluster}, {@code tls-client-*} and
+     * {@code tls-dh-params-file} are kept and shown for CONFIG GET, but unused: Ordo makes no
+     * outgoing connections, and its TLS libraries pick ECDHE key exchange themselves.
+     */
+    private void tlsParameters() {
+        integer("tls-port", 0, true, 0, 65535);
+        for (String file : List.of("tls-cert-file", "tls-key-file", "tls-key-file-pass", "tls-client-cert-file",
+                "tls-client-key-file", "tls-client-key-file-pass", "tls-dh-params-file", "tls-ca-cert-file",
+                "tls-ca-cert-dir", "tls-protocols", "tls-ciphers", "tls-ciphersuites")) {
+            string(file, "", true);
+        }
+        enumeration("tls-auth-clients", "yes", true, "no", "yes", "optional");
+        enumeration("tls-prefer-server-ciphers", "no", true, "yes", "no");
+        enumeration("tls-session-caching", "yes", true, "yes", "no");
+        integer("tls-session-cache-size", 20 * 1024, true, 0, Integer.MAX_VALUE);
+        integer("tls-session-cache-timeout", 300, true, 0, Integer.MAX_VALUE);
+        enumeration("tls-replication", "no", true, "yes", "no");
+        enumeration("tls-cluster", "no", true, "yes", "no");
+    }
+
+    /**
+     * Puts a change of some parameters into force outside the engine (the network server's TLS
+     * context, say), as Redis's config apply functions do. CONFIG SET calls it once after setting
+     * all its values; a refusal undoes the whole CONFIG SET.
+     */
+    @FunctionalInterface
+    public interface Applier {
+        /** Returns null once the current values are in force, else why not (CONFIG SET's error text); a refusal changes nothing. */
+        String apply();
+    }
+
+    /** Has CONFIG SET of any of {@code names} (canonical names) call {@code applier}; replaces one registered before. */
+    public void onSet(java.util.Collection<String> names, Applier applier) {
+        for (String name : names) {
+            appliers.put(byName.get(name).name, applier);
+        }
+    }
+
+    /** Stops calling {@code applier} (the server that registered it has closed). */
+    public void removeApplier(Applier applier) {
+        appliers.values().removeIf(a -> a == applier);
+    }
+
+    /** The applier CONFIG SET of {@code name} (any case, or an alias) calls, or null. */
+    public Applier applierOf(String name) {
+        Param p = byName.get(name.toLowerCase(Locale.ROOT));
+        return p == null ? null : appliers.get(p.name);
     }
 
     /** LFU counting's settings, read live: an LFU {@code maxmemory-policy}, {@code lfu-log-factor}, {@code lfu-decay-time}. */

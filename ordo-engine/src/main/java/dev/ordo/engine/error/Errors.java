@@ -148,6 +148,11 @@ public final class Errors {
         return sanitize("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + reason);
     }
 
+    /** Why CONFIG SET of a TLS parameter failed when the new files or settings give no TLS context (the log says more). */
+    public static final String TLS_CONFIG_FAILED = "Unable to update TLS configuration. Check server logs.";
+    /** Why CONFIG SET of a port failed when the server cannot listen there (the log says more). */
+    public static final String LISTEN_FAILED = "Unable to listen on this port. Check server logs.";
+
     /** CONFIG SET of a protected parameter (dir, dbfilename) that enable-protected-configs does not allow this client. */
     public static String configProtected(String name) {
         return configSetFailed(name, "can't set protected config");

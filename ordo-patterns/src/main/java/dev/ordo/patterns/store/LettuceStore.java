@@ -5,6 +5,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.async.BaseRedisAsyncCommands;
@@ -18,6 +19,7 @@ import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.ProtocolVersion;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +30,9 @@ import java.util.stream.Stream;
 /**
  * A {@link Store} over Lettuce: one server (Ordo or Redis) or a Redis Cluster. Commands go
  * through one shared, thread-safe connection that speaks RESP2 (so replies have the same shapes
- * as embedded ones); on a cluster Lettuce routes each command by its first key.
+ * as embedded ones); on a cluster Lettuce routes each command by its first key. A
+ * {@code rediss://} URI connects over TLS, trusting the JVM's certificate authorities, or those
+ * of {@link Tls} (a private CA, a client certificate), as {@code redis-cli --tls} takes them.
  */
 public final class LettuceStore implements Store {
     private static final ConcurrentHashMap<String, ProtocolKeyword> KEYWORDS = new ConcurrentHashMap<>();
@@ -69,24 +73,68 @@ public final class LettuceStore implements Store {
     }
 
     /**
-     * Connects to one server, e.g. {@code redis://127.0.0.1:6379}, or as an ACL user with
+     * TLS settings for a {@code rediss://} URI, in PEM files as {@code redis-cli} takes them: the
+     * certificate authority to trust ({@code --cacert}; null for the JVM's), and the client
+     * certificate and its unencrypted key ({@code --cert}, {@code --key}; both null for none).
+     */
+    public record Tls(Path caCertFile, Path certFile, Path keyFile) {
+        public Tls {
+            if ((certFile == null) != (keyFile == null)) {
+                throw new IllegalArgumentException("a client certificate needs its key, and a key its certificate");
+            }
+        }
+
+        /** Trusts the authority in {@code caCertFile}; presents no client certificate. */
+        public static Tls trusting(Path caCertFile) {
+            return new Tls(caCertFile, null, null);
+        }
+
+        /** These settings, presenting the client certificate {@code certFile} with its key. */
+        public Tls withClientCertificate(Path certFile, Path keyFile) {
+            return new Tls(caCertFile, certFile, keyFile);
+        }
+
+        SslOptions sslOptions() {
+            SslOptions.Builder b = SslOptions.builder().jdkSslProvider();
+            if (caCertFile != null) {
+                b.trustManager(caCertFile.toFile());
+            }
+            if (certFile != null) {
+                b.keyManager(certFile.toFile(), keyFile.toFile(), null);
+            }
+            return b.build();
+        }
+    }
+
+    /**
+     * Connects to one server, e.g. {@code redis://127.0.0.1:6379}, {@code rediss://host:6380}
+     * (TLS, trusting the JVM's authorities), or as an ACL user with
      * {@code redis://user:password@127.0.0.1:6379}.
      */
     public static LettuceStore connect(String uri) {
-        return connect(RedisURI.create(uri));
+        return connect(RedisURI.create(uri), null);
     }
 
     /** Connects to one server as {@code credentials}, which take the place of any user and password in {@code uri}. */
     public static LettuceStore connect(String uri, Credentials credentials) {
         RedisURI redisUri = RedisURI.create(uri);
         redisUri.setAuthentication(credentials.username(), credentials.password());
-        return connect(redisUri);
+        return connect(redisUri, null);
     }
 
-    private static LettuceStore connect(RedisURI uri) {
+    /** Connects to one server over {@code rediss://} with {@code tls}'s authority and client certificate. */
+    public static LettuceStore connect(String uri, Tls tls) {
+        return connect(RedisURI.create(uri), tls);
+    }
+
+    private static LettuceStore connect(RedisURI uri, Tls tls) {
         RedisClient client = RedisClient.create(uri);
         try {
-            client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
+            ClientOptions.Builder options = ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2);
+            if (tls != null) {
+                options.sslOptions(tls.sslOptions());
+            }
+            client.setOptions(options.build());
             var connection = client.connect(StringCodec.UTF8);
             return new LettuceStore(client, connection, connection.sync(), connection.async(), false, true);
         } catch (RuntimeException e) {

@@ -46,7 +46,9 @@ import java.util.List;
  * connection's decoder, ahead of anything Netty reads next, where decoding goes on as if Netty had
  * read it. A client that sent QUIT
  * gets its replies, then is closed at that point. A library that FUNCTION LOAD runs is not
- * served beside: as in Redis, the others wait for it (its load has 500 ms at most).
+ * served beside: as in Redis, the others wait for it (its load has 500 ms at most). Nor are TLS
+ * connections and TLS listeners: their bytes are records only their SslHandler can read, so
+ * their clients wait until the script ends (on io_uring, {@link BusyPump} serves them).
  */
 final class BusyTakeover implements Scripting.BusyHandler {
     /** Input kept per connection while busy; past it, reading from that client waits for the script to end. */

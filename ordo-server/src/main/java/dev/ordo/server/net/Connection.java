@@ -95,6 +95,8 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private volatile boolean blocked;
     private volatile boolean monitor;
     private volatile long lastInteraction;
+    /** Whether the connection came through a TLS port (its pipeline starts with an SslHandler). */
+    private boolean secure;
     /** The decoder in front of this connection, once active. */
     private RespDecoder decoder;
     /** What this connection last reported to the server's client memory total. */
@@ -129,10 +131,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
 
     /**
      * Whether a busy script's takeover may serve this connection's socket directly: open, not
-     * blocked or monitoring, nothing queued, half-decoded or waiting to be written.
+     * blocked or monitoring, nothing queued, half-decoded or waiting to be written, and not TLS
+     * (the takeover reads the socket's bytes itself).
      */
     boolean idleForTakeover() {
-        if (ctx == null || closing || blocked || monitor || !pending.isEmpty() || writer.size() > 0 || !ctx.channel().isActive()) {
+        if (ctx == null || secure || closing || blocked || monitor || !pending.isEmpty() || writer.size() > 0 || !ctx.channel().isActive()) {
             return false;
         }
         RespDecoder decoder = ctx.pipeline().get(RespDecoder.class);
@@ -142,10 +145,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
 
     /**
      * Whether a busy script's takeover may watch this blocked connection's socket, so that the
-     * client's leaving is noticed during the script: open, blocked, not monitoring.
+     * client's leaving is noticed during the script: open, blocked, not monitoring, not TLS.
      */
     boolean blockedForTakeover() {
-        return ctx != null && !closing && blocked && !monitor && ctx.channel().isActive();
+        return ctx != null && !secure && !closing && blocked && !monitor && ctx.channel().isActive();
     }
 
     @Override
@@ -292,6 +295,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         this.ctx = ctx;
         this.writer = new RespWriter(ctx.alloc(), session);
         this.decoder = ctx.pipeline().get(RespDecoder.class);
+        this.secure = ctx.pipeline().get(TlsAdmission.TLS_HANDLER) != null;
         session.setBuffers(this);
         this.turnFlush = server.turnFlush(ctx.channel().eventLoop());
         lastInteraction = System.currentTimeMillis();
@@ -310,7 +314,12 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
                 disconnect();
             }
         });
-        ctx.pipeline().addFirst(new TrafficMeter(server.networkStats().meter(ctx.channel().eventLoop())));
+        TrafficMeter meter = new TrafficMeter(server.networkStats().meter(ctx.channel().eventLoop()));
+        if (secure) {
+            ctx.pipeline().addAfter(TlsAdmission.TLS_HANDLER, null, meter); // plain bytes, as Redis counts them
+        } else {
+            ctx.pipeline().addFirst(meter);
+        }
         ctx.fireChannelActive();
     }
 

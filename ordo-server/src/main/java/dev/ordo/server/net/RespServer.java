@@ -6,8 +6,10 @@ import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.TransportStats;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.config.OutputBufferLimits;
+import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.memory.HeapBudget;
 import dev.ordo.server.resp.RespDecoder;
+import dev.ordo.server.tls.ServerTls;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
@@ -20,9 +22,11 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -62,6 +66,19 @@ import java.util.function.LongSupplier;
  *       clients holding the most are closed first, except those under CLIENT NO-EVICT. The total
  *       counts toward used_memory ({@link #clientMemory}), as in Redis.</li>
  * </ul>
+ *
+ * <p>TLS. {@link #startTls} listens on a second port whose connections start with Netty's
+ * {@link io.netty.handler.ssl.SslHandler} ({@link ServerTls} makes it; CONFIG SET of a
+ * {@code tls-*} file builds a new context for later connections). The pipeline of such a
+ * connection is {@code SslHandler, TlsAdmission, RespDecoder, Connection}: {@link TlsAdmission}
+ * keeps the connection from the engine until its handshake has succeeded, so a client that fails
+ * it (plain text, no client certificate) is logged and closed without ever being a client, as in
+ * Redis. Everything after the decoder is the same on both ports: the SslHandler takes the
+ * replies Connection writes and counts what it holds toward the channel's writability, so the
+ * turn's flush and backpressure work unchanged; {@link TrafficMeter} sits after it and counts
+ * plain bytes, as Redis's counters do. While a script is busy, {@link BusyPump} (io_uring) serves
+ * TLS clients like the others; {@link BusyTakeover} (NIO), which reads sockets itself, leaves
+ * them and the TLS listeners waiting until the script ends.
  */
 public final class RespServer implements ServerControl, AutoCloseable {
     private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
@@ -90,7 +107,15 @@ public final class RespServer implements ServerControl, AutoCloseable {
     private final NetworkStats network = new NetworkStats();
     private final Map<Long, Connection> connections = new ConcurrentHashMap<>();
     private final AtomicInteger admitted = new AtomicInteger();
+    /** The plain-text listening channels. */
     private final List<Channel> listeners = new CopyOnWriteArrayList<>();
+    private final List<Channel> tlsListeners = new CopyOnWriteArrayList<>();
+    /** The TLS context maker, once {@link #startTls} has built it. */
+    private volatile ServerTls tls;
+    private volatile int tlsPort;
+    private boolean active;
+    /** Moves the TLS listener on CONFIG SET tls-port (one instance, so it can be unregistered). */
+    private final Config.Applier tlsPortApplier = this::applyTlsPort;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Map<io.netty.channel.EventLoop, TurnFlush> turnFlushes = new ConcurrentHashMap<>();
     private volatile Runnable onShutdown = this::close;
@@ -217,24 +242,122 @@ public final class RespServer implements ServerControl, AutoCloseable {
      * to bind it is logged, not fatal. Throws {@link UncheckedIOException} when binding fails.
      */
     public int start(int port) {
-        int bound = port;
+        int bound = listen(port, false);
+        this.port = bound;
+        activate();
+        return bound;
+    }
+
+    /**
+     * Listens for TLS connections on {@code port} (0: a free one) at every {@code bind} address,
+     * with a context built from the {@code tls-*} parameters, and returns the port; beside
+     * {@link #start} or alone. Throws {@link IllegalStateException} with Redis's reason when the
+     * parameters give no context, {@link UncheckedIOException} when binding fails.
+     */
+    public int startTls(int port) {
+        ServerTls made = ServerTls.open(config, log::warning);
+        tls = made;
+        int bound = listen(port, true);
+        log.notice("TLS on port " + bound + " with the " + made.provider() + " provider");
+        config.onSet(ServerTls.CONTEXT_PARAMETERS, made);
+        this.tlsPort = bound;
+        activate();
+        return bound;
+    }
+
+    /** Binds {@code port} at every {@code bind} address; on failure closes what this call bound and throws. */
+    private int listen(int port, boolean secure) {
+        List<Channel> bound = new ArrayList<>();
+        int actual = port;
         for (String spec : config.get("bind").trim().split("\\s+")) {
             boolean optional = spec.startsWith("-");
             String host = hostOf(optional ? spec.substring(1) : spec);
             try {
-                bound = bindOne(host, bound);
+                Channel channel = bindOne(host, actual, secure);
+                bound.add(channel);
+                actual = ((InetSocketAddress) channel.localAddress()).getPort();
             } catch (UncheckedIOException e) {
                 if (!optional) {
-                    close();
+                    bound.forEach(c -> c.close().awaitUninterruptibly());
                     throw e;
                 }
                 log.warning(e.getMessage());
             }
         }
-        if (listeners.isEmpty()) {
-            throw new UncheckedIOException(new BindException("Failed listening on port " + port + " (tcp), aborting."));
+        if (bound.isEmpty()) {
+            throw new UncheckedIOException(new BindException(
+                    "Failed listening on port " + port + (secure ? " (tls)" : " (tcp)") + ", aborting."));
         }
-        this.port = bound;
+        (secure ? tlsListeners : listeners).addAll(bound);
+        return actual;
+    }
+
+    /**
+     * CONFIG SET tls-port, as Redis's applyTLSPort: builds the TLS context if there was none,
+     * checks that every bind address is free at the new port (refusing with Redis's error if
+     * not), then closes the TLS listeners and listens at the new port; 0 stops serving TLS.
+     * CONFIG SET may run on an event loop, which must not wait for its own binding: the check
+     * binds plain sockets synchronously, and Netty's listeners open a moment later (a failure
+     * then is logged).
+     */
+    private String applyTlsPort() {
+        int wanted = config.getInt("tls-port");
+        if (wanted == tlsPort) {
+            return null;
+        }
+        if (wanted != 0) {
+            if (tls == null) {
+                try {
+                    ServerTls made = ServerTls.open(config, log::warning);
+                    tls = made;
+                    config.onSet(ServerTls.CONTEXT_PARAMETERS, made);
+                } catch (IllegalStateException e) {
+                    return Errors.TLS_CONFIG_FAILED;
+                }
+            }
+            for (String spec : config.get("bind").trim().split("\\s+")) {
+                String host = hostOf(spec.startsWith("-") ? spec.substring(1) : spec);
+                try (ServerSocket probe = new ServerSocket()) {
+                    probe.setReuseAddress(true);
+                    probe.bind(new InetSocketAddress(host, wanted));
+                } catch (IOException e) {
+                    if (!spec.startsWith("-")) {
+                        log.warning("Could not create server TCP listening socket " + host + ":" + wanted + ": " + e.getMessage());
+                        return Errors.LISTEN_FAILED;
+                    }
+                }
+            }
+        }
+        List<Channel> old = new ArrayList<>(tlsListeners);
+        tlsListeners.clear();
+        old.forEach(Channel::close);
+        tlsPort = wanted;
+        if (wanted != 0) {
+            for (String spec : config.get("bind").trim().split("\\s+")) {
+                String host = hostOf(spec.startsWith("-") ? spec.substring(1) : spec);
+                bootstrap(true).bind(new InetSocketAddress(host, wanted)).addListener((ChannelFuture f) -> {
+                    if (f.isSuccess()) {
+                        tlsListeners.add(f.channel());
+                        if (closed.get() || tlsPort != wanted) { // closed, or moved again, meanwhile
+                            tlsListeners.remove(f.channel());
+                            f.channel().close();
+                        }
+                    } else {
+                        log.warning("Could not create server TCP listening socket " + host + ":" + wanted + ": " + f.cause());
+                    }
+                });
+            }
+        }
+        return null;
+    }
+
+    /** The first time a port opens: becomes the engine's control and starts the timers. */
+    private synchronized void activate() {
+        if (active) {
+            return;
+        }
+        active = true;
+        config.onSet(List.of("tls-port"), tlsPortApplier);
         engine.setServerControl(this);
         engine.scripting().setBusyHandler(transport.runsScriptsAsTasks() ? new BusyPump(this, transport) : new BusyTakeover(this, engine));
         idleCheck = group.next().scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
@@ -242,7 +365,6 @@ public final class RespServer implements ServerControl, AutoCloseable {
         for (EventExecutor loop : group) {
             crons.add(loop.scheduleAtFixedRate(this::cron, 100, 100, TimeUnit.MILLISECONDS));
         }
-        return bound;
     }
 
     /** Redis's wildcard spellings: {@code *} for every IPv4 address, {@code ::*} for every IPv6 one. */
@@ -257,22 +379,20 @@ public final class RespServer implements ServerControl, AutoCloseable {
         }
     }
 
-    /** Binds one address; returns the bound port or throws Redis's listening-socket message. */
-    private int bindOne(String host, int port) {
-        ChannelFuture f = bootstrap().bind(new InetSocketAddress(host, port)).awaitUninterruptibly();
+    /** Binds one address; returns the listening channel or throws Redis's listening-socket message. */
+    private Channel bindOne(String host, int port, boolean secure) {
+        ChannelFuture f = bootstrap(secure).bind(new InetSocketAddress(host, port)).awaitUninterruptibly();
         if (!f.isSuccess()) {
             String where = (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
             String why = f.cause() == null ? "unknown error" : f.cause().getMessage();
             throw new UncheckedIOException(new BindException(
                     "Warning: Could not create server TCP listening socket " + where + ": bind: " + why));
         }
-        Channel channel = f.channel();
-        listeners.add(channel);
-        return ((InetSocketAddress) channel.localAddress()).getPort();
+        return f.channel();
     }
 
-    /** Accepts on the shared event loops; each child gets a decoder and a {@link Connection}. */
-    private ServerBootstrap bootstrap() {
+    /** Accepts on the shared event loops; each child gets a decoder and a {@link Connection}, behind TLS on a TLS port. */
+    private ServerBootstrap bootstrap(boolean secure) {
         return new ServerBootstrap()
                 .group(group)
                 .channel(transport.serverChannel())
@@ -285,6 +405,10 @@ public final class RespServer implements ServerControl, AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         Connection c = new Connection(RespServer.this, engine);
+                        if (secure) {
+                            ch.pipeline().addLast(TlsAdmission.TLS_HANDLER, tls.newHandler(ch.alloc()));
+                            ch.pipeline().addLast(new TlsAdmission(log));
+                        }
                         ch.pipeline().addLast(new RespDecoder(c), c);
                     }
                 });
@@ -295,7 +419,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
         return connections.values();
     }
 
-    /** The listening channels. */
+    /** The plain-text listening channels. */
     List<Channel> listeners() {
         return listeners;
     }
@@ -303,6 +427,11 @@ public final class RespServer implements ServerControl, AutoCloseable {
     /** The bound port (0 before {@link #start}). */
     public int port() {
         return port;
+    }
+
+    /** The bound TLS port (0 before {@link #startTls}). */
+    public int tlsPort() {
+        return tlsPort;
     }
 
     /** Sets what SHUTDOWN does; it runs on a thread of its own. The default closes this server. */
@@ -443,7 +572,8 @@ public final class RespServer implements ServerControl, AutoCloseable {
 
     @Override
     public List<String> serverInfo() {
-        return List.of("tcp_port:" + port, "multiplexing_api:" + transport.name());
+        // As Redis: the TLS port when there is no plain one.
+        return List.of("tcp_port:" + (port != 0 ? port : tlsPort), "multiplexing_api:" + transport.name());
     }
 
     @Override
@@ -471,8 +601,13 @@ public final class RespServer implements ServerControl, AutoCloseable {
             engine.setServerControl(previous);
             engine.scripting().setBusyHandler(null);
         }
+        config.removeApplier(tlsPortApplier);
+        if (tls != null) {
+            config.removeApplier(tls);
+        }
         List<ChannelFuture> closing = new ArrayList<>();
         listeners.forEach(l -> closing.add(l.close()));
+        tlsListeners.forEach(l -> closing.add(l.close()));
         connections.values().forEach(Connection::close);
         monitors.clear();
         if (!onEventLoop()) {
