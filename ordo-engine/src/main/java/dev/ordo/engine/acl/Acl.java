@@ -191,7 +191,7 @@ public final class Acl {
      * nothing. Throws {@link ErrorReply} with Redis's text for the first bad rule.
      */
     public void setUser(String name, List<String> rules) {
-        if (name.indexOf(' ') >= 0 || name.indexOf('\0') >= 0) {
+        if (hasSpace(name) || name.indexOf('\0') >= 0) {
             throw new ErrorReply(Errors.ACL_BAD_USERNAME);
         }
         AclUser existing = users.get(name);
@@ -351,6 +351,17 @@ public final class Acl {
     }
 
     /** The lowercase hex SHA-256 of {@code password}, as ACL shows and files keep passwords. */
+    /** Whether {@code s} holds a character C's isspace accepts (space, \t, \n, \v, \f, \r), as Redis checks names and patterns. */
+    static boolean hasSpace(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == ' ' || (c >= '\t' && c <= '\r')) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public static String sha256Hex(byte[] password) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(password));

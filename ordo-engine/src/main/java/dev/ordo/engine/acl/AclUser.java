@@ -4,6 +4,7 @@ import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.error.Errors;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -95,7 +96,16 @@ public final class AclUser {
 
     /** Whether {@code password} authenticates this user (enabled or not: the caller checks). */
     boolean passwordMatches(byte[] password) {
-        return nopass || passwords.contains(Acl.sha256Hex(password));
+        if (nopass) {
+            return true;
+        }
+        // Every stored hash compared in full, as Redis does: the time taken tells nothing.
+        byte[] given = Acl.sha256Hex(password).getBytes(StandardCharsets.US_ASCII);
+        boolean match = false;
+        for (String p : passwords) {
+            match |= MessageDigest.isEqual(given, p.getBytes(StandardCharsets.US_ASCII));
+        }
+        return match;
     }
 
     /**
@@ -170,9 +180,7 @@ public final class AclUser {
                 if (!Selector.isSelectorRule(rule)) {
                     throw new AclRuleException(Errors.ACL_SYNTAX);
                 }
-                Selector copy = root.copy();
-                copy.apply(rule);
-                root = copy;
+                root.apply(rule); // a failed rule leaves a half-changed root: callers work on a copy of the user
             }
         }
     }

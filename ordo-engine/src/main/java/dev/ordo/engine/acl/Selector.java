@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -67,9 +69,10 @@ final class Selector {
     final Map<Integer, Set<String>> firstArgs = new HashMap<>();
     final List<String> commandRules = new ArrayList<>();
     boolean allKeys;
-    final List<KeyPattern> keys = new ArrayList<>();
+    /** By pattern, in the order first added (a repeated pattern joins its permissions to the first). */
+    final Map<String, KeyPattern> keys = new LinkedHashMap<>();
     boolean allChannels;
-    final List<String> channels = new ArrayList<>();
+    final Set<String> channels = new LinkedHashSet<>();
 
     Selector(CommandTable table) {
         this.table = table;
@@ -82,7 +85,7 @@ final class Selector {
         firstArgs.forEach((id, args) -> s.firstArgs.put(id, new HashSet<>(args)));
         s.commandRules.addAll(commandRules);
         s.allKeys = allKeys;
-        keys.forEach(k -> s.keys.add(new KeyPattern(k.pattern, k.read, k.write)));
+        keys.forEach((p, k) -> s.keys.put(p, new KeyPattern(k.pattern, k.read, k.write)));
         s.allChannels = allChannels;
         s.channels.addAll(channels);
         return s;
@@ -190,14 +193,17 @@ final class Selector {
             }
         }
         String pattern = rule.substring(offset);
-        for (KeyPattern k : keys) {
-            if (k.pattern.equals(pattern)) {
-                k.read |= read;
-                k.write |= write;
-                return;
-            }
+        requireNoSpace(pattern);
+        KeyPattern k = keys.computeIfAbsent(pattern, p -> new KeyPattern(p, false, false));
+        k.read |= read;
+        k.write |= write;
+    }
+
+    /** Redis refuses whitespace in patterns: ACL SAVE could not write them back as one rule. */
+    private static void requireNoSpace(String pattern) {
+        if (Acl.hasSpace(pattern)) {
+            throw new AclRuleException(Errors.ACL_SYNTAX);
         }
-        keys.add(new KeyPattern(pattern, read, write));
     }
 
     private void addChannel(String rule) {
@@ -205,9 +211,8 @@ final class Selector {
             throw new AclRuleException(Errors.ACL_CHANNEL_AFTER_ALLCHANNELS);
         }
         String pattern = rule.substring(1);
-        if (!channels.contains(pattern)) {
-            channels.add(pattern);
-        }
+        requireNoSpace(pattern);
+        channels.add(pattern); // a set: kept once, in the order first given
     }
 
     private void applyCommandRule(String rule, boolean allow) {
@@ -261,7 +266,7 @@ final class Selector {
             return;
         }
         if (!allow || arg.indexOf('|') >= 0) {
-            throw new AclRuleException(allow ? Errors.ACL_SYNTAX : Errors.ACL_UNKNOWN_COMMAND);
+            throw new AclRuleException(Errors.ACL_UNKNOWN_COMMAND);
         }
         if (!allowed.get(parent.id())) {
             firstArgs.computeIfAbsent(parent.id(), k -> new HashSet<>()).add(arg.toLowerCase(Locale.ROOT));
@@ -300,7 +305,7 @@ final class Selector {
         if (allKeys) {
             return true;
         }
-        for (KeyPattern p : keys) {
+        for (KeyPattern p : keys.values()) {
             if ((!reads || p.read) && (!writes || p.write) && Glob.matches(p.bytes, key, false)) {
                 return true;
             }
@@ -340,7 +345,7 @@ final class Selector {
             return "~*";
         }
         StringBuilder out = new StringBuilder();
-        for (KeyPattern k : keys) {
+        for (KeyPattern k : keys.values()) {
             out.append(out.length() == 0 ? "" : " ").append(k.describe());
         }
         return out.toString();

@@ -267,6 +267,14 @@ public final class Dispatcher {
      */
     public Call.BlockRequest retryBlocked(Session session, byte[][] args, ReplyWriter out, Key readyKey) {
         Command command = context.commands().lookup(args[0]);
+        // The user's rules may have changed while it waited: checked again, as Redis reprocesses it.
+        Acl acl = context.acl();
+        Acl.Denial denial = acl == null ? null : acl.check(session.user(), command, args);
+        if (denial != null) {
+            logAclDenial(session, session, denial, command, args, "toplevel");
+            reject(command, session, out, nopermText(session, denial, command));
+            return null;
+        }
         return run(command, session, args, out, true, readyKey);
     }
 

@@ -86,12 +86,15 @@ public final class SlowLog {
         return out;
     }
 
-    /** The arguments that carry secrets: AUTH's, HELLO's AUTH pair, and CONFIG SET values of password parameters. */
+    /** The arguments that carry secrets: AUTH's, HELLO's AUTH pair, ACL SETUSER's rules, and CONFIG SET values of password parameters. */
     private static boolean[] redactedPositions(Command command, byte[][] args) {
         boolean[] redacted = new boolean[args.length];
         switch (command.fullName()) {
             case "auth":
                 Arrays.fill(redacted, 1, args.length, true);
+                break;
+            case "acl|setuser": // its rules carry passwords
+                Arrays.fill(redacted, Math.min(2, args.length), args.length, true);
                 break;
             case "hello":
                 redactHelloAuth(args, redacted);

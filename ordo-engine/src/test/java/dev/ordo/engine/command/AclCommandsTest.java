@@ -536,4 +536,55 @@ class AclCommandsTest extends CommandTestSupport {
         }
         throw new AssertionError("never saw BUSY");
     }
+
+    @Test
+    void blockedCommand_isCheckedAgainWhenItWakes_afterItsUserLostTheKey() throws Exception {
+        user("waiter", "~k*", "+@all");
+        EmbeddedClient waiter = as("waiter");
+        java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<Object> popped = thread.submit(() -> {
+                try {
+                    return waiter.call("BZPOPMIN", "k1", "0");
+                } catch (ErrorReply e) {
+                    return e.getMessage();
+                }
+            });
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (support.engine.blockedClients() != 1) {
+                assertThat(System.nanoTime()).as("the client blocks").isLessThan(deadline);
+                Thread.sleep(2);
+            }
+            assertThat(client.call("ACL", "SETUSER", "waiter", "resetkeys")).isEqualTo("OK");
+            client.call("ZADD", "k1", "1", "a");
+            assertThat(popped.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("NOPERM No permissions to access a key");
+            assertThat(client.call("ZCARD", "k1")).isEqualTo(1L);
+            assertThat(aclLog().get(0)).containsEntry("reason", "key").containsEntry("object", "k1").containsEntry("username", "waiter");
+        } finally {
+            thread.shutdownNow();
+        }
+    }
+
+    @Test
+    void setuser_rulesNeverReachTheSlowLog() {
+        client.call("CONFIG", "SET", "slowlog-log-slower-than", "0");
+        client.call("ACL", "SETUSER", "alice", "on", ">s3cret", "~*");
+        List<?> entry = (List<?>) ((List<?>) client.call("SLOWLOG", "GET", "1")).get(0);
+        assertThat(strings((List<?>) entry.get(3))).containsExactly("ACL", "SETUSER", "(redacted)", "(redacted)", "(redacted)", "(redacted)");
+    }
+
+    @Test
+    void whitespaceInNamesAndPatterns_isRefused_soAclSaveCanWriteEveryUserBack() {
+        assertThatThrownBy(() -> client.call("ACL", "SETUSER", "a\tb")).isInstanceOf(ErrorReply.class);
+        assertThatThrownBy(() -> client.call("ACL", "SETUSER", "u", "~a b")).hasMessageContaining("Syntax error");
+        assertThatThrownBy(() -> client.call("ACL", "SETUSER", "u", "%R~a\nb")).hasMessageContaining("Syntax error");
+        assertThatThrownBy(() -> client.call("ACL", "SETUSER", "u", "&a\tb")).hasMessageContaining("Syntax error");
+        assertThat(strings(client.call("ACL", "USERS"))).containsExactly("default");
+    }
+
+    @Test
+    void firstArgumentRuleWithTwoBars_isAnUnknownCommandAsInRedis() {
+        assertThatThrownBy(() -> client.call("ACL", "SETUSER", "u", "+select|0|1"))
+                .hasMessageContaining("Unknown command or category name in ACL");
+    }
 }
