@@ -76,6 +76,7 @@ public final class Scripting {
     private final Watchdog watchdog = new Watchdog();
     private volatile BusyHandler busyHandler;
     private final Functions functions;
+    private final HeapGuard heapGuard;
     private Session scriptSession;
 
     /**
@@ -182,7 +183,13 @@ public final class Scripting {
     }
 
     public Scripting(CallContext context) {
+        this(context, HeapGuard.SYSTEM);
+    }
+
+    /** Scripting whose scripts are stopped when {@code heapGuard} finds the heap nearly exhausted. */
+    Scripting(CallContext context, HeapGuard heapGuard) {
         this.context = context;
+        this.heapGuard = heapGuard;
         LuaTable redis = redisLibrary();
         sandbox.define("redis", redis);
         sandbox.define("cjson", new CjsonLib().call(LuaValue.valueOf("cjson"), new LuaTable()));
@@ -407,6 +414,7 @@ public final class Scripting {
             context.dispatcher().replyError(out, "ERR Error running script (call to " + functionName(run) + "): stack overflow");
         } catch (OutOfMemoryError e) {
             watchdog.forgetSite(); // it holds the failing function's registers, likely what filled the heap
+            heapGuard.scriptStopped();
             context.dispatcher().replyError(out, "ERR Error running script (call to " + functionName(run) + "): not enough memory");
         } catch (RuntimeException e) {
             context.dispatcher().replyError(out, "ERR Error running script (call to " + functionName(run) + "): " + e);
@@ -446,6 +454,7 @@ public final class Scripting {
             return "ERR Error registering functions: stack overflow";
         } catch (OutOfMemoryError e) {
             watchdog.forgetSite();
+            heapGuard.scriptStopped();
             return "ERR Error registering functions: not enough memory";
         } finally {
             running = previous;
@@ -682,8 +691,9 @@ public final class Scripting {
             r.killed = true;
             throw new Abort("ERR Error registering functions: FUNCTION LOAD timeout");
         }
-        if ((r.instructions & 0xFFFF) == 0 && HeapGuard.exhausted()) {
+        if ((r.instructions & 0xFFFF) == 0 && heapGuard.exhausted()) {
             r.killed = true;
+            heapGuard.scriptStopped();
             throw new Abort("ERR script stopped: the server's memory is nearly exhausted" + suffix(r));
         }
     }
