@@ -89,6 +89,10 @@ class ScriptSafetyTest {
         "while true do redis.pcall('PING') pcall(error, 'x') end",
         "coroutine.wrap(function() while true do end end)()",
         "while true do coroutine.resume(coroutine.create(function() while true do end end)) end",
+        "coroutine.wrap(function() coroutine.wrap(function() while true do end end)() end)()",
+        "table.sort({3, 1, 2}, function(a, b) while true do end end)",
+        "string.gsub('abc', '%w', function(c) while true do end end)",
+        "coroutine.wrap(function() table.sort({3, 1, 2}, function(a, b) while true do end end) end)()",
     })
     void endlessLoop_isBusyForOthers_untilScriptKill_evenUnderPcallOrCoroutines(String script) throws Exception {
         EmbeddedClient other = support.client();
@@ -106,6 +110,7 @@ class ScriptSafetyTest {
         assertThat(looping.get(10, TimeUnit.SECONDS)).hasMessageStartingWith("ERR Script killed by user with SCRIPT KILL...");
         assertThat(other.call("PING")).isEqualTo("PONG");
         assertThat(eval("return 7")).isEqualTo(7L);
+        assertThat(support.engine.scripting().coroutineThreadsInUse()).as("coroutine threads still in use").isZero();
     }
 
     @Test
