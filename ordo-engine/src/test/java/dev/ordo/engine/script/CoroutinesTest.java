@@ -5,8 +5,11 @@ import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.error.ErrorReply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -213,6 +216,47 @@ class CoroutinesTest {
         assertThat(other.call("SCRIPT", "KILL")).isEqualTo("OK");
         assertThat(looping.get(10, TimeUnit.SECONDS)).hasMessageStartingWith("ERR Script killed by user with SCRIPT KILL...");
         assertThat(threadsInUse()).isZero();
+    }
+
+    /**
+     * The invariant the transports rely on: the busy handler runs on the script's thread only,
+     * wherever the script is busy, while the coroutine that was running waits; a kill requested
+     * from a poll then ends the script, coroutines included.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "while true do end",
+        "coroutine.wrap(function() while true do end end)()",
+        "coroutine.wrap(function() coroutine.wrap(function() while true do end end)() end)()",
+        "coroutine.wrap(function() table.sort({3, 1, 2}, function(a, b) while true do end end) end)()",
+        "local co = coroutine.create(function() coroutine.yield() while true do redis.call('PING') end end) "
+                + "coroutine.resume(co) coroutine.resume(co)",
+    })
+    void busyHandler_isPolledOnTheScriptsThreadOnly_andItsKillEndsTheScript(String script) {
+        client.call("CONFIG", "SET", "busy-reply-threshold", "0");
+        List<String> offThread = new ArrayList<>();
+        int[] polls = {0};
+        Scripting scripting = support.engine.scripting();
+        scripting.setBusyHandler(new Scripting.BusyHandler() {
+            @Override
+            public void poll(Scripting.Run run) {
+                if (Thread.currentThread() != run.thread()) {
+                    offThread.add(Thread.currentThread().getName());
+                }
+                if (++polls[0] == 20) {
+                    assertThat(scripting.kill(false)).isNull();
+                }
+            }
+
+            @Override
+            public void ended(Scripting.Run run) {
+            }
+        });
+        assertThatThrownBy(() -> eval(script)).hasMessageStartingWith("ERR Script killed by user with SCRIPT KILL...");
+        assertThat(offThread).as("polls off the script's thread").isEmpty();
+        assertThat(polls[0]).isGreaterThanOrEqualTo(20);
+        assertThat(threadsInUse()).isZero();
+        scripting.setBusyHandler(null);
     }
 
     /** Live threads that run coroutines: Ordo's workers, and LuaJ's own (named Coroutine-N), which Ordo no longer starts. */
