@@ -44,8 +44,10 @@ import java.util.concurrent.locks.LockSupport;
  * outlive the run that started it: resuming it later finds it dead (Redis would keep it, which
  * only a function library's upvalue can notice). One never resumed holds no thread. A script
  * may create at most {@link #MAX_PER_SCRIPT} coroutines, and at most that many workers exist per
- * engine; idle workers end after {@link #KEEP_ALIVE_NANOS}. Platform threads, so that Java 17
- * behaves as later JDKs do, and a coroutine's stack is as deep as the script's.
+ * engine; idle workers end after {@link #KEEP_ALIVE_NANOS}. Platform threads rather than
+ * virtual ones: Java 17 has none, the pool's bound already keeps them few, and a coroutine's
+ * stack then has the JVM's usual depth (-Xss), so deep recursion in one ends as a stack overflow
+ * error, as in the main function.
  *
  * <p>Known differences from Lua 5.1: a coroutine may yield across pcall, table.sort, gsub and
  * metamethods (Lua 5.1 refuses "across metamethod/C-call boundary").
