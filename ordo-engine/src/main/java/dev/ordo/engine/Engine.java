@@ -724,10 +724,11 @@ public final class Engine implements CallContext, KeyspaceListener {
         }
     }
 
-    /** Stops background work (the active expiry cycle, the sampling of instantaneous figures). */
+    /** Stops background work (the active expiry cycle, the sampling of instantaneous figures, idle coroutine threads). */
     public void close() {
         closed = true;
         scripting.abort();
+        scripting.close();
         if (persistent) {
             persistent = false;
             persistence.stop();

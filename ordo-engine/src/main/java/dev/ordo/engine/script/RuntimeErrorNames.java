@@ -38,9 +38,8 @@ import java.util.regex.Pattern;
  *
  * <p>The scan runs over LuaJ's Lua 5.2 bytecode, which for these purposes matches 5.1's once
  * the opcodes are mapped as above (checked against redis-server with a few thousand generated
- * scripts). Known differences: an error that passes through coroutine.resume or coroutine.wrap
- * keeps LuaJ's text there (pcall and xpcall reword what they catch); a {@code ..} in which a
- * {@code __concat} metamethod took part loses its name.
+ * scripts; pcall, xpcall, coroutine.resume and coroutine.wrap reword what they catch). Known
+ * difference: a {@code ..} in which a {@code __concat} metamethod took part loses its name.
  *
  * <p>Also reworded: LuaJ's argument errors ({@code bad argument: number expected, got string})
  * as luaL_argerror's ({@code bad argument #2 to 'max' (number expected, got string)}), when the

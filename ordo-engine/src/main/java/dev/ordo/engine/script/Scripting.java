@@ -44,10 +44,16 @@ import java.util.regex.Pattern;
  * the script cache by SHA1, the {@code redis} library, and the state of the running script that
  * other threads read for BUSY and SCRIPT KILL.
  *
- * <p>Threading: scripts run under the engine lock, one at a time. {@link #running()} and {@link
- * #kill} are safe from any thread: they are how a client that cannot get the lock learns that a
- * script has run past {@code busy-reply-threshold}, and how SCRIPT KILL reaches it. A script
- * notices a kill at its next check (every 1,024 Lua instructions and every {@code redis.call}).
+ * <p>Threading: scripts run under the engine lock, one at a time, on the thread that called
+ * {@link #run} (an event loop, or an embedded caller): the script's thread. Its coroutines run on
+ * worker threads of {@link Coroutines}, one thread at a time, handing a baton back and forth; the
+ * script's thread is the only one that calls the {@link BusyHandler}, also while a coroutine
+ * runs, and no coroutine keeps a thread once the run that started it has ended. {@link
+ * #running()} and {@link #kill} are safe from any thread: they are how a client that cannot get
+ * the lock learns that a script has run past {@code busy-reply-threshold}, and how SCRIPT KILL
+ * reaches it. A script notices a kill at its next check (every 1,024 Lua instructions, in its
+ * main function, a coroutine, a pcall'd function or a callback of table.sort or gsub alike, and
+ * every {@code redis.call}).
  *
  * <p>Errors leave a script as Redis words them: {@code <message> script: <name>, on
  * @user_script:<line>.}, with {@code ERR} in front of messages Lua raised as strings. Compile
@@ -76,13 +82,16 @@ public final class Scripting {
     private final Watchdog watchdog = new Watchdog();
     private volatile BusyHandler busyHandler;
     private final Functions functions;
+    private final Coroutines coroutines = new Coroutines(new CoroutineHost());
+    private final HeapGuard heapGuard;
     private Session scriptSession;
 
     /**
      * Serves other clients while a script is busy, from the script's own thread: a transport
      * whose thread runs scripts and also does its I/O (an event loop) installs one, as Redis
      * processes events from inside a busy script. {@link #poll} is called about every
-     * millisecond once the script has run past {@code busy-reply-threshold}; {@link #ended} once
+     * millisecond once the script has run past {@code busy-reply-threshold}, always on the
+     * script's thread ({@link Run#thread()}), also while a coroutine is busy; {@link #ended} once
      * after such a script, before its reply.
      */
     public interface BusyHandler {
@@ -123,7 +132,7 @@ public final class Scripting {
             this.caller = caller;
         }
 
-        /** The thread the script started on (its coroutines run on others). */
+        /** The script's thread: the one it started on, which alone serves other clients while it is busy. */
         public Thread thread() {
             return thread;
         }
@@ -182,7 +191,13 @@ public final class Scripting {
     }
 
     public Scripting(CallContext context) {
+        this(context, HeapGuard.SYSTEM);
+    }
+
+    /** Scripting whose scripts are stopped when {@code heapGuard} finds the heap nearly exhausted. */
+    Scripting(CallContext context, HeapGuard heapGuard) {
         this.context = context;
+        this.heapGuard = heapGuard;
         LuaTable redis = redisLibrary();
         sandbox.define("redis", redis);
         sandbox.define("cjson", new CjsonLib().call(LuaValue.valueOf("cjson"), new LuaTable()));
@@ -190,7 +205,7 @@ public final class Scripting {
         sandbox.define("bit", new BitLib().call(LuaValue.valueOf("bit"), new LuaTable()));
         sandbox.define("struct", new StructLib().call(LuaValue.valueOf("struct"), new LuaTable()));
         replaceRandom();
-        limitCoroutines();
+        coroutines.install(sandbox);
         replaceErrorFunctions();
         functions = new Functions(sandbox, this);
         watchdog.install();
@@ -238,6 +253,16 @@ public final class Scripting {
         if (r != null) {
             r.killed = true;
         }
+    }
+
+    /** Ends the idle coroutine threads now, and the others as their coroutines end (the engine closes). Any thread. */
+    public void close() {
+        coroutines.close();
+    }
+
+    /** Coroutine threads running or waiting in a coroutine now (0 between scripts). Any thread. */
+    int coroutineThreadsInUse() {
+        return coroutines.threadsInUse();
     }
 
     // ---- script cache ----
@@ -384,6 +409,7 @@ public final class Scripting {
         Run previous = running;
         running = run;
         watchdog.reset();
+        int coroutineMark = coroutines.holdingCount();
         ReplyWriter out = c.reply();
         try {
             LuaValue result;
@@ -407,10 +433,12 @@ public final class Scripting {
             context.dispatcher().replyError(out, "ERR Error running script (call to " + functionName(run) + "): stack overflow");
         } catch (OutOfMemoryError e) {
             watchdog.forgetSite(); // it holds the failing function's registers, likely what filled the heap
+            heapGuard.scriptStopped();
             context.dispatcher().replyError(out, "ERR Error running script (call to " + functionName(run) + "): not enough memory");
         } catch (RuntimeException e) {
             context.dispatcher().replyError(out, "ERR Error running script (call to " + functionName(run) + "): " + e);
         } finally {
+            coroutines.closeSince(coroutineMark);
             watchdog.forgetSite();
             running = previous;
             session.selectDb(c.session().db());
@@ -437,6 +465,7 @@ public final class Scripting {
         run.deadlineNanos = System.nanoTime() + 500_000_000L;
         Run previous = running;
         running = run;
+        int coroutineMark = coroutines.holdingCount();
         try {
             chunk.call();
             return null;
@@ -446,8 +475,10 @@ public final class Scripting {
             return "ERR Error registering functions: stack overflow";
         } catch (OutOfMemoryError e) {
             watchdog.forgetSite();
+            heapGuard.scriptStopped();
             return "ERR Error registering functions: not enough memory";
         } finally {
+            coroutines.closeSince(coroutineMark);
             running = previous;
         }
     }
@@ -659,7 +690,8 @@ public final class Scripting {
 
     /**
      * Checks the kill flag, and lets the busy handler serve other clients once the script is
-     * past {@code busy-reply-threshold}; called from the instruction hook and before each command.
+     * past {@code busy-reply-threshold}; called from the instruction hook and before each command,
+     * on the script's thread or a coroutine's, which hands the poll to the script's thread.
      */
     private void checkKilled() {
         Run r = running;
@@ -669,7 +701,11 @@ public final class Scripting {
             if (now - r.lastPollNanos >= 1_000_000L && (now - r.startNanos) / 1_000_000L >= context.config().getLong("busy-reply-threshold")) {
                 r.lastPollNanos = now;
                 r.polledBy = h;
-                h.poll(r);
+                if (Thread.currentThread() == r.thread) {
+                    h.poll(r);
+                } else {
+                    coroutines.pollOnScriptThread(r.thread, () -> h.poll(r));
+                }
             }
         }
         if (r == null) {
@@ -682,8 +718,9 @@ public final class Scripting {
             r.killed = true;
             throw new Abort("ERR Error registering functions: FUNCTION LOAD timeout");
         }
-        if ((r.instructions & 0xFFFF) == 0 && HeapGuard.exhausted()) {
+        if ((r.instructions & 0xFFFF) == 0 && heapGuard.exhausted()) {
             r.killed = true;
+            heapGuard.scriptStopped();
             throw new Abort("ERR script stopped: the server's memory is nearly exhausted" + suffix(r));
         }
     }
@@ -976,23 +1013,25 @@ public final class Scripting {
         }
     }
 
-    /**
-     * LuaJ runs each coroutine on a thread of its own: a script may create at most 64, so that
-     * no script can pile up parked threads.
-     */
-    private void limitCoroutines() {
-        for (String name : new String[] {"create", "wrap"}) {
-            LuaValue original = sandbox.global("coroutine").get(name);
-            sandbox.defineIn("coroutine", name, new OneArgFunction() {
-                @Override
-                public LuaValue call(LuaValue f) {
-                    Run r = running;
-                    if (r != null && ++r.coroutines > 64) {
-                        throw new LuaError("too many coroutines in one script (at most 64)");
-                    }
-                    return original.call(f);
-                }
-            });
+    /** What {@link Coroutines} asks of the scripting layer: the per-script limit, error values and positions. */
+    private final class CoroutineHost implements Coroutines.Host {
+        @Override
+        public void created() {
+            Run r = running;
+            if (r != null && ++r.coroutines > Coroutines.MAX_PER_SCRIPT) {
+                throw new LuaError("too many coroutines in one script (at most " + Coroutines.MAX_PER_SCRIPT + ")");
+            }
+        }
+
+        /** As Lua 5.1's resume returns it: the value raised (an error reply as its table), or the message as pcall words it. */
+        @Override
+        public LuaValue errorValue(LuaError e, LuaValue body, Varargs args) {
+            return e instanceof TableError t ? t.table() : caught(e, body, args);
+        }
+
+        @Override
+        public String where(int level) {
+            return watchdog.where(level);
         }
     }
 
@@ -1056,19 +1095,16 @@ public final class Scripting {
      * return redis.call(...)}, a tail call) still names its line; and remembers where a runtime
      * error was raised ({@link #errorSite}), so that {@link RuntimeErrorNames} can name its culprit.
      *
-     * <p>LuaJ reports the calls and returns of Lua functions (and of pcall and xpcall), and runs
-     * each coroutine on a thread of its own, so the active functions are kept per thread. A Lua
+     * <p>LuaJ reports the calls and returns of Lua functions (and of pcall and xpcall); each
+     * coroutine has a stack of its own, so the active functions are kept per coroutine (those of
+     * one being closed are ignored: it unwinds without running). A Lua
      * function that ends other than by its RETURN instruction (an error passing through it, or a
      * tail call, which LuaJ completes after the function is gone) is where the error was raised,
      * unless LuaJ reported the error earlier ({@link #traceback}) or another function ended so
-     * since the last instruction ran. (A coroutine LuaJ abandons
-     * unwinds on its own thread at any time; were that within the one instruction at which a
-     * script fails, the error could be named after the coroutine's frame.)
+     * since the last instruction ran.
      */
     private final class Watchdog extends DebugLib {
-        private final ThreadLocal<Frames> coroutineFrames = ThreadLocal.withInitial(Frames::new);
-        private Thread scriptThread;
-        private Frames scriptFrames = new Frames();
+        private final Frames scriptFrames = new Frames();
         private Prototype lastProto;
         private int lastPc;
         private long ticks;
@@ -1081,7 +1117,6 @@ public final class Scripting {
 
         /** Called on the thread that runs the script, before it runs. */
         void reset() {
-            scriptThread = Thread.currentThread();
             scriptFrames.clear();
             lastProto = null;
             site = null;
@@ -1146,8 +1181,9 @@ public final class Scripting {
 
         @Override
         public void onReturn() {
-            Frames f = frames();
-            if (f.depth == 0) {
+            Coroutines.Coroutine co = coroutines.current();
+            Frames f = co == null ? scriptFrames : co.frames;
+            if (f.depth == 0 || co != null && co.closing()) {
                 return;
             }
             int top = --f.depth;
@@ -1186,12 +1222,13 @@ public final class Scripting {
         }
 
         private Frames frames() {
-            return Thread.currentThread() == scriptThread ? scriptFrames : coroutineFrames.get();
+            Coroutines.Coroutine co = coroutines.current();
+            return co == null ? scriptFrames : co.frames;
         }
     }
 
-    /** The functions active on one thread: the closure (null for pcall and xpcall), its registers, its current instruction. */
-    private static final class Frames {
+    /** The functions active on one Lua stack: the closure (null for pcall and xpcall), its registers, its current instruction. */
+    static final class Frames {
         LuaClosure[] closures = new LuaClosure[16];
         LuaValue[][] registers = new LuaValue[16][];
         int[] pcs = new int[16];

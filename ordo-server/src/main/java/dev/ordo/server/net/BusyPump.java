@@ -14,10 +14,9 @@ import dev.ordo.engine.script.Scripting;
  *
  * <p>Only for a script that a client's deferred command runs, on the loop's own thread: that is
  * outside the loop's handling of completions, where running the loop's I/O again is safe. Not for
- * a library that FUNCTION LOAD runs (its caller is in the middle of a completion), and not from a
- * coroutine's thread (LuaJ runs each coroutine on a thread of its own): a script busy inside a
- * coroutine holds the loop's other clients until it is back in its main function. With {@code
- * io-transport nio}, {@link BusyTakeover} serves them in both cases.
+ * a library that FUNCTION LOAD runs (its caller is in the middle of a completion). A script busy
+ * inside a coroutine is served the same: the coroutine's thread hands each poll to the loop's
+ * thread, which waits for it in resume ({@code Coroutines}).
  */
 final class BusyPump implements Scripting.BusyHandler {
     private final RespServer server;

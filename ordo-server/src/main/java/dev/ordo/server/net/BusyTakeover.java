@@ -29,10 +29,9 @@ import java.util.List;
  *
  * <p>Scripts run on the event loop (no thread hop per script), so while one runs nothing else
  * reads the sockets. Once it is busy, the script's instruction hook calls {@link #poll} about
- * every millisecond (on the event loop thread, or on a coroutine's thread while the loop waits
- * for it). Each poll on the loop's thread first sends the replies the loop's turn holds so far
- * ({@link TurnFlush}: from a coroutine's thread Netty cannot, and a client whose replies were
- * still unsent when the takeover began is not served until the script ends). The first poll
+ * every millisecond, always on the event loop thread (a coroutine's thread hands its polls to
+ * the loop's, which waits for it in resume). Each poll first sends the replies the loop's turn
+ * holds so far ({@link TurnFlush}). The first poll
  * registers the sockets of that loop's idle connections (nothing half-parsed, nothing waiting
  * to be written, not blocked, not monitoring) with a selector of its own (a socket may be
  * registered with several selectors), and the loop's listening sockets, so new clients are
@@ -144,8 +143,7 @@ final class BusyTakeover implements Scripting.BusyHandler {
      * Accepts the clients waiting on a listener of this loop, as Redis does while a script is
      * busy: each becomes a Netty channel set up as the listener's own accepts are (options,
      * decoder, {@link Connection}, admission against maxclients), then is served here like the
-     * others. Only on the loop's own thread, which registers the channel at once; from a
-     * coroutine's thread the clients wait in the backlog for the script to end.
+     * others. Only on the loop's own thread, which registers the channel at once.
      */
     private void accept(Channel listener, Scripting.Run run) throws IOException {
         if (Thread.currentThread() != run.thread()) {
