@@ -500,7 +500,7 @@ final class ConnectionCommands {
                 "SETNAME <name>",
                 "    Name this connection; an empty name removes it.",
                 "NO-EVICT (ON|OFF)",
-                "    Protect this connection from client eviction (kept; Ordo evicts no clients).",
+                "    Protect this connection from client eviction (maxmemory-clients).",
                 "NO-TOUCH (ON|OFF)",
                 "    Leave the access time of the keys this connection's commands read untouched.",
                 "SETINFO (LIB-NAME|LIB-VER) <value>",

@@ -68,7 +68,7 @@ public final class Session {
         this.protocol = protocol;
     }
 
-    /** CLIENT NO-EVICT: kept and shown (flag {@code e}); Ordo evicts no clients anyway. */
+    /** CLIENT NO-EVICT: shown (flag {@code e}); such a client is never closed by client eviction. */
     public boolean noEvict() {
         return noEvict;
     }
