@@ -8,6 +8,7 @@ import dev.ordo.engine.error.Errors;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -56,10 +57,24 @@ final class AclCommands {
     private static void setUser(Call c) {
         List<String> rules = new ArrayList<>();
         for (int i = 3; i < c.argc(); i++) {
-            rules.add(c.argString(i));
+            rules.add(rule(c.arg(i)));
         }
         acl(c).setUser(c.argString(2), rules);
         c.reply().simpleString("OK");
+    }
+
+    /**
+     * A rule as text. A password ({@code >pass}, {@code <pass}) whose bytes are not UTF-8 text
+     * becomes the rule for the hash of its exact bytes ({@code #hash}, {@code !hash}), as AUTH
+     * hashes what it receives: decoded, it would lose bytes and match other passwords.
+     */
+    private static String rule(byte[] arg) {
+        String text = new String(arg, StandardCharsets.UTF_8);
+        boolean password = arg.length > 0 && (arg[0] == '>' || arg[0] == '<');
+        if (!password || Arrays.equals(text.getBytes(StandardCharsets.UTF_8), arg)) {
+            return text;
+        }
+        return (arg[0] == '>' ? "#" : "!") + Acl.sha256Hex(Arrays.copyOfRange(arg, 1, arg.length));
     }
 
     /** ACL GETUSER name: flags, passwords, the root selector's commands, keys and channels, then the selectors; null for no such user. */

@@ -587,4 +587,23 @@ class AclCommandsTest extends CommandTestSupport {
         assertThatThrownBy(() -> client.call("ACL", "SETUSER", "u", "+select|0|1"))
                 .hasMessageContaining("Unknown command or category name in ACL");
     }
+
+    @Test
+    void aPasswordThatIsNotUtf8_isKeptByteForByte() {
+        byte[] pw = {(byte) 0x80, (byte) 0x81};
+        byte[] replaced = "\uFFFD\uFFFD".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(client.call("ACL".getBytes(), "SETUSER".getBytes(), "b".getBytes(), "on".getBytes(), concat('>', pw),
+                "+@all".getBytes())).isEqualTo("OK");
+        assertThat(support.client().call("AUTH".getBytes(), "b".getBytes(), pw)).isEqualTo("OK");
+        assertThatThrownBy(() -> support.client().call("AUTH".getBytes(), "b".getBytes(), replaced)).hasMessage(WRONGPASS);
+        assertThat(client.call("ACL".getBytes(), "SETUSER".getBytes(), "b".getBytes(), concat('<', pw))).isEqualTo("OK");
+        assertThatThrownBy(() -> support.client().call("AUTH".getBytes(), "b".getBytes(), pw)).hasMessage(WRONGPASS);
+    }
+
+    private static byte[] concat(char first, byte[] rest) {
+        byte[] out = new byte[rest.length + 1];
+        out[0] = (byte) first;
+        System.arraycopy(rest, 0, out, 1, rest.length);
+        return out;
+    }
 }
