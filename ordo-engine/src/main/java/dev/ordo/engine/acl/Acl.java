@@ -98,7 +98,12 @@ public final class Acl {
         users.put(DEFAULT_USER, defaultUser);
         applyRequirepass(config.get("requirepass"));
         config.onChange("requirepass", this::applyRequirepass);
-        List<String> lines = config.userLines();
+        List<List<String>> lines = new ArrayList<>();
+        for (List<String> words : config.userLines()) {
+            List<String> line = new ArrayList<>(words);
+            line.add(0, "user");
+            lines.add(line);
+        }
         String file = config.get("aclfile");
         if (!lines.isEmpty() && !file.isEmpty()) {
             throw new IllegalStateException(Errors.ACL_USERS_AND_FILE);
@@ -394,9 +399,13 @@ public final class Acl {
 
     private String loadFile() {
         Path path = aclFile();
-        List<String> lines;
+        List<List<String>> lines = new ArrayList<>();
         try {
-            lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+            // As Redis reads an ACL file: words split by spaces, no quoting (ACL SAVE writes no spaces in a word).
+            for (String line : Files.readAllLines(path, StandardCharsets.UTF_8)) {
+                String stripped = line.strip();
+                lines.add(stripped.isEmpty() ? List.of() : List.of(stripped.split("\\s+")));
+            }
         } catch (NoSuchFileException e) {
             return Errors.aclFileUnreadable(path.toString(), "No such file or directory");
         } catch (IOException e) {
@@ -411,27 +420,30 @@ public final class Acl {
      * user too. When no line names the default user, lines from the config file
      * ({@code fromConfig}) leave it as it is; an ACL file gives it its initial rules.
      */
-    private String load(List<String> lines, String source, boolean fromConfig) {
+    private String load(List<List<String>> lines, String source, boolean fromConfig) {
         TreeMap<String, AclUser> loaded = new TreeMap<>();
         StringBuilder errors = new StringBuilder();
         for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).strip();
-            if (line.isEmpty()) {
+            List<String> words = lines.get(i);
+            if (words.isEmpty()) {
                 continue;
             }
-            String[] words = line.split("\\s+");
-            if (!words[0].equals("user") || words.length < 2) {
+            if (!words.get(0).equals("user") || words.size() < 2) {
                 errors.append(Errors.aclFileNotAUser(source, i + 1));
                 continue;
             }
-            String name = words[1];
+            String name = words.get(1);
+            if (hasSpace(name) || name.indexOf('\0') >= 0) { // possible from a quoted word in the config file
+                errors.append(Errors.aclFileLine(source, i + 1, Errors.ACL_BAD_USERNAME.substring("ERR ".length())));
+                continue;
+            }
             if (loaded.containsKey(name)) {
                 errors.append(Errors.aclFileDuplicate(name, i + 1));
                 continue;
             }
             AclUser u = new AclUser(name, table, pubsubAllChannels());
             try {
-                List<String> rules = new ArrayList<>(List.of(words).subList(2, words.length));
+                List<String> rules = new ArrayList<>(words.subList(2, words.size()));
                 for (String rule : mergeSelectors(rules)) {
                     try {
                         u.apply(rule, pubsubAllChannels());

@@ -75,7 +75,7 @@ public final class Config {
     /** Told of each value a parameter is given (by canonical name), after it is kept. */
     private final Map<String, List<java.util.function.Consumer<String>>> listeners = new java.util.HashMap<>();
     /** The config file's {@code user} lines, each the words after {@code user}, in file order. */
-    private final List<String> userLines = new ArrayList<>();
+    private final List<List<String>> userLines = new ArrayList<>();
     private final Map<String, Param> canonical = new LinkedHashMap<>();
     /** By canonical name: what puts a change of that parameter into force outside the engine. */
     private final Map<String, Applier> appliers = new java.util.concurrent.ConcurrentHashMap<>();
@@ -291,13 +291,17 @@ public final class Config {
         listeners.computeIfAbsent(p.name, k -> new ArrayList<>()).add(listener);
     }
 
-    /** Adds a config file's {@code user <name> <rules...>} line (given as {@code <name> <rules...>}); the ACL applies them at start. */
-    public void addUserLine(String line) {
-        userLines.add("user " + line);
+    /**
+     * Adds a config file's {@code user <name> <rules...>} line, given as its words after
+     * {@code user} (quoted words whole, as the config file's parser found them); the ACL applies
+     * them at start.
+     */
+    public void addUserLine(List<String> words) {
+        userLines.add(List.copyOf(words));
     }
 
-    /** The config file's user lines, each starting with {@code user}. */
-    public List<String> userLines() {
+    /** The config file's user lines: the words after {@code user} of each. */
+    public List<List<String>> userLines() {
         return List.copyOf(userLines);
     }
 

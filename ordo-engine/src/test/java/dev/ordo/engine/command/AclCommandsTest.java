@@ -465,7 +465,7 @@ class AclCommandsTest extends CommandTestSupport {
     @Test
     void configUserLines_defineUsers_andPubsubDefaultGivesNewUsersAllChannels() {
         Config config = new Config();
-        config.addUserLine("alice on >pw ~a* +get");
+        config.addUserLine(List.of("alice", "on", ">pw", "~a*", "+get"));
         config.set("acl-pubsub-default", "allchannels", true);
         try (EngineTestSupport lines = new EngineTestSupport(config)) {
             EmbeddedClient c = lines.client();
@@ -479,7 +479,7 @@ class AclCommandsTest extends CommandTestSupport {
     @Test
     void configUserLinesWithAnAclFile_areRefusedAtStart() {
         Config config = new Config();
-        config.addUserLine("alice on");
+        config.addUserLine(List.of("alice", "on"));
         config.set("aclfile", "x.acl", true);
         assertThatThrownBy(() -> new EngineTestSupport(config)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("please define either an ACL file or declare users directly in your redis.conf");

@@ -129,11 +129,7 @@ public final class ConfigLoader {
         }
         String name = text(words.get(0)).toLowerCase(Locale.ROOT);
         if (name.equals("user") && words.size() >= 2) {
-            StringBuilder user = new StringBuilder();
-            for (int i = 1; i < words.size(); i++) {
-                user.append(i > 1 ? " " : "").append(text(words.get(i)));
-            }
-            config.addUserLine(user.toString());
+            config.addUserLine(words.subList(1, words.size()).stream().map(ConfigLoader::text).toList());
             return null;
         }
         if (!config.has(name)) {

@@ -1,6 +1,7 @@
 package dev.ordo.server.config;
 
 import dev.ordo.engine.config.Config;
+import dev.ordo.server.Ordo;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -83,7 +84,15 @@ class ConfigLoaderTest {
     void userLines_areKeptForTheAcl_inOrder() throws ConfigException {
         Config c = new Config();
         ConfigLoader.apply(c, "user alice on >pw ~a:* +@read\nport 7000\nuser \"bob\" off\n");
-        assertThat(c.userLines()).containsExactly("user alice on >pw ~a:* +@read", "user bob off");
+        assertThat(c.userLines()).containsExactly(List.of("alice", "on", ">pw", "~a:*", "+@read"), List.of("bob", "off"));
+
+        // A quoted word stays one rule, as Redis's parser keeps it: a password with a space.
+        Config quoted = new Config();
+        ConfigLoader.apply(quoted, "user carol on \">my pass\" ~* +@all\n");
+        assertThat(quoted.userLines()).containsExactly(List.of("carol", "on", ">my pass", "~*", "+@all"));
+        try (Ordo ordo = Ordo.embedded(quoted)) {
+            assertThat(ordo.client().call("AUTH", "carol", "my pass")).isEqualTo("OK");
+        }
         assertThat(c.get("port")).isEqualTo("7000");
     }
 }
