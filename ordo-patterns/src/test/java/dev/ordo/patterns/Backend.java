@@ -18,7 +18,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The four databases every pattern test runs against, each started once per JVM on first use,
+ * The five databases every pattern test runs against, each started once per JVM on first use,
  * shared by all test classes, and stopped by a JVM shutdown hook (so no {@code redis-server}
  * outlives the test run):
  *
@@ -26,6 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@link #EMBEDDED}: an in-process Ordo engine reached through {@link EmbeddedStore}, no sockets.
  *   <li>{@link #ORDO_SERVER}: a second in-process Ordo serving RESP on a loopback port, reached
  *       through {@link LettuceStore#connect}.
+ *   <li>{@link #ORDO_ACL}: an Ordo server reached as an ACL user allowed only the tests' keys
+ *       (those holding {@code :<digit>}, as {@link #uniqueName} makes them), with no dangerous or
+ *       admin command: the patterns need no more. Its node is an admin connection to the same
+ *       server (for FLUSHALL, INFO, SCRIPT EXISTS).
  *   <li>{@link #REDIS}: a real {@code redis-server} ({@link RedisServer}), through {@link LettuceStore#connect}.
  *   <li>{@link #REDIS_CLUSTER}: three {@code redis-server} masters in cluster mode, each in its own
  *       directory with its own {@code nodes.conf} and an explicit cluster bus port. The fixture forms
@@ -53,6 +57,19 @@ public enum Backend {
         void start(Running r) {
             Ordo ordo = r.closeLast(Ordo.embedded());
             r.single(LettuceStore.connect(uri(ordo.openPort(0))));
+        }
+    },
+    ORDO_ACL {
+        @Override
+        void start(Running r) {
+            Ordo ordo = r.closeLast(Ordo.embedded());
+            int port = ordo.openPort(0);
+            Store admin = r.closeFirst(LettuceStore.connect(uri(port)));
+            // The tests' keys all hold ":<digit>" (uniqueName's suffix), and one test names its board game{x}.
+            admin.call(Command.of("ACL").arg("SETUSER").arg(ACL_USER).arg("on").arg(">" + ACL_PASSWORD)
+                    .arg("~*:[0-9]*").arg("~game{x}*").arg("+@all").arg("-@dangerous").arg("-@admin"));
+            r.store = r.closeFirst(LettuceStore.connect(uri(port), new LettuceStore.Credentials(ACL_USER, ACL_PASSWORD)));
+            r.nodes = List.of(admin);
         }
     },
     REDIS {
@@ -136,6 +153,8 @@ public enum Backend {
     };
 
     private static final AtomicLong NAMES = new AtomicLong();
+    private static final String ACL_USER = "patterns";
+    private static final String ACL_PASSWORD = "patterns-s3cret";
 
     /** Guarded by this constant's monitor. */
     private Running running;

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The {@link Backend} fixture and the {@link Store} port behave alike on all four back ends. */
+/** The {@link Backend} fixture and the {@link Store} port behave alike on all five back ends. */
 class BackendsTest {
 
     @ParameterizedTest
@@ -126,6 +126,16 @@ class BackendsTest {
         for (Store node : backend.nodes()) {
             assertThat(node.call(Command.of("DBSIZE"))).isEqualTo(0L);
         }
+    }
+
+    @Test
+    void ordoAcl_theUserReachesOnlyTheTestsKeys_andNoDangerousCommand() {
+        Store store = Backend.ORDO_ACL.store();
+        assertThat(store.call(Command.of("ACL").arg("WHOAMI"))).isEqualTo("patterns");
+        assertThatThrownBy(() -> store.call(Command.of("ZADD").key("other").arg(1).arg("m")))
+                .isInstanceOf(StoreException.class).hasMessage("NOPERM No permissions to access a key");
+        assertThatThrownBy(() -> store.call(Command.of("FLUSHALL")))
+                .isInstanceOf(StoreException.class).hasMessageContaining("NOPERM User patterns has no permissions to run the 'flushall' command");
     }
 
     @Test

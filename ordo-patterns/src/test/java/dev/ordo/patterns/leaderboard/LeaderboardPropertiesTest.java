@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * For random operation sequences, every read of a real board (score, rank under each tie rule,
  * top, pages, around) and every write's returned placement equals what {@link BoardModel}
- * computes; the same sequence runs on all four back ends in each try. Scores come from a small
+ * computes; the same sequence runs on all five back ends in each try. Scores come from a small
  * range so ties are common.
  */
 class LeaderboardPropertiesTest {
