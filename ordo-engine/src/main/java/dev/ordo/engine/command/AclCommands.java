@@ -66,15 +66,19 @@ final class AclCommands {
     /**
      * A rule as text. A password ({@code >pass}, {@code <pass}) whose bytes are not UTF-8 text
      * becomes the rule for the hash of its exact bytes ({@code #hash}, {@code !hash}), as AUTH
-     * hashes what it receives: decoded, it would lose bytes and match other passwords.
+     * hashes what it receives: decoded, it would lose bytes and match other passwords. Any other
+     * rule that is not UTF-8 text is refused (Redis takes it): a key or channel pattern decoded
+     * with its bytes replaced would allow other keys than the ones written.
      */
     private static String rule(byte[] arg) {
         String text = new String(arg, StandardCharsets.UTF_8);
-        boolean password = arg.length > 0 && (arg[0] == '>' || arg[0] == '<');
-        if (!password || Arrays.equals(text.getBytes(StandardCharsets.UTF_8), arg)) {
+        if (Arrays.equals(text.getBytes(StandardCharsets.UTF_8), arg)) {
             return text;
         }
-        return (arg[0] == '>' ? "#" : "!") + Acl.sha256Hex(Arrays.copyOfRange(arg, 1, arg.length));
+        if (arg.length > 0 && (arg[0] == '>' || arg[0] == '<')) {
+            return (arg[0] == '>' ? "#" : "!") + Acl.sha256Hex(Arrays.copyOfRange(arg, 1, arg.length));
+        }
+        throw new ErrorReply(Errors.aclSetUser(text, Errors.ACL_SYNTAX));
     }
 
     /** ACL GETUSER name: flags, passwords, the root selector's commands, keys and channels, then the selectors; null for no such user. */

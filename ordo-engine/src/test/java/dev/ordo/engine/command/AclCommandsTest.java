@@ -600,6 +600,13 @@ class AclCommandsTest extends CommandTestSupport {
         assertThatThrownBy(() -> support.client().call("AUTH".getBytes(), "b".getBytes(), pw)).hasMessage(WRONGPASS);
     }
 
+    @Test
+    void aPatternThatIsNotUtf8_isRefused_ratherThanAllowingOtherKeys() {
+        assertThatThrownBy(() -> client.call("ACL".getBytes(), "SETUSER".getBytes(), "p".getBytes(), concat('~', new byte[] {(byte) 0x80})))
+                .hasMessageContaining("Syntax error");
+        assertThat(strings(client.call("ACL", "USERS"))).containsExactly("default");
+    }
+
     private static byte[] concat(char first, byte[] rest) {
         byte[] out = new byte[rest.length + 1];
         out[0] = (byte) first;
