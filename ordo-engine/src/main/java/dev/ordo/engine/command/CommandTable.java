@@ -84,7 +84,8 @@ public final class CommandTable {
         return null;
     }
 
-    private static boolean sameIgnoringCase(byte[] lowerName, byte[] name) {
+    /** Whether {@code name} is {@code lowerName} (lower-case ASCII) in any case, without allocating. */
+    public static boolean sameIgnoringCase(byte[] lowerName, byte[] name) {
         if (lowerName.length != name.length) {
             return false;
         }

@@ -3,6 +3,7 @@ package dev.ordo.server.net;
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.command.ClientBuffers;
 import dev.ordo.engine.command.Command;
+import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.Session.ReplyMode;
 import dev.ordo.engine.config.OutputBufferLimits;
@@ -70,6 +71,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private static final int WRITE_OUT_BYTES = 64 * 1024;
     /** A connection's own objects (channel, pipeline, session, decoder, writer), as client memory counts them. */
     private static final long FIXED_BYTES = 4096;
+    private static final byte[] POST = "post".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] HOST = "host:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MONITOR = "monitor".getBytes(StandardCharsets.US_ASCII);
     private static final Set<String> SCRIPT_RUNNERS = Set.of("eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro", "exec");
 
     private final RespServer server;
@@ -666,11 +670,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
      * Redis checks them, even inside MULTI or beside a busy script.
      */
     private static boolean isHttpLine(byte[] name) {
-        if (name.length != 4 && name.length != 5) {
-            return false;
-        }
-        String word = new String(name, StandardCharsets.ISO_8859_1);
-        return word.equalsIgnoreCase("post") || word.equalsIgnoreCase("host:");
+        return CommandTable.sameIgnoringCase(POST, name) || CommandTable.sameIgnoringCase(HOST, name);
     }
 
     /** Closes at once: nothing more of this client's input runs, and no reply of it is sent. */
@@ -680,8 +680,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     }
 
     private boolean isMonitor(byte[] name) {
-        return name.length == 7 && "monitor".equalsIgnoreCase(new String(name, StandardCharsets.ISO_8859_1))
-                && engine.lookup(name) == null;
+        return CommandTable.sameIgnoringCase(MONITOR, name) && engine.lookup(name) == null;
     }
 
     /** MONITOR: arity, then authentication, then OK (nothing if already monitoring). */
