@@ -112,14 +112,8 @@ public final class Dispatcher {
             reject(command, session, out, "ERR Command not allowed inside a transaction");
             return null;
         }
-        Acl acl = context.acl();
-        if (acl != null) {
-            Acl.Denial denial = acl.check(session.user(), command, args);
-            if (denial != null) {
-                logAclDenial(session, session, denial, command, args, multi != null ? "multi" : "toplevel");
-                reject(command, session, out, nopermText(session, denial, command));
-                return null;
-            }
+        if (refusedByAcl(command, session, args, out, multi != null ? "multi" : "toplevel")) {
+            return null;
         }
         Set<Command.Flag> flags = command.flagsOf(args);
         if (outOfMemory(command, flags, multi)) {
@@ -140,6 +134,18 @@ public final class Dispatcher {
             return null;
         }
         return run(command, session, args, out, blockingAllowed, null);
+    }
+
+    /** Refuses {@code command} with NOPERM, logged in ACL LOG as happening {@code where}, when its user may not run it. */
+    private boolean refusedByAcl(Command command, Session session, byte[][] args, ReplyWriter out, String where) {
+        Acl acl = context.acl();
+        Acl.Denial denial = acl == null ? null : acl.check(session.user(), command, args);
+        if (denial == null) {
+            return false;
+        }
+        logAclDenial(session, session, denial, command, args, where);
+        reject(command, session, out, nopermText(session, denial, command));
+        return true;
     }
 
     /** Whether a session that has not authenticated must: the default user has a password or is off. */
@@ -268,11 +274,7 @@ public final class Dispatcher {
     public Call.BlockRequest retryBlocked(Session session, byte[][] args, ReplyWriter out, Key readyKey) {
         Command command = context.commands().lookup(args[0]);
         // The user's rules may have changed while it waited: checked again, as Redis reprocesses it.
-        Acl acl = context.acl();
-        Acl.Denial denial = acl == null ? null : acl.check(session.user(), command, args);
-        if (denial != null) {
-            logAclDenial(session, session, denial, command, args, "toplevel");
-            reject(command, session, out, nopermText(session, denial, command));
+        if (refusedByAcl(command, session, args, out, "toplevel")) {
             return null;
         }
         return run(command, session, args, out, true, readyKey);
