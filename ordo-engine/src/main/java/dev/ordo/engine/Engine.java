@@ -25,6 +25,8 @@ import dev.ordo.engine.keyspace.KeyspaceListener;
 import dev.ordo.engine.memory.HeapBudget;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.persist.Persistence;
+import dev.ordo.engine.pubsub.PubSub;
+import dev.ordo.engine.pubsub.Subscriber;
 import dev.ordo.engine.script.ScriptCommands;
 import dev.ordo.engine.script.Scripting;
 
@@ -71,6 +73,9 @@ public final class Engine implements CallContext, KeyspaceListener {
     private final Scripting scripting;
     private final Acl acl;
     private final Transactions transactions = new Transactions();
+    private final PubSub pubSub = new PubSub();
+    /** Runs embedded subscribers' listeners when they name no executor: one daemon thread, made on first use. */
+    private java.util.concurrent.ExecutorService listenerThread;
     private final EmbeddedServerControl embeddedClients;
     private volatile ServerControl server;
     private final Persistence persistence;
@@ -540,6 +545,9 @@ public final class Engine implements CallContext, KeyspaceListener {
         }
         try {
             transactions.unwatchAll(session);
+            if (session.subscriptions() != null) {
+                pubSub.forget(session.subscriptions());
+            }
             for (Iterator<Map.Entry<DbKey, ArrayDeque<Blocked>>> it = blockedByKey.entrySet().iterator(); it.hasNext(); ) {
                 ArrayDeque<Blocked> queue = it.next().getValue();
                 queue.removeIf(b -> {
@@ -724,9 +732,42 @@ public final class Engine implements CallContext, KeyspaceListener {
         }
     }
 
+    /** The subscriptions of every client (PUBLISH, SUBSCRIBE, PUBSUB); changed under the engine lock. */
+    @Override
+    public PubSub pubSub() {
+        return pubSub;
+    }
+
+    /**
+     * An in-process subscriber whose listener runs on the engine's listener thread (one daemon
+     * thread for all such subscribers, each still served in order).
+     */
+    public Subscriber subscriber(Subscriber.Listener listener) {
+        synchronized (this) {
+            if (listenerThread == null) {
+                listenerThread = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "ordo-pubsub-listener");
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+        }
+        return subscriber(listener, listenerThread);
+    }
+
+    /** An in-process subscriber whose listener runs on {@code executor}, one message at a time, in order. */
+    public Subscriber subscriber(Subscriber.Listener listener, java.util.concurrent.Executor executor) {
+        return new Subscriber(pubSub, this::withLock, executor, listener, () -> config.outputBufferLimits().pubsub());
+    }
+
     /** Stops background work (the active expiry cycle, the sampling of instantaneous figures, idle coroutine threads). */
     public void close() {
         closed = true;
+        synchronized (this) {
+            if (listenerThread != null) {
+                listenerThread.shutdown();
+            }
+        }
         scripting.abort();
         scripting.close();
         if (persistent) {

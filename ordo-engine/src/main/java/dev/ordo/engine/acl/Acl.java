@@ -313,8 +313,7 @@ public final class Acl {
     /**
      * The commands whose arguments are channels a user must be allowed, as Redis finds them:
      * {first, last (-1: to the end), 1 when each is a pattern that must equal one of the user's
-     * (PSUBSCRIBE), else 0}. Unsubscribing is never refused. Ordo has no Pub/Sub yet; the
-     * commands that will have it are checked here from the start.
+     * (PSUBSCRIBE), else 0}. Unsubscribing is never refused.
      */
     private static final java.util.Map<String, int[]> CHANNEL_ARGS = java.util.Map.of(
             "publish", new int[] {1, 1, 0},

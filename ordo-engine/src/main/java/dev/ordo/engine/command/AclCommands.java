@@ -5,6 +5,8 @@ import dev.ordo.engine.acl.AclLog;
 import dev.ordo.engine.acl.AclUser;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.pubsub.Space;
+import dev.ordo.engine.pubsub.Subscriptions;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -60,7 +62,41 @@ final class AclCommands {
             rules.add(rule(c.arg(i)));
         }
         acl(c).setUser(c.argString(2), rules);
+        closeSubscribersNoLongerAllowed(c);
         c.reply().simpleString("OK");
+    }
+
+    /**
+     * Closes each client subscribed to a channel, pattern or shard channel its user may no longer
+     * use, as Redis does when permissions change (the caller's own once its reply is written):
+     * a subscription must not outlive the right to it.
+     */
+    private static void closeSubscribersNoLongerAllowed(Call c) {
+        for (Session s : c.context().server().clients()) {
+            if (s.user() != null && s.subscribed() && !stillAllowed(acl(c), s.user(), s.subscriptions())) {
+                close(c, s);
+            }
+        }
+    }
+
+    private static boolean stillAllowed(Acl acl, AclUser user, Subscriptions subs) {
+        for (Space space : Space.values()) {
+            for (byte[] name : subs.names(space)) {
+                if (!acl.channelAllowed(user, name, space == Space.PATTERNS)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Closes {@code s}: at once, or for the calling client once its reply is written. */
+    private static void close(Call c, Session s) {
+        if (s == c.session()) {
+            s.markClosing();
+        } else {
+            c.context().server().kill(s.id());
+        }
     }
 
     /**
@@ -153,11 +189,7 @@ final class AclCommands {
     private static void closeSessionsOf(Call c, AclUser user) {
         for (Session s : c.context().server().clients()) {
             if (s.user() == user) {
-                if (s == c.session()) {
-                    s.markClosing();
-                } else {
-                    c.context().server().kill(s.id());
-                }
+                close(c, s);
             }
         }
     }
@@ -289,13 +321,10 @@ final class AclCommands {
         for (Session s : c.context().server().clients()) {
             AclUser u = s.user();
             if (u != null && acl(c).user(u.name()) != u) {
-                if (s == c.session()) {
-                    s.markClosing();
-                } else {
-                    c.context().server().kill(s.id());
-                }
+                close(c, s);
             }
         }
+        closeSubscribersNoLongerAllowed(c);
         c.reply().simpleString("OK");
     }
 

@@ -19,6 +19,11 @@ public interface CallContext {
         return null;
     }
 
+    /** The Pub/Sub subscriptions (PUBLISH, SUBSCRIBE, PUBSUB). */
+    default dev.ordo.engine.pubsub.PubSub pubSub() {
+        throw new UnsupportedOperationException("this context has no Pub/Sub");
+    }
+
     /** MULTI state and the watched-keys registry. */
     default Transactions transactions() {
         throw new UnsupportedOperationException("this context has no transactions");

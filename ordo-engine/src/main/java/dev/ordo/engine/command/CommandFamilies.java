@@ -17,6 +17,7 @@ public final class CommandFamilies {
         SetCommands.register(table);
         ZSetCommands.register(table);
         Transactions.register(table);
+        PubSubCommands.register(table);
         AclCommands.register(table);
         return table;
     }

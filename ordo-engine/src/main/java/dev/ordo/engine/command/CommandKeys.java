@@ -37,7 +37,8 @@ final class CommandKeys {
 
     /** Whether {@code cmd} takes key arguments at all. */
     static boolean hasKeys(Command cmd) {
-        return cmd.firstKey() > 0 || COUNTED.containsKey(cmd.fullName());
+        return (cmd.firstKey() > 0 && !java.util.Arrays.stream(cmd.keySpecs()).allMatch(spec -> spec.notKey))
+                || COUNTED.containsKey(cmd.fullName());
     }
 
     /** Whether every command with movable keys in {@code table} has its key count's place here. */

@@ -2,6 +2,8 @@ package dev.ordo.engine.command;
 
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.pubsub.Space;
+import dev.ordo.engine.pubsub.Subscriptions;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -15,14 +17,15 @@ import java.util.Locale;
  *
  * <p>Authentication is the ACL's ({@link dev.ordo.engine.acl.Acl}): AUTH and HELLO AUTH name a
  * user and its password (AUTH with the password alone names {@code default}); a failure is
- * logged in ACL LOG and answered WRONGPASS. Every client is of type {@code normal}:
- * CLIENT LIST and KILL report no master, replica or pub/sub clients, and show the buffer fields
- * and {@code fd} as Redis shows them for a connection it knows nothing about.
+ * logged in ACL LOG and answered WRONGPASS. A client is of type {@code pubsub} while it has a
+ * subscription, else {@code normal} (there are no masters or replicas); CLIENT LIST shows
+ * {@code fd} as Redis shows it for a connection it knows nothing about.
  */
 final class ConnectionCommands {
     private static final String CONNECTION = "connection";
     private static final String AUTH_FLAGS = "noscript loading stale fast no_auth allow_busy";
     private static final String DEFAULT_USER = "default";
+    private static final byte[] PONG = "pong".getBytes(StandardCharsets.US_ASCII);
     private static final List<String> CLIENT_TYPES = List.of("normal", "master", "replica", "slave", "pubsub");
 
     private ConnectionCommands() {
@@ -59,7 +62,12 @@ final class ConnectionCommands {
         if (c.argc() > 2) {
             throw new ErrorReply(Errors.wrongArity("ping"));
         }
-        if (c.argc() == 2) {
+        if (c.session().protocol() == 2 && c.session().subscribed()) {
+            // A subscribed RESP2 client reads only arrays: Redis answers ["pong", message or ""].
+            c.reply().arrayHeader(2);
+            c.reply().bulk(PONG);
+            c.reply().bulk(c.argc() == 2 ? c.arg(1) : new byte[0]);
+        } else if (c.argc() == 2) {
             c.reply().bulk(c.arg(1));
         } else {
             c.reply().simpleString("PONG");
@@ -98,6 +106,9 @@ final class ConnectionCommands {
         s.setAuthenticated(!c.context().acl().authRequired());
         s.endMulti();
         c.context().transactions().unwatchAll(s);
+        if (s.subscriptions() != null) {
+            c.context().pubSub().forget(s.subscriptions());
+        }
         c.reply().simpleString("RESET");
     }
 
@@ -253,7 +264,8 @@ final class ConnectionCommands {
         if (c.argc() == 2) {
             listed = c.context().server().clients();
         } else if (c.argc() == 4 && c.argIs(2, "TYPE")) {
-            listed = isNormalType(clientType(c.argString(3))) ? c.context().server().clients() : List.of();
+            String type = clientType(c.argString(3));
+            listed = c.context().server().clients().stream().filter(s -> typeOf(s).equals(type)).toList();
         } else if (c.argc() > 3 && c.argIs(2, "ID")) {
             listed = clientsById(c);
         } else {
@@ -301,7 +313,7 @@ final class ConnectionCommands {
                 + " idle=" + Math.max(0, (nowMillis - s.lastCommandMillis()) / 1000)
                 + " flags=" + flags(s)
                 + " db=" + s.db()
-                + " sub=0 psub=0 ssub=0 multi=" + s.queuedCount()
+                + subscriptionCounts(s) + " multi=" + s.queuedCount()
                 + " qbuf=" + b.queryBuffer() + " qbuf-free=" + b.queryBufferFree() + " argv-mem=" + b.argvMemory()
                 + " multi-mem=" + s.multiMemory() + " rbs=" + b.replyBufferSize() + " rbp=" + b.replyBufferUsed()
                 + " obl=" + b.replyBufferUsed() + " oll=" + b.outputListLength() + " omem=" + b.outputMemory()
@@ -313,9 +325,23 @@ final class ConnectionCommands {
                 + " lib-name=" + s.libName() + " lib-ver=" + s.libVersion();
     }
 
-    /** CLIENT LIST's flags, in Redis's order: x in MULTI (or its EXEC), c closing, e no-evict, T no-touch; N for none. */
+    /** CLIENT LIST's sub, psub and ssub fields. */
+    private static String subscriptionCounts(Session s) {
+        Subscriptions subs = s.subscriptions();
+        if (subs == null) {
+            return " sub=0 psub=0 ssub=0";
+        }
+        return " sub=" + subs.count(Space.CHANNELS) + " psub=" + subs.count(Space.PATTERNS)
+                + " ssub=" + subs.count(Space.SHARD_CHANNELS);
+    }
+
+    /**
+     * CLIENT LIST's flags, in Redis's order: P subscribed, x in MULTI (or its EXEC), c closing, e
+     * no-evict, T no-touch; N for none.
+     */
     private static String flags(Session s) {
-        String flags = (s.queuedCount() >= 0 ? "x" : "") + (s.closing() ? "c" : "") + (s.noEvict() ? "e" : "") + (s.noTouch() ? "T" : "");
+        String flags = (s.subscribed() ? "P" : "") + (s.queuedCount() >= 0 ? "x" : "") + (s.closing() ? "c" : "")
+                + (s.noEvict() ? "e" : "") + (s.noTouch() ? "T" : "");
         return flags.isEmpty() ? "N" : flags;
     }
 
@@ -328,8 +354,9 @@ final class ConnectionCommands {
         return type;
     }
 
-    private static boolean isNormalType(String type) {
-        return type.equals("normal");
+    /** A client's type as CLIENT LIST TYPE and KILL TYPE match it: pubsub while it has a subscription, else normal. */
+    private static String typeOf(Session s) {
+        return s.subscribed() ? "pubsub" : "normal";
     }
 
     /** CLIENT KILL ip:port (OK or No such client), or CLIENT KILL filter value ... (the number killed). */
@@ -447,7 +474,7 @@ final class ConnectionCommands {
 
         boolean matches(Session s, Session caller) {
             return (id == 0 || s.id() == id)
-                    && (type == null || isNormalType(type))
+                    && (type == null || type.equals(typeOf(s)))
                     && (addr == null || addr.equals(s.address()))
                     && (laddr == null || laddr.equals(s.localAddress()))
                     && (user == null || user.equals(s.userName()))

@@ -128,6 +128,10 @@ public final class Dispatcher {
                 return null;
             }
         }
+        if (session.protocol() == 2 && session.subscribed() && !PubSubCommands.allowedWhileSubscribed(command)) {
+            reject(command, session, out, Errors.pubsubContext(command.fullName()));
+            return null;
+        }
         if (queues) {
             multi.queue(command, args, flags.contains(Command.Flag.DENYOOM));
             out.simpleString("QUEUED");

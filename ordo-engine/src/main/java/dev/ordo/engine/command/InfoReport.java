@@ -4,6 +4,8 @@ import dev.ordo.engine.config.Config;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.memory.ProcessMemory;
+import dev.ordo.engine.pubsub.PubSub;
+import dev.ordo.engine.pubsub.Space;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -193,7 +195,8 @@ final class InfoReport {
         f.put("client_recent_max_input_buffer", "0");
         f.put("client_recent_max_output_buffer", "0");
         f.put("blocked_clients", String.valueOf(blocked.clients()));
-        zeros(f, "tracking_clients", "pubsub_clients");
+        zeros(f, "tracking_clients");
+        f.put("pubsub_clients", String.valueOf(call.context().server().clients().stream().filter(Session::subscribed).count()));
         f.put("watching_clients", String.valueOf(transactions.watchingClients()));
         f.put("clients_in_timeout_table", String.valueOf(blocked.withTimeout()));
         f.put("total_watched_keys", String.valueOf(transactions.watchedKeys()));
@@ -325,7 +328,11 @@ final class InfoReport {
         f.put("current_eviction_exceeded_time", String.valueOf(memory == null ? 0 : memory.currentExceededMillis()));
         f.put("keyspace_hits", String.valueOf(ks.keyspaceHits));
         f.put("keyspace_misses", String.valueOf(ks.keyspaceMisses));
-        zeros(f, "pubsub_channels", "pubsub_patterns", "pubsubshard_channels", "latest_fork_usec", "total_forks",
+        PubSub pubsub = call.context().pubSub();
+        f.put("pubsub_channels", String.valueOf(pubsub.nameCount(Space.CHANNELS)));
+        f.put("pubsub_patterns", String.valueOf(pubsub.nameCount(Space.PATTERNS)));
+        f.put("pubsubshard_channels", String.valueOf(pubsub.nameCount(Space.SHARD_CHANNELS)));
+        zeros(f, "latest_fork_usec", "total_forks",
                 "migrate_cached_sockets", "slave_expires_tracked_keys", "active_defrag_hits", "active_defrag_misses",
                 "active_defrag_key_hits", "active_defrag_key_misses", "total_active_defrag_time",
                 "current_active_defrag_time", "tracking_total_keys", "tracking_total_items", "tracking_total_prefixes",

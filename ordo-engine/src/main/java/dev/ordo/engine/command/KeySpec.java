@@ -22,6 +22,8 @@ import java.util.Locale;
  */
 final class KeySpec {
     final List<String> flags;
+    /** Arguments that look like keys for cluster routing but are not keys (SPUBLISH's channel): ACL and GETKEYS skip them. */
+    final boolean notKey;
     /** Redis's note on the spec (COMMAND INFO shows it), or null. */
     final String notes;
     final boolean reads;
@@ -47,6 +49,7 @@ final class KeySpec {
         this.reads = flags.contains("access");
         this.writes = flags.contains("insert") || flags.contains("delete") || flags.contains("update");
         this.variableFlags = flags.contains("variable_flags");
+        this.notKey = flags.contains("not_key");
         this.beginType = beginType;
         this.index = index;
         this.keyword = keyword;
@@ -93,6 +96,9 @@ final class KeySpec {
 
     /** Visits the keys this spec finds in {@code args}; false when the visitor asked to stop. */
     boolean visit(Command cmd, byte[][] args, Command.KeyVisitor visitor) {
+        if (notKey) {
+            return true;
+        }
         int argc = args.length;
         int first;
         switch (beginType) {

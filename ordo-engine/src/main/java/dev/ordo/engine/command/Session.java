@@ -32,6 +32,7 @@ public final class Session {
     private String libName = "";
     private String libVersion = "";
     private dev.ordo.engine.acl.AclUser user;
+    private volatile dev.ordo.engine.pubsub.Subscriptions subscriptions;
 
     /**
      * CLIENT REPLY's modes. SKIP is two steps, as in Redis: CLIENT REPLY SKIP sets
@@ -211,6 +212,31 @@ public final class Session {
     public long multiMemory() {
         Transactions.Multi m = multi;
         return m == null ? 0 : m.memory;
+    }
+
+    /**
+     * Lets this client subscribe: its messages go to {@code sink} (a connection's pushes). A
+     * session without one (an embedded client, a script's) cannot run SUBSCRIBE.
+     */
+    public void setPushSink(dev.ordo.engine.pubsub.PushSink sink) {
+        this.subscriptions = new dev.ordo.engine.pubsub.Subscriptions(sink);
+    }
+
+    /** This client's subscriptions, or null when it cannot subscribe ({@link #setPushSink}). */
+    public dev.ordo.engine.pubsub.Subscriptions subscriptions() {
+        return subscriptions;
+    }
+
+    /** Whether the client has a subscription (Redis's pubsub client: flag P, type pubsub, RESP2's restricted context). */
+    public boolean subscribed() {
+        dev.ordo.engine.pubsub.Subscriptions s = subscriptions;
+        return s != null && s.any();
+    }
+
+    /** The heap bytes this client's subscriptions hold, counted in its memory as Redis counts its Pub/Sub dictionaries. */
+    public long subscriptionMemory() {
+        dev.ordo.engine.pubsub.Subscriptions s = subscriptions;
+        return s == null ? 0 : s.memory();
     }
 
     /** The open transaction (after MULTI), or null. */

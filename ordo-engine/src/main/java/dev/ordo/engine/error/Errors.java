@@ -164,6 +164,17 @@ public final class Errors {
     }
 
     /** A command parsing its own subcommands (DEBUG, SLOWLOG GET) given an unknown one or the wrong arguments. */
+    /** A RESP2 client with subscriptions running anything but the Pub/Sub commands, PING, QUIT and RESET. */
+    public static String pubsubContext(String fullName) {
+        return "ERR Can't execute '" + fullName + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context";
+    }
+
+    /** SUBSCRIBE and its kin from a client that cannot receive messages (an embedded client). */
+    public static String subscribeNeedsConnection(String fullName) {
+        return "ERR " + fullName.toUpperCase(java.util.Locale.ROOT) + " needs a connection that can receive messages;"
+                + " in process, use Engine.subscriber";
+    }
+
     public static String subcommandSyntax(String subcommand, String command) {
         String s = subcommand.length() > 128 ? subcommand.substring(0, 128) : subcommand;
         return sanitize("ERR unknown subcommand or wrong number of arguments for '" + s + "'. Try "

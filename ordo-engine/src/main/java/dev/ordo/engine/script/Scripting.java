@@ -924,10 +924,9 @@ public final class Scripting {
         if (aclRefusal != null) {
             throw refused(command, aclRefusal);
         }
-        if (command.is(Command.Flag.WRITE)) {
-            if (run.readOnly) {
-                throw refused(command, "ERR Write commands are not allowed from read-only scripts.");
-            }
+        // As Redis: commands that may reach replicas (PUBLISH) count as writes here.
+        if (run.readOnly && (command.is(Command.Flag.WRITE) || command.is(Command.Flag.MAY_REPLICATE))) {
+            throw refused(command, "ERR Write commands are not allowed from read-only scripts.");
         }
         // As Redis: a script may not start writing under OOM, but once it wrote it must finish.
         if (command.is(Command.Flag.DENYOOM) && !run.allowOom && !run.wrote && context.dispatcher().outOfMemoryAtStart()) {

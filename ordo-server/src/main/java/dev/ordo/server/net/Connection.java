@@ -7,10 +7,13 @@ import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.Session.ReplyMode;
 import dev.ordo.engine.config.OutputBufferLimits;
+import dev.ordo.engine.config.OutputLimitWatch;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.memory.Footprint;
+import dev.ordo.engine.pubsub.Message;
 import dev.ordo.engine.script.Scripting;
 import dev.ordo.server.resp.ProtocolError;
+import dev.ordo.server.resp.PushFrames;
 import dev.ordo.server.resp.RespDecoder;
 import dev.ordo.server.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
@@ -115,13 +118,16 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private long outputBytes;
     private long outputBlocks;
     private long totalBytes;
-    /** When the unsent replies first stayed over the soft output limit, in ms; 0 while under it. */
-    private long overSoftLimitSince;
+    /** The output limit's judgement over time (client-output-buffer-limit, normal or pubsub class). */
+    private final OutputLimitWatch outputWatch = new OutputLimitWatch();
+    /** Messages to this client published while one of its own commands ran: sent after that command's reply. */
+    private final ArrayDeque<ByteBuf> heldPushes = new ArrayDeque<>();
 
     Connection(RespServer server, Engine engine) {
         this.server = server;
         this.engine = engine;
         this.session = engine.newSession();
+        session.setPushSink(this::push);
     }
 
     Session session() {
@@ -135,11 +141,12 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
 
     /**
      * Whether a busy script's takeover may serve this connection's socket directly: open, not
-     * blocked or monitoring, nothing queued, half-decoded or waiting to be written, and not TLS
+     * blocked, monitoring or subscribed (messages may come for it), nothing queued, half-decoded or waiting to be written, and not TLS
      * (the takeover reads the socket's bytes itself).
      */
     boolean idleForTakeover() {
-        if (ctx == null || secure || closing || blocked || monitor || !pending.isEmpty() || writer.size() > 0 || !ctx.channel().isActive()) {
+        if (ctx == null || secure || closing || blocked || monitor || session.subscribed() || !pending.isEmpty() || writer.size() > 0
+                || !ctx.channel().isActive()) {
             return false;
         }
         RespDecoder decoder = ctx.pipeline().get(RespDecoder.class);
@@ -237,7 +244,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         argvBytes = argv;
         outputBytes = omem;
         outputBlocks = outbound == null ? 0 : outbound.size() + (writer.spilled() > 0 ? 1 : 0);
-        long total = FIXED_BYTES + writer.stageCapacity() + qbuf + free + argv + omem;
+        long total = FIXED_BYTES + writer.stageCapacity() + qbuf + free + argv + omem + session.subscriptionMemory();
         totalBytes = total;
         long now = closing ? 0 : total + session.multiMemory();
         server.clientMemoryChanged(now - reportedMemory);
@@ -251,25 +258,14 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     }
 
     /**
-     * Closes this client when its unsent replies break {@code client-output-buffer-limit}'s normal
-     * class: at once past the hard limit, or after more than the soft seconds over the soft one.
-     * Returns whether it closed.
+     * Closes this client when its unsent replies break {@code client-output-buffer-limit} for its
+     * class (pubsub while it has a subscription, else normal): at once past the hard limit, or
+     * after more than the soft seconds over the soft one. Returns whether it closed.
      */
     private boolean overOutputLimit(long nowMillis) {
-        OutputBufferLimits.Limit limit = server.outputLimit();
-        long unsent = unsentBytes();
-        boolean hard = limit.hard() > 0 && unsent >= limit.hard();
-        boolean soft = false;
-        if (limit.soft() > 0 && unsent >= limit.soft()) {
-            if (overSoftLimitSince == 0) {
-                overSoftLimitSince = nowMillis;
-            } else {
-                soft = nowMillis - overSoftLimitSince > limit.softSeconds() * 1000;
-            }
-        } else {
-            overSoftLimitSince = 0;
-        }
-        if (!hard && !soft) {
+        OutputBufferLimits limits = server.outputLimits();
+        OutputBufferLimits.Limit limit = session.subscribed() ? limits.pubsub() : limits.normal();
+        if (!outputWatch.breaks(limit, unsentBytes(), nowMillis)) {
             return false;
         }
         server.log().warning("Client " + describe() + " closed for overcoming of output buffer limits.");
@@ -494,8 +490,12 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             }
         } finally {
             running = false;
+            if (blocked) {
+                releaseHeldPushes();
+            }
         }
         applyReplyMode(mark);
+        releaseHeldPushes(); // after the reply, and kept even when CLIENT REPLY drops the reply
         afterCommand();
     }
 
@@ -726,6 +726,71 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         flush();
     }
 
+    /**
+     * A Pub/Sub message for this client, under the engine lock on the publisher's thread. On this
+     * connection's own loop it is written at once, or, while one of this client's commands runs
+     * (it published to itself, from a script or EXEC), after that command's reply, as Redis 7.2
+     * orders it; from another loop it is encoded here and handed over. Messages are sent even
+     * under CLIENT REPLY OFF, as Redis 7.2 sends pushes.
+     */
+    private void push(Message message) {
+        if (closing || ctx == null) {
+            return;
+        }
+        if (ctx.executor().inEventLoop()) {
+            if (running || blocked) {
+                heldPushes.add(PushFrames.encode(ctx.alloc(), message, session.protocol()));
+                if (blocked) {
+                    releaseHeldPushes();
+                }
+            } else {
+                PushFrames.write(writer, message);
+                afterPush();
+            }
+            return;
+        }
+        ByteBuf frame = PushFrames.encode(ctx.alloc(), message, session.protocol());
+        try {
+            ctx.executor().execute(() -> {
+                if (closing) {
+                    frame.release();
+                } else {
+                    heldPushes.add(frame);
+                    if (!running) {
+                        releaseHeldPushes();
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            frame.release();
+        }
+    }
+
+    /** Sends the messages held while a command ran: behind the writer's replies, or straight to the channel while blocked. */
+    private void releaseHeldPushes() {
+        if (heldPushes.isEmpty()) {
+            return;
+        }
+        for (ByteBuf frame; (frame = heldPushes.poll()) != null; ) {
+            if (closing) {
+                frame.release();
+            } else if (blocked) {
+                ctx.write(frame, ctx.voidPromise());
+            } else {
+                writer.append(frame);
+                frame.release();
+            }
+        }
+        afterPush();
+    }
+
+    /** After messages were queued: to leave at the end of the turn, within the output limit. */
+    private void afterPush() {
+        if (!closing && !overOutputLimit(System.currentTimeMillis())) {
+            flush();
+        }
+    }
+
     /** CLIENT KILL from any client (under the engine lock): closes this connection on its loop. */
     void kill() {
         session.markClosing();
@@ -740,9 +805,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         }
     }
 
-    /** Whether the idle timeout applies and has passed (blocked and monitoring clients never idle out). */
+    /** Whether the idle timeout applies and has passed (blocked, monitoring and subscribed clients never idle out). */
     boolean idleLongerThan(long now, long timeoutMillis) {
-        return !blocked && !monitor && now - lastInteraction > timeoutMillis;
+        return !blocked && !monitor && !session.subscribed() && now - lastInteraction > timeoutMillis;
     }
 
     /** Closes the channel from any thread. */
@@ -798,6 +863,8 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             disconnect();
         }
         writer.release();
+        heldPushes.forEach(ByteBuf::release);
+        heldPushes.clear();
         pending.clear();
         pendingBytes = 0;
         server.clientMemoryChanged(-reportedMemory);

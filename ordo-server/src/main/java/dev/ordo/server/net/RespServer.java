@@ -130,7 +130,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
     /** The bytes every connection holds, as they last reported it. */
     private final AtomicLong clientMemory = new AtomicLong();
     private volatile String parsedLimitsText;
-    private volatile OutputBufferLimits.Limit normalOutputLimit;
+    private volatile OutputBufferLimits outputLimits;
     /** {@link #clientsLimit}, read again by the cron every 100 ms: the memory figures change far more often. */
     private volatile long clientsLimit = Long.MAX_VALUE;
     /** The client memory total when eviction last found nothing more to close: the cron leaves it be. */
@@ -157,14 +157,14 @@ public final class RespServer implements ServerControl, AutoCloseable {
         return Math.min(configuredQueryBufferLimit.getAsLong(), budget.queryBufferCap());
     }
 
-    /** {@code client-output-buffer-limit}'s normal class, parsed again only when the setting changed. */
-    OutputBufferLimits.Limit outputLimit() {
+    /** {@code client-output-buffer-limit}, parsed again only when the setting changed. */
+    OutputBufferLimits outputLimits() {
         String text = outputLimitsText.get();
         if (!text.equals(parsedLimitsText)) {
-            normalOutputLimit = config.outputBufferLimits().normal();
+            outputLimits = config.outputBufferLimits();
             parsedLimitsText = text;
         }
-        return normalOutputLimit;
+        return outputLimits;
     }
 
     /** The limit on all clients' memory together: {@code maxmemory-clients}, never more than the heap allows. */

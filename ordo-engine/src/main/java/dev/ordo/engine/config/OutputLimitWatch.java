@@ -1,0 +1,28 @@
+package dev.ordo.engine.config;
+
+/**
+ * Judges one client's unsent output against its class of {@code client-output-buffer-limit} as
+ * time passes: broken at once at the hard limit, or once it has stayed at or over the soft
+ * limit for more than the soft seconds (the time resets when it drops under). One per client,
+ * called from one thread at a time.
+ */
+public final class OutputLimitWatch {
+    /** When the output first stayed at or over the soft limit, in ms; 0 while under it. */
+    private long overSoftSince;
+
+    /** Whether {@code unsent} bytes at {@code nowMillis} break {@code limit}. */
+    public boolean breaks(OutputBufferLimits.Limit limit, long unsent, long nowMillis) {
+        boolean hard = limit.hard() > 0 && unsent >= limit.hard();
+        boolean soft = false;
+        if (limit.soft() > 0 && unsent >= limit.soft()) {
+            if (overSoftSince == 0) {
+                overSoftSince = nowMillis;
+            } else {
+                soft = nowMillis - overSoftSince > limit.softSeconds() * 1000;
+            }
+        } else {
+            overSoftSince = 0;
+        }
+        return hard || soft;
+    }
+}
