@@ -3,6 +3,7 @@
 # Usage: ordo-bench/wire-benchmark.sh [JVM flags for the Ordo server...]
 # SUITE=script runs the scripting table (EVALSHA of the seeds' sliding-window limiter) instead;
 # SUITE=tls runs ZSCORE and ZADD over TLS, both servers TLS-only (see TlsBenchmark's Javadoc).
+# SUITE=pubsub runs PUBLISH to 1 and to 100 subscribers (see PubSubBenchmark's Javadoc).
 # Ordo starts as the README starts it: ordo-server/bin/ordo-server with its config/jvm.options;
 # flags given here are added after those (ORDO_JAVA_OPTS), so they win.
 set -euo pipefail
@@ -10,4 +11,5 @@ cd "$(dirname "$0")/.."
 ./mvnw -q -DskipTests package
 main=dev.ordo.bench.WireBenchmark
 if [ "${SUITE:-zset}" = tls ]; then main=dev.ordo.bench.TlsBenchmark; fi
+if [ "${SUITE:-zset}" = pubsub ]; then main=dev.ordo.bench.PubSubBenchmark; fi
 exec java -Dsuite="${SUITE:-zset}" -cp ordo-bench/target/benchmarks.jar "$main" ordo-server/bin/ordo-server "$@"
