@@ -98,8 +98,10 @@ class PubSubOverWireTest {
                 + ", pubsubshard_channels +" + (counts[2] - countsBefore[2]));
         record(seen, sub, "UNSUBSCRIBE", "a", "nosuch");
         seen.add(sub.reply());
+        // Unsubscribing from all goes in an unspecified order (Redis walks a hash table with a
+        // random seed): with one name left, the order is certain.
+        record(seen, sub, "SUNSUBSCRIBE", "s2");
         record(seen, sub, "SUNSUBSCRIBE");
-        seen.add(sub.reply());
         record(seen, sub, "RESET");
         record(seen, sub, "UNSUBSCRIBE");
         record(seen, sub, "PUNSUBSCRIBE");
