@@ -14,6 +14,7 @@ import dev.ordo.engine.command.ReplyWriter;
 import dev.ordo.engine.command.ScriptCounts;
 import dev.ordo.engine.command.ServerControl;
 import dev.ordo.engine.command.Session;
+import dev.ordo.engine.command.Tracking;
 import dev.ordo.engine.command.Transactions;
 import dev.ordo.engine.command.CommandFamilies;
 import dev.ordo.engine.config.Config;
@@ -74,6 +75,7 @@ public final class Engine implements CallContext, KeyspaceListener {
     private final Acl acl;
     private final Transactions transactions = new Transactions();
     private final PubSub pubSub = new PubSub();
+    private final Tracking tracking;
     /** Runs embedded subscribers' listeners when they name no executor: one daemon thread, made on first use. */
     private java.util.concurrent.ExecutorService listenerThread;
     private final EmbeddedServerControl embeddedClients;
@@ -150,6 +152,7 @@ public final class Engine implements CallContext, KeyspaceListener {
         keyspace.setLfuSettings(config.lfuSettings());
         this.commands = CommandFamilies.all();
         this.scheduler = scheduler;
+        this.tracking = new Tracking(config.liveNumber("tracking-table-max-keys"));
         this.dispatcher = new Dispatcher(this);
         this.scripting = new Scripting(this);
         ScriptCommands.register(commands, scripting);
@@ -304,7 +307,17 @@ public final class Engine implements CallContext, KeyspaceListener {
         }
         try {
             keyspace.beginCommand();
-            Call.BlockRequest block = dispatcher.dispatch(session, args, out, true);
+            tracking.setCurrent(session);
+            Call.BlockRequest block;
+            try {
+                block = dispatcher.dispatch(session, args, out, true);
+            } finally {
+                tracking.setCurrent(null);
+            }
+            if (dispatcher.lastRun() != null) {
+                tracking.commandDone(session, dispatcher.lastRun());
+            }
+            tracking.flushBroadcasts();
             if (!observers.isEmpty()) {
                 notifyObservers(session, args);
             }
@@ -548,6 +561,7 @@ public final class Engine implements CallContext, KeyspaceListener {
             if (session.subscriptions() != null) {
                 pubSub.forget(session.subscriptions());
             }
+            tracking.forget(session);
             for (Iterator<Map.Entry<DbKey, ArrayDeque<Blocked>>> it = blockedByKey.entrySet().iterator(); it.hasNext(); ) {
                 ArrayDeque<Blocked> queue = it.next().getValue();
                 queue.removeIf(b -> {
@@ -590,6 +604,7 @@ public final class Engine implements CallContext, KeyspaceListener {
     @Override
     public void keyModified(int db, Key key) {
         transactions.touched(db, key, keyspace);
+        tracking.keyChanged(key);
     }
 
     @Override
@@ -607,6 +622,15 @@ public final class Engine implements CallContext, KeyspaceListener {
      * database wait for and that exists there now is ready, as if it had just been created (Redis
      * rescans its blocked keys the same way). Keys are served in the order their first waiter came.
      */
+    /** A database is being emptied: tracking clients drop their caches once, not key by key. */
+    @Override
+    public void flushing(int db, boolean started) {
+        if (started) {
+            tracking.flushed();
+        }
+        tracking.setFlushing(started);
+    }
+
     @Override
     public void databasesSwapped(int a, int b) {
         transactions.swapped(a, b, keyspace);
@@ -738,6 +762,12 @@ public final class Engine implements CallContext, KeyspaceListener {
         return pubSub;
     }
 
+    /** Client-side caching: what tracking clients read, and their invalidations. */
+    @Override
+    public Tracking tracking() {
+        return tracking;
+    }
+
     /**
      * An in-process subscriber whose listener runs on the engine's listener thread (one daemon
      * thread for all such subscribers, each still served in order).
@@ -802,6 +832,7 @@ public final class Engine implements CallContext, KeyspaceListener {
                 }
             }
             keyspace.stats().expireCycleMicros += (System.nanoTime() - start) / 1000;
+            tracking.flushBroadcasts();
         } finally {
             lock.unlock();
         }

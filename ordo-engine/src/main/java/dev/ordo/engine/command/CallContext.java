@@ -24,6 +24,11 @@ public interface CallContext {
         throw new UnsupportedOperationException("this context has no Pub/Sub");
     }
 
+    /** Client-side caching (CLIENT TRACKING). */
+    default Tracking tracking() {
+        return Tracking.NONE;
+    }
+
     /** MULTI state and the watched-keys registry. */
     default Transactions transactions() {
         throw new UnsupportedOperationException("this context has no transactions");

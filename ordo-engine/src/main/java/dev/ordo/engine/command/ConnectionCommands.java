@@ -54,6 +54,10 @@ final class ConnectionCommands {
                 .with(Command.of("setinfo", 4, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientSetInfo))
                 .with(Command.of("unblock", -3, "admin noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientUnblock))
                 .with(Command.of("reply", 3, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientReply))
+                .with(Command.of("tracking", -3, "noscript loading stale", 0, 0, 0, CONNECTION, ClientTrackingCommands::tracking))
+                .with(Command.of("caching", 3, "noscript loading stale", 0, 0, 0, CONNECTION, ClientTrackingCommands::caching))
+                .with(Command.of("trackinginfo", 2, "noscript loading stale", 0, 0, 0, CONNECTION, ClientTrackingCommands::trackingInfo))
+                .with(Command.of("getredir", 2, "noscript loading stale", 0, 0, 0, CONNECTION, ClientTrackingCommands::getRedir))
                 .with(Command.of("help", 2, "loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientHelp)));
     }
 
@@ -320,7 +324,7 @@ final class ConnectionCommands {
                 + " tot-mem=" + (b.totalMemory() + s.multiMemory()) + " events=r"
                 + " cmd=" + s.lastCommand()
                 + " user=" + s.userName()
-                + " redir=-1"
+                + " redir=" + (s.tracking() == null ? -1 : s.tracking().redirect())
                 + " resp=" + s.protocol()
                 + " lib-name=" + s.libName() + " lib-ver=" + s.libVersion();
     }
@@ -336,12 +340,12 @@ final class ConnectionCommands {
     }
 
     /**
-     * CLIENT LIST's flags, in Redis's order: P subscribed, x in MULTI (or its EXEC), c closing, e
-     * no-evict, T no-touch; N for none.
+     * CLIENT LIST's flags, in Redis's order: P subscribed, x in MULTI (or its EXEC), t tracking
+     * (R its redirect gone, B broadcast), c closing, e no-evict, T no-touch; N for none.
      */
     private static String flags(Session s) {
-        String flags = (s.subscribed() ? "P" : "") + (s.queuedCount() >= 0 ? "x" : "") + (s.closing() ? "c" : "")
-                + (s.noEvict() ? "e" : "") + (s.noTouch() ? "T" : "");
+        String flags = (s.subscribed() ? "P" : "") + (s.queuedCount() >= 0 ? "x" : "") + ClientTrackingCommands.flags(s)
+                + (s.closing() ? "c" : "") + (s.noEvict() ? "e" : "") + (s.noTouch() ? "T" : "");
         return flags.isEmpty() ? "N" : flags;
     }
 

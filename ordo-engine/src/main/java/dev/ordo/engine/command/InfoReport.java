@@ -195,7 +195,7 @@ final class InfoReport {
         f.put("client_recent_max_input_buffer", "0");
         f.put("client_recent_max_output_buffer", "0");
         f.put("blocked_clients", String.valueOf(blocked.clients()));
-        zeros(f, "tracking_clients");
+        f.put("tracking_clients", String.valueOf(call.context().tracking().clientCount()));
         f.put("pubsub_clients", String.valueOf(call.context().server().clients().stream().filter(Session::subscribed).count()));
         f.put("watching_clients", String.valueOf(transactions.watchingClients()));
         f.put("clients_in_timeout_table", String.valueOf(blocked.withTimeout()));
@@ -335,8 +335,12 @@ final class InfoReport {
         zeros(f, "latest_fork_usec", "total_forks",
                 "migrate_cached_sockets", "slave_expires_tracked_keys", "active_defrag_hits", "active_defrag_misses",
                 "active_defrag_key_hits", "active_defrag_key_misses", "total_active_defrag_time",
-                "current_active_defrag_time", "tracking_total_keys", "tracking_total_items", "tracking_total_prefixes",
-                "unexpected_error_replies");
+                "current_active_defrag_time");
+        Tracking tracking = call.context().tracking();
+        f.put("tracking_total_keys", String.valueOf(tracking.keyCount()));
+        f.put("tracking_total_items", String.valueOf(tracking.itemCount()));
+        f.put("tracking_total_prefixes", String.valueOf(tracking.prefixCount()));
+        f.put("unexpected_error_replies", "0");
         f.put("total_error_replies", String.valueOf(dispatcher.errorStats().total()));
         f.put("dump_payload_sanitizations", "0");
         f.put("client_query_buffer_limit_disconnections", String.valueOf(transport.queryBufferLimitDisconnections()));

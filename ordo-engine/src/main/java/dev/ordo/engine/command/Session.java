@@ -33,6 +33,8 @@ public final class Session {
     private String libVersion = "";
     private dev.ordo.engine.acl.AclUser user;
     private volatile dev.ordo.engine.pubsub.Subscriptions subscriptions;
+    private dev.ordo.engine.pubsub.PushSink pushSink;
+    private dev.ordo.engine.pubsub.ClientTracking tracking;
 
     /**
      * CLIENT REPLY's modes. SKIP is two steps, as in Redis: CLIENT REPLY SKIP sets
@@ -219,7 +221,22 @@ public final class Session {
      * session without one (an embedded client, a script's) cannot run SUBSCRIBE.
      */
     public void setPushSink(dev.ordo.engine.pubsub.PushSink sink) {
+        this.pushSink = sink;
         this.subscriptions = new dev.ordo.engine.pubsub.Subscriptions(sink);
+    }
+
+    /** Where this client's pushes go, or null when it cannot receive any. */
+    public dev.ordo.engine.pubsub.PushSink pushSink() {
+        return pushSink;
+    }
+
+    /** CLIENT TRACKING's settings, or null while tracking is off. */
+    public dev.ordo.engine.pubsub.ClientTracking tracking() {
+        return tracking;
+    }
+
+    void setTracking(dev.ordo.engine.pubsub.ClientTracking tracking) {
+        this.tracking = tracking;
     }
 
     /** This client's subscriptions, or null when it cannot subscribe ({@link #setPushSink}). */

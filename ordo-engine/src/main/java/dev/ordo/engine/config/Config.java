@@ -91,6 +91,7 @@ public final class Config {
         string("aclfile", "", false);
         enumeration("acl-pubsub-default", "resetchannels", true, "allchannels", "resetchannels");
         integer("acllog-max-len", 128, true, 0, Long.MAX_VALUE);
+        integer("tracking-table-max-keys", 1_000_000, true, 0, Long.MAX_VALUE);
         integer("databases", 16, false, 1, 1_000_000);
         integer("maxclients", 10000, true, 1, 4294967295L);
         integer("timeout", 0, true, 0, Integer.MAX_VALUE);

@@ -354,10 +354,15 @@ public final class Database {
 
     /** Removes every key. */
     public void clear() {
-        entries.forEach((k, e) -> {
-            keyspace.stored(-overhead(k) - e.accounted);
-            keyspace.modified(index, k);
-        });
+        keyspace.flushing(index, true);
+        try {
+            entries.forEach((k, e) -> {
+                keyspace.stored(-overhead(k) - e.accounted);
+                keyspace.modified(index, k);
+            });
+        } finally {
+            keyspace.flushing(index, false);
+        }
         entries.clear();
         volatileEntries.clear();
         avgTtl = 0;

@@ -18,6 +18,8 @@ public final class Keyspace {
     private final RandomGenerator random;
     private final Stats stats = new Stats();
     private final List<KeyspaceListener> listeners = new ArrayList<>();
+    /** Nested flushes under way (FLUSHALL clears each database). */
+    private int flushDepth;
     private long now;
     private long dirty;
     /** The heap bytes of every stored key, entry and value, kept in O(1) per change by the databases. */
@@ -163,8 +165,23 @@ public final class Keyspace {
 
     /** Empties every database. */
     public void flushAll() {
-        for (Database db : databases) {
-            db.clear();
+        flushing(-1, true);
+        try {
+            for (Database db : databases) {
+                db.clear();
+            }
+        } finally {
+            flushing(-1, false);
+        }
+    }
+
+    /** Tells listeners once per flush (FLUSHALL's databases are one flush, reported as database -1). */
+    void flushing(int db, boolean started) {
+        flushDepth += started ? 1 : -1;
+        if (flushDepth == (started ? 1 : 0)) {
+            for (KeyspaceListener l : listeners) {
+                l.flushing(db, started);
+            }
         }
     }
 

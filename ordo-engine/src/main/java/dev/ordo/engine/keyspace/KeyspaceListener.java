@@ -17,6 +17,13 @@ public interface KeyspaceListener {
     default void keyEvicted(int db, Key key) {
     }
 
+    /**
+     * A database starts ({@code started}) or ends being emptied (FLUSHDB; FLUSHALL reports -1 for
+     * all); its keys are reported modified between.
+     */
+    default void flushing(int db, boolean started) {
+    }
+
     /** Two databases exchanged their contents (SWAPDB). */
     default void databasesSwapped(int a, int b) {
     }

@@ -11,6 +11,7 @@ import dev.ordo.engine.config.OutputLimitWatch;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.memory.Footprint;
 import dev.ordo.engine.pubsub.Message;
+import dev.ordo.engine.pubsub.PushSink;
 import dev.ordo.engine.script.Scripting;
 import dev.ordo.server.resp.ProtocolError;
 import dev.ordo.server.resp.PushFrames;
@@ -70,7 +71,7 @@ import java.util.concurrent.RejectedExecutionException;
  * authentication like any command, answers OK once, and from then on the connection receives
  * {@link MonitorFeed}'s lines while it can still run commands of its own.
  */
-final class Connection extends ChannelInboundHandlerAdapter implements Engine.Resumer, RespDecoder.Limits, ClientBuffers {
+final class Connection extends ChannelInboundHandlerAdapter implements Engine.Resumer, RespDecoder.Limits, ClientBuffers, PushSink {
     private static final int WRITE_OUT_BYTES = 64 * 1024;
     /** A connection's own objects (channel, pipeline, session, decoder, writer), as client memory counts them. */
     private static final long FIXED_BYTES = 4096;
@@ -127,7 +128,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         this.server = server;
         this.engine = engine;
         this.session = engine.newSession();
-        session.setPushSink(this::push);
+        session.setPushSink(this);
     }
 
     Session session() {
@@ -733,23 +734,48 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
      * orders it; from another loop it is encoded here and handed over. Messages are sent even
      * under CLIENT REPLY OFF, as Redis 7.2 sends pushes.
      */
-    private void push(Message message) {
+    @Override
+    public void push(Message message) {
         if (closing || ctx == null) {
             return;
         }
+        if (ctx.executor().inEventLoop() && !running && !blocked) {
+            PushFrames.write(writer, message);
+            afterPush();
+        } else {
+            deliver(PushFrames.encode(ctx.alloc(), message, session.protocol()));
+        }
+    }
+
+    /**
+     * A client-side caching invalidation, as Redis sends it: a push to a RESP3 client; to a RESP2
+     * client only as the redirect target of another, and only while it has a subscription.
+     */
+    @Override
+    public void invalidate(java.util.List<byte[]> keys, boolean redirected) {
+        boolean resp3 = session.protocol() >= 3;
+        if (closing || ctx == null || !(resp3 || (redirected && session.subscribed()))) {
+            return;
+        }
+        deliver(PushFrames.invalidation(ctx.alloc(), keys, resp3));
+    }
+
+    @Override
+    public void trackingRedirectBroken(long id) {
+        if (!closing && ctx != null && session.protocol() >= 3) {
+            deliver(PushFrames.redirectBroken(ctx.alloc(), id));
+        }
+    }
+
+    /** Sends an encoded push: after the running command's reply, or at once (handed to this connection's loop). */
+    private void deliver(ByteBuf frame) {
         if (ctx.executor().inEventLoop()) {
-            if (running || blocked) {
-                heldPushes.add(PushFrames.encode(ctx.alloc(), message, session.protocol()));
-                if (blocked) {
-                    releaseHeldPushes();
-                }
-            } else {
-                PushFrames.write(writer, message);
-                afterPush();
+            heldPushes.add(frame);
+            if (!running) {
+                releaseHeldPushes();
             }
             return;
         }
-        ByteBuf frame = PushFrames.encode(ctx.alloc(), message, session.protocol());
         try {
             ctx.executor().execute(() -> {
                 if (closing) {

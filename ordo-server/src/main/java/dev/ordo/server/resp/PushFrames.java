@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * A Pub/Sub message as Redis sends it: {@code [message, channel, payload]},
@@ -13,6 +14,8 @@ import java.nio.charset.StandardCharsets;
  * push ({@code >}) to a RESP3 client and an array ({@code *}) to a RESP2 one.
  */
 public final class PushFrames {
+    private static final byte[] INVALIDATE = "invalidate".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] INVALIDATE_CHANNEL = "__redis__:invalidate".getBytes(StandardCharsets.US_ASCII);
     private PushFrames() {
     }
 
@@ -39,6 +42,41 @@ public final class PushFrames {
         }
         bulk(out, m.channel());
         bulk(out, m.payload());
+        return out;
+    }
+
+    /**
+     * A client-side caching invalidation of {@code keys} (null: everything): a push
+     * {@code [invalidate, keys]} to a RESP3 client, or for a RESP2 redirect target a message on
+     * {@code __redis__:invalidate} whose payload is the array of keys.
+     */
+    public static ByteBuf invalidation(ByteBufAllocator alloc, List<byte[]> keys, boolean resp3) {
+        ByteBuf out = alloc.buffer(64);
+        if (resp3) {
+            out.writeCharSequence(">2\r\n", StandardCharsets.US_ASCII);
+            bulk(out, INVALIDATE);
+        } else {
+            out.writeCharSequence("*3\r\n", StandardCharsets.US_ASCII);
+            bulk(out, Message.Kind.MESSAGE.word());
+            bulk(out, INVALIDATE_CHANNEL);
+        }
+        if (keys == null) {
+            out.writeCharSequence(resp3 ? "_\r\n" : "$-1\r\n", StandardCharsets.US_ASCII);
+        } else {
+            out.writeByte('*');
+            writeDigits(out, keys.size());
+            keys.forEach(k -> bulk(out, k));
+        }
+        return out;
+    }
+
+    /** The push telling a RESP3 tracking client its redirect target ({@code id}) is gone. */
+    public static ByteBuf redirectBroken(ByteBufAllocator alloc, long id) {
+        ByteBuf out = alloc.buffer(48);
+        out.writeCharSequence(">2\r\n", StandardCharsets.US_ASCII);
+        bulk(out, "tracking-redir-broken".getBytes(StandardCharsets.US_ASCII));
+        out.writeByte(':');
+        writeDigits(out, id);
         return out;
     }
 
