@@ -482,8 +482,10 @@ public final class Engine implements CallContext, KeyspaceListener {
         boolean killOrShutdown = !queues && (name.equals("script|kill") || name.equals("function|kill") || name.equals("shutdown"));
         // As Redis, permissions come before the busy check: no user stops a script, or the
         // server, without the right to. Allow-busy commands are checked where they are dispatched.
-        if (killOrShutdown && acl.check(session.user(), target, args) != null) {
+        Acl.Denial denial = killOrShutdown ? acl.check(session.user(), target, args) : null;
+        if (denial != null) {
             session.failTransaction();
+            dispatcher.logAclDenial(session, session, denial, target, args, session.inMulti() ? "multi" : "toplevel");
             dispatcher.replyError(out, Errors.noPermCommand(session.userName(), name));
             return true;
         }

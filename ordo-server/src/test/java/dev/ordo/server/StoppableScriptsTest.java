@@ -1,5 +1,6 @@
 package dev.ordo.server;
 
+import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.config.Config;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A script busy anywhere is served beside and stopped, over the network, on each transport:
@@ -76,6 +78,33 @@ class StoppableScriptsTest {
                 assertThat(a.reply()).startsWith("-ERR Script killed by user with SCRIPT KILL...");
                 assertThat(b.call("PING")).isEqualTo("+PONG\r\n");
                 assertThat(a.call("EVAL", "return 7", "0")).isEqualTo(":7\r\n");
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"auto", "nio"})
+    void aScriptKillRefusedByAclBesideABusyScriptIsInTheAclLog(String transport) throws Exception {
+        try (Ordo ordo = server(transport)) {
+            int port = ordo.openPort(0);
+            ordo.client().call("ACL", "SETUSER", "weak", "on", ">pw", "+@all", "-script|kill");
+            EmbeddedClient embedded = ordo.engine().connect();
+            embedded.call("AUTH", "weak", "pw");
+            try (RawClient a = new RawClient(port); RawClient weak = new RawClient(port); RawClient admin = new RawClient(port)) {
+                assertThat(weak.call("AUTH", "weak", "pw")).isEqualTo("+OK\r\n");
+                a.send(RawClient.command("EVAL", "while true do end", "0"));
+                assertThat(waitForBusy(admin)).isEqualTo(BUSY);
+                String refused = "-NOPERM User weak has no permissions to run the 'script|kill' command\r\n";
+                assertThat(weak.call("SCRIPT", "KILL")).isEqualTo(refused);
+                // From another thread than the script's: an embedded client of the same user.
+                assertThatThrownBy(() -> embedded.call("SCRIPT", "KILL")).hasMessage(refused.substring(1, refused.length() - 2));
+                assertThat(admin.call("SCRIPT", "KILL")).isEqualTo("+OK\r\n");
+                assertThat(a.reply()).startsWith("-ERR Script killed by user with SCRIPT KILL...");
+                String log = admin.call("ACL", "LOG", "1");
+                assertThat(log).contains("$7\r\ncommand\r\n").contains("$11\r\nscript|kill\r\n").contains("$4\r\nweak\r\n")
+                        .contains("$5\r\ncount\r\n:2\r\n");
+            } finally {
+                embedded.close();
             }
         }
     }

@@ -10,7 +10,8 @@ import java.util.List;
  * AUTH), newest first, at most {@code acllog-max-len}. As in Redis, a refusal equal to one of the
  * ten newest entries (same reason, context, object and user) made within 60 seconds of it is
  * counted in that entry, which moves to the front, rather than logged again. Times come from the
- * caller. Used under the engine lock only.
+ * caller. Thread-safe: refusals are logged under the engine lock, and also beside a busy script
+ * by threads that wait for it (a SCRIPT KILL the user may not run).
  */
 public final class AclLog {
     /** How close in time two equal refusals must be to share an entry. */
@@ -41,7 +42,7 @@ public final class AclLog {
             this.updatedMillis = nowMillis;
         }
 
-        public long count() {
+        public synchronized long count() {
             return count;
         }
 
@@ -93,7 +94,7 @@ public final class AclLog {
     private final java.util.Map<String, Long> counts = new java.util.HashMap<>();
 
     /** Records a refusal at {@code nowMillis}, keeping at most {@code maxLen} entries; it is counted even when none are kept. */
-    public void add(String reason, String context, String object, String username, String clientInfo, long nowMillis, long maxLen) {
+    public synchronized void add(String reason, String context, String object, String username, String clientInfo, long nowMillis, long maxLen) {
         counts.merge(reason, 1L, Long::sum);
         Iterator<Entry> it = entries.iterator();
         for (int scanned = 0; scanned < GROUPING_SCAN && it.hasNext(); scanned++) {
@@ -112,14 +113,14 @@ public final class AclLog {
     }
 
     /** Drops the oldest entries past {@code maxLen}. */
-    public void trim(long maxLen) {
+    public synchronized void trim(long maxLen) {
         while (entries.size() > maxLen) {
             entries.removeLast();
         }
     }
 
     /** The newest {@code limit} entries, newest first. */
-    public List<Entry> newest(long limit) {
+    public synchronized List<Entry> newest(long limit) {
         List<Entry> out = new ArrayList<>();
         for (Entry e : entries) {
             if (out.size() >= limit) {
@@ -136,12 +137,12 @@ public final class AclLog {
     }
 
     /** CONFIG RESETSTAT: the counts start again from zero (the entries stay). */
-    public void resetCounts() {
+    public synchronized void resetCounts() {
         counts.clear();
     }
 
     /** ACL LOG RESET. */
-    public void reset() {
+    public synchronized void reset() {
         entries.clear();
     }
 }
