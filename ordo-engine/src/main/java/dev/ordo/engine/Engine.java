@@ -153,7 +153,7 @@ public final class Engine implements CallContext, KeyspaceListener {
         this.server = embeddedClients;
         this.persistence = new Persistence(this);
         this.maxMemory = new MaxMemory(config, keyspace, () -> server.clientMemory(), scripting::memoryUsage, budget, clock::millis,
-                System::nanoTime);
+                System::nanoTime, dispatcher.latencyMonitor());
         keyspace.addListener(this);
         scheduleActiveExpiry();
         scheduleMetricsSample();
@@ -760,7 +760,9 @@ public final class Engine implements CallContext, KeyspaceListener {
                     }
                 }
             }
-            keyspace.stats().expireCycleMicros += (System.nanoTime() - start) / 1000;
+            long micros = (System.nanoTime() - start) / 1000;
+            keyspace.stats().expireCycleMicros += micros;
+            dispatcher.latencyMonitor().sample("expire-cycle", micros / 1000);
         } finally {
             lock.unlock();
         }

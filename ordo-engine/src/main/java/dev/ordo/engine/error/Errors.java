@@ -179,6 +179,11 @@ public final class Errors {
                 + command.toUpperCase(java.util.Locale.ROOT) + " HELP.");
     }
 
+    /** LATENCY GRAPH of an event with no samples. */
+    public static String latencyNoSamples(String event) {
+        return sanitize("ERR No samples available for event '" + event + "'");
+    }
+
     /** EVAL / SCRIPT LOAD of a script Lua 5.1 does not compile; {@code luaMessage} is Lua's, e.g. {@code user_script:1: ...}. */
     public static String scriptCompile(String luaMessage) {
         return sanitize("ERR Error compiling script (new function): " + luaMessage);
