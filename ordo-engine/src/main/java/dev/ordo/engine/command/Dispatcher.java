@@ -68,7 +68,7 @@ public final class Dispatcher {
         this.slowThreshold = context.config().liveNumber("slowlog-log-slower-than");
         this.slowMaxLen = context.config().liveNumber("slowlog-max-len");
         this.latencyMonitor = new LatencyMonitor(context.config().liveNumber("latency-monitor-threshold"),
-                () -> context.keyspace().now());
+                () -> context.keyspace().clock().millis());
     }
 
     /**

@@ -119,7 +119,7 @@ final class LatencyCommands {
 
     /** The advice DOCTOR can give, in the order it gives it. */
     private enum Advice {
-        ENABLE_SLOWLOG, TUNE_SLOWLOG, READ_SLOWLOG, SCHEDULER, RAISE_HZ, LARGE_VALUES, MASS_EVICTION
+        ENABLE_SLOWLOG, TUNE_SLOWLOG, READ_SLOWLOG, SCHEDULER, LOCAL_DISK, RELAX_FSYNC, RAISE_HZ, LARGE_VALUES, MASS_EVICTION
     }
 
     private static String doctorReport(Call c) {
@@ -159,6 +159,10 @@ final class LatencyCommands {
                 case SCHEDULER -> "- Commands that take microseconds took milliseconds: the server was not running. Look for "
                         + "long garbage collection pauses in the JVM's log (-Xlog:gc), lower the machine's load, or give "
                         + "Ordo a machine of its own.\n";
+                case LOCAL_DISK -> "- Writing the append-only file was slow. Keep it on a local disk, an SSD if the write "
+                        + "load is high, away from other programs that write much.\n";
+                case RELAX_FSYNC -> "- appendfsync is 'always': every write waits for the disk. If losing up to a second of "
+                        + "writes in a machine crash is acceptable, use 'CONFIG SET appendfsync everysec'.\n";
                 case RAISE_HZ -> "- To expire keys in smaller steps, raise hz: 'CONFIG SET hz 100'.\n";
                 case LARGE_VALUES -> "- Deleting, expiring or evicting a large value holds the server while it is freed. "
                         + "Split values that are often deleted, expired or evicted into smaller keys.\n";
@@ -190,6 +194,12 @@ final class LatencyCommands {
                 advice.add(Advice.LARGE_VALUES);
             }
             case "eviction-cycle" -> advice.add(Advice.MASS_EVICTION);
+            case "aof-write" -> advice.add(Advice.LOCAL_DISK);
+            case "aof-fsync-always" -> {
+                if (c.context().config().get("appendfsync").equals("always")) {
+                    advice.add(Advice.RELAX_FSYNC);
+                }
+            }
             default -> {
             }
         }

@@ -9,7 +9,8 @@ import java.util.function.LongSupplier;
 
 /**
  * The latency monitor (LATENCY): per event class, named as Redis names them ({@code command},
- * {@code fast-command}, {@code expire-cycle}, {@code eviction-cycle}), the spikes that lasted at
+ * {@code fast-command}, {@code expire-cycle}, {@code eviction-cycle}, {@code aof-write},
+ * {@code aof-fsync-always}), the spikes that lasted at
  * least {@code latency-monitor-threshold} milliseconds. A threshold of 0 (the default) records
  * nothing; what was recorded stays until LATENCY RESET.
  *
@@ -18,7 +19,9 @@ import java.util.function.LongSupplier;
  * was never used; no two used slots share a second (a spike in the second of the newest sample
  * raises that sample to the larger latency instead of taking a slot); {@code allTimeMax} is at
  * least every latency ever recorded, evicted ones included. Times are unix seconds from the
- * keyspace's clock. Guarded by the engine lock.
+ * keyspace's clock. Thread-safe: the append-only file's writers record from their own threads;
+ * a reader's successive calls may see events added in between, never removed (only RESET,
+ * under the engine lock, removes).
  */
 public final class LatencyMonitor {
     /** The samples each event keeps, as Redis keeps. */
@@ -77,8 +80,12 @@ public final class LatencyMonitor {
     public void sample(String event, long millis) {
         long threshold = thresholdMillis.getAsLong();
         if (threshold > 0 && millis >= threshold) {
-            events.computeIfAbsent(event, e -> new Series()).add(nowSeconds(), millis);
+            record(event, millis);
         }
+    }
+
+    private synchronized void record(String event, long millis) {
+        events.computeIfAbsent(event, e -> new Series()).add(nowSeconds(), millis);
     }
 
     /** Whether sampling is on (a threshold above 0). */
@@ -97,24 +104,24 @@ public final class LatencyMonitor {
     }
 
     /** The events with samples, in the order they first had one. */
-    List<String> events() {
+    public synchronized List<String> events() {
         return List.copyOf(events.keySet());
     }
 
     /** The event's samples, oldest first; empty for an event without any. */
-    List<Sample> history(String event) {
+    synchronized List<Sample> history(String event) {
         Series s = events.get(event);
         return s == null ? Collections.emptyList() : s.history();
     }
 
     /** The event's worst latency ever, in ms (0 without samples). */
-    long allTimeMax(String event) {
+    synchronized long allTimeMax(String event) {
         Series s = events.get(event);
         return s == null ? 0 : s.allTimeMax;
     }
 
     /** Forgets every event, or those named (case-insensitively); returns how many were forgotten. */
-    int reset(List<String> names) {
+    synchronized int reset(List<String> names) {
         int before = events.size();
         if (names.isEmpty()) {
             events.clear();
