@@ -123,6 +123,8 @@ class CornerCasesOverWireTest {
                         "DEL gs gl", "SET gs old EX 100", "GETSET gs new", "TTL gs", "GET gs", "GETSET gs 12345",
                         "OBJECT ENCODING gs", "GETSET gn v", "SADD gl x", "GETSET gl x", "GETSET gs", "GETSET gs a b",
                         "CLIENT REPLY SKIP", "HELLO 3", "GETSET gnone v", "CLIENT REPLY SKIP", "HELLO 2", "DEL gs gn gl gnone"),
+                scenario("GETSET, LCS and LATENCY HELP are described as Redis describes them",
+                        "COMMAND INFO getset lcs latency|help", "COMMAND GETKEYS LCS a b IDX", "COMMAND GETKEYS GETSET a v"),
                 scenario("LCS: the subsequence, LEN, IDX with MINMATCHLEN and WITHMATCHLEN; missing keys are empty",
                         "DEL la lb", "SET la ohmytext", "SET lb mynewtext", "LCS la lb", "LCS la lb LEN", "LCS la lb IDX",
                         "LCS la lb IDX MINMATCHLEN 4 WITHMATCHLEN", "LCS la lb IDX MINMATCHLEN -3", "LCS la lb WITHMATCHLEN",
