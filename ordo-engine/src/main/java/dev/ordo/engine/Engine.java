@@ -161,7 +161,7 @@ public final class Engine implements CallContext, KeyspaceListener {
         this.server = embeddedClients;
         this.persistence = new Persistence(this);
         this.maxMemory = new MaxMemory(config, keyspace, () -> server.clientMemory(), scripting::memoryUsage, budget, clock::millis,
-                System::nanoTime);
+                System::nanoTime, dispatcher.latencyMonitor());
         keyspace.addListener(this);
         scheduleActiveExpiry();
         scheduleMetricsSample();
@@ -833,7 +833,9 @@ public final class Engine implements CallContext, KeyspaceListener {
                     }
                 }
             }
-            keyspace.stats().expireCycleMicros += (System.nanoTime() - start) / 1000;
+            long micros = (System.nanoTime() - start) / 1000;
+            keyspace.stats().expireCycleMicros += micros;
+            dispatcher.latencyMonitor().sample("expire-cycle", micros / 1000);
             tracking.flushBroadcasts();
         } finally {
             lock.unlock();

@@ -191,6 +191,14 @@ final class CommandDocs {
             monitor 1.0.0 Stream every command the server runs
             save 1.0.0 Save the dataset to disk
             shutdown 1.0.0 Stop the server
+            latency 2.8.13 Commands about the latency monitor
+            latency|doctor 2.8.13 Report on the latency figures, with advice
+            latency|graph 2.8.13 Chart an event's latency samples
+            latency|help 2.8.13 List the LATENCY subcommands
+            latency|histogram 7.0.0 Get commands' cumulative latency distributions
+            latency|history 2.8.13 Get an event's latency samples
+            latency|latest 2.8.13 Get every event's newest latency sample
+            latency|reset 2.8.13 Forget events' latency samples
             slowlog 2.2.12 Commands about the slow log
             slowlog|get 2.2.12 Get the newest slow log entries
             slowlog|help 6.2.0 List the SLOWLOG subcommands

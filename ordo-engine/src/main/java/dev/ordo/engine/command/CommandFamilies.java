@@ -10,6 +10,7 @@ public final class CommandFamilies {
         CommandTable table = new CommandTable();
         ConnectionCommands.register(table);
         ServerCommands.register(table);
+        LatencyCommands.register(table);
         KeyCommands.register(table);
         MemoryCommands.register(table);
         StringCommands.register(table);

@@ -17,13 +17,14 @@ import java.util.function.Supplier;
  * Turns arguments into a handler call with Redis's checks, in Redis's order: unknown command,
  * arity, authentication, unknown subcommand, subcommand arity, then (after MULTI's no-multi check)
  * the user's ACL permissions, logging a refusal in ACL LOG; then runs the handler and turns a
- * thrown {@link ErrorReply} into an error reply. Keeps INFO commandstats. Called under the
- * engine lock.
+ * thrown {@link ErrorReply} into an error reply. Keeps INFO commandstats, the slow log and the
+ * latency monitor's {@code command} and {@code fast-command} events. Called under the engine lock.
  */
 public final class Dispatcher {
     private final CallContext context;
     private final Map<String, CommandStats> stats = new LinkedHashMap<>();
     private final SlowLog slowLog = new SlowLog();
+    private final LatencyMonitor latencyMonitor;
     private final EffectLog effects = new EffectLog();
     private final InstantaneousMetrics instantaneous = new InstantaneousMetrics();
     private WriteBarrier barrier;
@@ -66,6 +67,8 @@ public final class Dispatcher {
         this.latencyTracking = context.config().liveFlag("latency-tracking");
         this.slowThreshold = context.config().liveNumber("slowlog-log-slower-than");
         this.slowMaxLen = context.config().liveNumber("slowlog-max-len");
+        this.latencyMonitor = new LatencyMonitor(context.config().liveNumber("latency-monitor-threshold"),
+                () -> context.keyspace().clock().millis());
     }
 
     /**
@@ -400,6 +403,7 @@ public final class Dispatcher {
                 s.latency.record(micros);
             }
             logIfSlow(command, session, args, micros);
+            latencyMonitor.sample(command.is(Command.Flag.FAST) ? "fast-command" : "command", micros / 1000);
         }
         return block;
     }
@@ -440,6 +444,11 @@ public final class Dispatcher {
         } else {
             slowLog.trim(maxLen);
         }
+    }
+
+    /** The latency monitor this dispatcher records commands into, and the engine its cycles (LATENCY). */
+    public LatencyMonitor latencyMonitor() {
+        return latencyMonitor;
     }
 
     /** The slow log this dispatcher records into (SLOWLOG). */

@@ -38,6 +38,8 @@ public final class MaxMemory {
     private final LongSupplier clock;
     private long peak;
     private final long startup;
+    private final LongSupplier nanoTime;
+    private final LatencyMonitor latency;
     /** When memory was last found over the limit with eviction still to do, in ms; -1 when it is not. */
     private long exceededSince = -1;
     private long exceededMillis;
@@ -45,16 +47,19 @@ public final class MaxMemory {
 
     /**
      * Memory management over {@code keyspace}, counting {@code clientMemory} and {@code
-     * scriptMemory} too; {@code clock} gives milliseconds, {@code nanoTime} times eviction rounds.
+     * scriptMemory} too; {@code clock} gives milliseconds, {@code nanoTime} times eviction rounds,
+     * which {@code latency} hears of as its {@code eviction-cycle} event.
      */
     public MaxMemory(Config config, Keyspace keyspace, LongSupplier clientMemory, LongSupplier scriptMemory, HeapBudget budget,
-                     LongSupplier clock, LongSupplier nanoTime) {
+                     LongSupplier clock, LongSupplier nanoTime, LatencyMonitor latency) {
         this.config = config;
         this.keyspace = keyspace;
         this.clientMemory = clientMemory;
         this.scriptMemory = scriptMemory;
         this.budget = budget;
         this.eviction = new Eviction(keyspace, nanoTime);
+        this.nanoTime = nanoTime;
+        this.latency = latency;
         this.maxmemory = config.liveNumber("maxmemory");
         this.samples = config.liveNumber("maxmemory-samples");
         this.tenacity = config.liveNumber("maxmemory-eviction-tenacity");
@@ -141,8 +146,7 @@ public final class MaxMemory {
     private Eviction.Result evict() {
         long limit = limit();
         // The common case, on every command: within the limit, nothing to read or build.
-        Eviction.Result result = used() <= limit ? Eviction.Result.OK : eviction.evict(limit, this::used,
-                new Eviction.Settings(policy(), (int) Math.min(Integer.MAX_VALUE, samples.getAsLong()), (int) tenacity.getAsLong()));
+        Eviction.Result result = used() <= limit ? Eviction.Result.OK : timedEviction(limit);
         if (result == Eviction.Result.OK && exceededSince < 0) {
             running = false;
             return result;
@@ -157,6 +161,15 @@ public final class MaxMemory {
         } else if (exceededSince < 0) {
             exceededSince = now;
         }
+        return result;
+    }
+
+    /** One eviction round, reported to the latency monitor as an {@code eviction-cycle}. */
+    private Eviction.Result timedEviction(long limit) {
+        long start = nanoTime.getAsLong();
+        Eviction.Result result = eviction.evict(limit, this::used,
+                new Eviction.Settings(policy(), (int) Math.min(Integer.MAX_VALUE, samples.getAsLong()), (int) tenacity.getAsLong()));
+        latency.sample("eviction-cycle", (nanoTime.getAsLong() - start) / 1_000_000);
         return result;
     }
 

@@ -145,7 +145,7 @@ final class ServerCommands {
     }
 
     /** The command or subcommand named {@code name} ({@code get}, {@code config|get}, any case), or null. */
-    private static Command lookupFullName(CommandTable table, String name) {
+    static Command lookupFullName(CommandTable table, String name) {
         String[] parts = name.split("\\|", -1);
         if (parts.length > 2) {
             return null;

@@ -5,11 +5,17 @@ import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.StringValue;
+import dev.ordo.engine.memory.HeapBudget;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The string commands, with Redis 7.2's syntax, replies and error texts: GET, SET (NX XX GET EX
- * PX EXAT PXAT KEEPTTL), SETNX, SETEX, PSETEX, GETDEL, GETEX, MGET, MSET, MSETNX, INCR, DECR,
- * INCRBY, DECRBY, INCRBYFLOAT, APPEND, STRLEN, GETRANGE (and its old name SUBSTR), SETRANGE.
+ * PX EXAT PXAT KEEPTTL), SETNX, SETEX, PSETEX, GETSET, GETDEL, GETEX, MGET, MSET, MSETNX, INCR,
+ * DECR, INCRBY, DECRBY, INCRBYFLOAT, APPEND, STRLEN, GETRANGE (and its old name SUBSTR), SETRANGE,
+ * LCS.
  *
  * <p>Each handler parses every argument and computes its result before it changes the keyspace
  * or replies. Storing a whole new value clears the key's TTL unless KEEPTTL asks otherwise;
@@ -20,6 +26,11 @@ import dev.ordo.engine.keyspace.StringValue;
  * replies match Redis digit for digit. Beyond Redis: a string can never be longer than a Java
  * array allows ({@link StringValue#MAX_LENGTH}), which only matters if proto-max-bulk-len is
  * raised to 2 GB or more; past it APPEND and SETRANGE fail with the proto-max-bulk-len error.
+ *
+ * <p>LCS works in a table of (len1 + 1) * (len2 + 1) four-byte cells ({@link CommonSubsequence}),
+ * refused as Redis refuses it when that passes proto-max-bulk-len, and also, with Redis's
+ * allocation-failure error, when it passes the heap's share for one command's working memory
+ * ({@link dev.ordo.engine.memory.HeapBudget#commandWorkingMemoryCap}) or a Java array's size.
  */
 final class StringCommands {
     private static final int NX = 1;
@@ -32,6 +43,8 @@ final class StringCommands {
     private static final int EXAT = 1 << 7;
     private static final int PXAT = 1 << 8;
     private static final int ANY_EXPIRY = EX | PX | EXAT | PXAT;
+    private static final byte[] MATCHES = "matches".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] LEN = "len".getBytes(StandardCharsets.US_ASCII);
 
     private StringCommands() {
     }
@@ -44,6 +57,7 @@ final class StringCommands {
                 c -> setWithTimeout(c, EX, Errors.INVALID_EXPIRE_SETEX)));
         table.register(Command.of("psetex", 4, "write denyoom", 1, 1, 1, "string",
                 c -> setWithTimeout(c, PX, Errors.INVALID_EXPIRE_PSETEX)));
+        table.register(Command.of("getset", 3, "write denyoom fast", 1, 1, 1, "string", StringCommands::getset));
         table.register(Command.of("getdel", 2, "write fast", 1, 1, 1, "string", StringCommands::getdel));
         table.register(Command.of("getex", -2, "write fast", 1, 1, 1, "string", StringCommands::getex));
         table.register(Command.of("mget", -2, "readonly fast", 1, -1, 1, "string", StringCommands::mget));
@@ -59,6 +73,7 @@ final class StringCommands {
         table.register(Command.of("getrange", 4, "readonly", 1, 1, 1, "string", StringCommands::getrange));
         table.register(Command.of("substr", 4, "readonly", 1, 1, 1, "string", StringCommands::getrange));
         table.register(Command.of("setrange", 4, "write denyoom", 1, 1, 1, "string", StringCommands::setrange));
+        table.register(Command.of("lcs", -3, "readonly", 1, 2, 1, "string", StringCommands::lcs));
     }
 
     /** SET and GETEX options: the flags given, and where the expiry argument is (-1: none). */
@@ -133,6 +148,15 @@ final class StringCommands {
             }
         }
         return true;
+    }
+
+    /** GETSET: SET without options (the TTL goes), replying the old string; logged as that SET, as Redis does. */
+    private static void getset(Call c) {
+        Key key = c.key(1);
+        StringValue old = c.read(key, StringValue.class);
+        setIfAllowed(c, key, c.arg(2), 0, Database.NO_EXPIRY);
+        c.propagate("SET", key, c.arg(2));
+        reply(c, old);
     }
 
     private static void getdel(Call c) {
@@ -370,6 +394,90 @@ final class StringCommands {
         current.writeAt((int) offset, data);
         c.db().touchModified(key);
         c.reply().integer(current.length());
+    }
+
+    /**
+     * LCS key1 key2 [LEN] [IDX] [MINMATCHLEN n] [WITHMATCHLEN], checked in Redis's order: the
+     * keys' types (a missing key is an empty string), the options, LEN with IDX, the table's size.
+     */
+    private static void lcs(Call c) {
+        Object first = c.db().get(c.key(1));
+        Object second = c.db().get(c.key(2));
+        if ((first != null && !(first instanceof StringValue)) || (second != null && !(second instanceof StringValue))) {
+            throw new ErrorReply(Errors.LCS_NOT_STRINGS);
+        }
+        boolean len = false;
+        boolean idx = false;
+        boolean withMatchLen = false;
+        long minMatchLen = 0;
+        for (int j = 3; j < c.argc(); j++) {
+            if (c.argIs(j, "IDX")) {
+                idx = true;
+            } else if (c.argIs(j, "LEN")) {
+                len = true;
+            } else if (c.argIs(j, "WITHMATCHLEN")) {
+                withMatchLen = true;
+            } else if (c.argIs(j, "MINMATCHLEN") && j + 1 < c.argc()) {
+                minMatchLen = c.longArg(++j);
+            } else {
+                throw new ErrorReply(Errors.SYNTAX);
+            }
+        }
+        if (len && idx) {
+            throw new ErrorReply(Errors.LCS_LEN_AND_IDX);
+        }
+        StringValue a = first == null ? new StringValue(new byte[0]) : (StringValue) first;
+        StringValue b = second == null ? new StringValue(new byte[0]) : (StringValue) second;
+        checkLcsTable(c, a.length(), b.length());
+        CommonSubsequence lcs = CommonSubsequence.find(a.buffer(), a.length(), b.buffer(), b.length(), !len);
+        if (!idx) {
+            if (len) {
+                c.reply().integer(lcs.length());
+            } else {
+                c.reply().bulk(lcs.sequence());
+            }
+            return;
+        }
+        List<CommonSubsequence.Match> shown = new ArrayList<>();
+        for (CommonSubsequence.Match m : lcs.matches()) {
+            if (m.length() >= minMatchLen) {
+                shown.add(m);
+            }
+        }
+        ReplyWriter r = c.reply();
+        r.mapHeader(2);
+        r.bulk(MATCHES);
+        r.arrayHeader(shown.size());
+        for (CommonSubsequence.Match m : shown) {
+            r.arrayHeader(withMatchLen ? 3 : 2);
+            r.arrayHeader(2);
+            r.integer(m.aStart());
+            r.integer(m.aEnd());
+            r.arrayHeader(2);
+            r.integer(m.bStart());
+            r.integer(m.bEnd());
+            if (withMatchLen) {
+                r.integer(m.length());
+            }
+        }
+        r.bulk(LEN);
+        r.integer(lcs.length());
+    }
+
+    /**
+     * Refuses an LCS table for strings of these lengths past proto-max-bulk-len (Redis's rule and
+     * error), or past one command's share of the heap or a Java array (Redis's allocation error).
+     */
+    private static void checkLcsTable(Call c, int aLength, int bLength) {
+        long bytes = CommonSubsequence.tableBytes(aLength, bLength);
+        if (bytes > c.context().config().getLong("proto-max-bulk-len")) {
+            throw new ErrorReply(Errors.LCS_OVER_PROTO_MAX_BULK_LEN);
+        }
+        MaxMemory memory = c.context().maxMemory();
+        HeapBudget budget = memory == null ? HeapBudget.ofThisJvm() : memory.budget();
+        if (bytes > budget.commandWorkingMemoryCap() || bytes / Integer.BYTES > CommonSubsequence.MAX_CELLS) {
+            throw new ErrorReply(Errors.LCS_ALLOCATION_FAILED);
+        }
     }
 
     /** Throws the proto-max-bulk-len error unless {@code size + added} bytes are allowed. */

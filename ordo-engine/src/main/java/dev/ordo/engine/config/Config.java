@@ -113,6 +113,7 @@ public final class Config {
         integer("busy-reply-threshold", 5000, true, 0, Long.MAX_VALUE, "lua-time-limit");
         integer("slowlog-log-slower-than", 10000, true, -1, Long.MAX_VALUE);
         integer("slowlog-max-len", 128, true, 0, Long.MAX_VALUE);
+        integer("latency-monitor-threshold", 0, true, 0, Long.MAX_VALUE);
         memory("maxmemory", 0, true, 0);
         enumeration("maxmemory-policy", "noeviction", true, "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",
                 "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");

@@ -46,6 +46,15 @@ public final class Errors {
     public static final String TIMEOUT_NEGATIVE = "ERR timeout is negative";
     /** A string grown past proto-max-bulk-len (512 MB). */
     public static final String STRING_TOO_LONG = "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
+    /** LCS of a key holding something other than a string (Redis answers this, not WRONGTYPE). */
+    public static final String LCS_NOT_STRINGS = "ERR The specified keys must contain string values";
+    /** LCS given both LEN and IDX. */
+    public static final String LCS_LEN_AND_IDX = "ERR If you want both the length and indexes, please just use IDX.";
+    /** LCS whose table of (len1 + 1) * (len2 + 1) four-byte cells would pass proto-max-bulk-len. */
+    public static final String LCS_OVER_PROTO_MAX_BULK_LEN =
+            "ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len";
+    /** LCS whose table the heap cannot hold (Redis: the allocation failed; Ordo: past a command's transient share of the heap). */
+    public static final String LCS_ALLOCATION_FAILED = "ERR Insufficient memory, failed allocating transient memory for LCS";
     /** An increment that overflows a 64-bit integer. */
     public static final String INCR_OVERFLOW = "ERR increment or decrement would overflow";
     /** INCRBYFLOAT / HINCRBYFLOAT producing NaN or infinity. */
@@ -179,6 +188,11 @@ public final class Errors {
         String s = subcommand.length() > 128 ? subcommand.substring(0, 128) : subcommand;
         return sanitize("ERR unknown subcommand or wrong number of arguments for '" + s + "'. Try "
                 + command.toUpperCase(java.util.Locale.ROOT) + " HELP.");
+    }
+
+    /** LATENCY GRAPH of an event with no samples. */
+    public static String latencyNoSamples(String event) {
+        return sanitize("ERR No samples available for event '" + event + "'");
     }
 
     /** EVAL / SCRIPT LOAD of a script Lua 5.1 does not compile; {@code luaMessage} is Lua's, e.g. {@code user_script:1: ...}. */

@@ -14,6 +14,8 @@ package dev.ordo.engine.memory;
  *       use half of that headroom; past it the clients holding the most are closed first, as
  *       Redis's client eviction does. One client's query buffer may hold at most a quarter of the
  *       headroom, whatever {@code client-query-buffer-limit} says.</li>
+ *   <li><b>One command's working memory</b> (LCS's table): at most a quarter of the headroom,
+ *       whatever {@code proto-max-bulk-len} allows.</li>
  * </ul>
  */
 public final class HeapBudget {
@@ -53,6 +55,11 @@ public final class HeapBudget {
 
     /** The most one client's pending input may hold, whatever {@code client-query-buffer-limit} allows. */
     public long queryBufferCap() {
+        return headroom() / 4;
+    }
+
+    /** The most transient memory one command may allocate for its own work, whatever the configuration allows. */
+    public long commandWorkingMemoryCap() {
         return headroom() / 4;
     }
 }

@@ -1,6 +1,7 @@
 package dev.ordo.engine.persist;
 
 import dev.ordo.engine.command.EffectLog;
+import dev.ordo.engine.command.LatencyMonitor;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -9,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * The writing end of the append-only file: each unit of effects ({@link EffectLog}) is encoded
@@ -63,11 +65,24 @@ final class AppendOnlyFile implements EffectLog.Listener {
     private volatile long channelSize;
     private int lastDb = -1;
     private volatile IOException lastError;
+    private final LatencyMonitor latency;
+    private final LongSupplier nanoTime;
 
+    /** Appends to {@code incr}, reporting no latency. */
     AppendOnlyFile(FileChannel incr, Fsync fsync) throws IOException {
+        this(incr, fsync, new LatencyMonitor(() -> 0, () -> 0), System::nanoTime);
+    }
+
+    /**
+     * Appends to {@code incr}, reporting slow writes ({@code aof-write}) and, under {@code always},
+     * slow fsyncs ({@code aof-fsync-always}) to {@code latency}, as timed by {@code nanoTime}.
+     */
+    AppendOnlyFile(FileChannel incr, Fsync fsync, LatencyMonitor latency, LongSupplier nanoTime) throws IOException {
         this.channel = incr;
         this.channelSize = incr.size();
         this.fsync = fsync;
+        this.latency = latency;
+        this.nanoTime = nanoTime;
     }
 
     void setFsync(Fsync fsync) {
@@ -167,13 +182,21 @@ final class AppendOnlyFile implements EffectLog.Listener {
             }
             try {
                 ByteBuffer b = ByteBuffer.wrap(bytes, 0, length);
+                long start = nanoTime.getAsLong();
                 while (b.hasRemaining()) {
                     channelSize += channel.write(b);
+                }
+                long wrote = nanoTime.getAsLong();
+                if (length > 0) {
+                    latency.sample("aof-write", (wrote - start) / 1_000_000);
                 }
                 written = upTo;
                 if (sync) {
                     channel.force(false);
                     synced = upTo;
+                    if (fsync == Fsync.ALWAYS) {
+                        latency.sample("aof-fsync-always", (nanoTime.getAsLong() - wrote) / 1_000_000);
+                    }
                 }
             } catch (IOException e) {
                 lastError = e;

@@ -727,7 +727,7 @@ public final class Persistence implements PersistenceControl {
 
     /** Logs every write's effects to {@code incr} from now on. */
     private void appendTo(FileChannel incr) throws IOException {
-        aof = new AppendOnlyFile(incr, fsyncPolicy());
+        aof = new AppendOnlyFile(incr, fsyncPolicy(), engine.dispatcher().latencyMonitor(), System::nanoTime);
         engine.dispatcher().effects().setListener(aof);
     }
 

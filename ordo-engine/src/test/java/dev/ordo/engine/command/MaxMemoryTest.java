@@ -4,11 +4,16 @@ import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.keyspace.Keyspace;
+import dev.ordo.engine.keyspace.StringValue;
 import dev.ordo.engine.memory.HeapBudget;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -23,6 +28,26 @@ class MaxMemoryTest extends CommandTestSupport {
 
     private void overLimit() {
         client.call("CONFIG", "SET", "maxmemory", "1");
+    }
+
+    @Test
+    void eviction_roundSlowerThanTheThreshold_isALatencySpike() {
+        // Every reading of the fake clock is 2 ms after the last, so any eviction round lasts at least 2 ms.
+        AtomicLong nanos = new AtomicLong();
+        Keyspace keyspace = new Keyspace(16, () -> 1_700_000_000_000L, new SplittableRandom(7));
+        Config config = new Config();
+        config.set("maxmemory-policy", "allkeys-random", true);
+        LatencyMonitor latency = new LatencyMonitor(() -> 1, () -> 1_700_000_000_000L);
+        MaxMemory memory = new MaxMemory(config, keyspace, () -> 0, () -> 0, HeapBudget.ofThisJvm(), () -> 1_700_000_000_000L,
+                () -> nanos.addAndGet(2_000_000), latency);
+        keyspace.beginCommand();
+        keyspace.db(0).add(Key.of("k"), new StringValue(new byte[100]));
+        assertThat(memory.beforeCommand()).isFalse();
+        assertThat(latency.events()).isEmpty();
+        config.set("maxmemory", "1", true);
+        memory.beforeCommand();
+        assertThat(latency.events()).containsExactly("eviction-cycle");
+        assertThat(latency.history("eviction-cycle").get(0).millis()).isGreaterThanOrEqualTo(2);
     }
 
     @Test

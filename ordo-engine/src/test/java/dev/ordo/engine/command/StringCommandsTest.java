@@ -607,4 +607,27 @@ class StringCommandsTest extends CommandTestSupport {
         assertThat(expireAt("k")).isEqualTo(now() + 5000);
         assertThat(text("GET", "k")).isEqualTo("Jello");
     }
+
+    @Test
+    void getset_existingKey_repliesOldValueAndClearsTtl() {
+        call("SET", "k", "old", "EX", "100");
+        assertThat(text("GETSET", "k", "new")).isEqualTo("old");
+        assertThat(text("GET", "k")).isEqualTo("new");
+        assertThat(expireAt("k")).isEqualTo(Database.NO_EXPIRY);
+    }
+
+    @Test
+    void getset_missingKey_repliesNullAndStores() {
+        assertThat(call("GETSET", "k", "12345")).isNull();
+        assertThat(text("GET", "k")).isEqualTo("12345");
+        assertThat(encoding("k")).isEqualTo("int");
+    }
+
+    @Test
+    void getset_otherType_isWrongTypeAndChangesNothing() {
+        call("HSET", "h", "f", "v");
+        fails(WRONGTYPE, "GETSET", "h", "x");
+        assertThat(call("HGET", "h", "f")).isNotNull();
+        fails("ERR wrong number of arguments for 'getset' command", "GETSET", "k");
+    }
 }

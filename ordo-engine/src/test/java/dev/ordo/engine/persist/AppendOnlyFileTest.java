@@ -1,6 +1,7 @@
 package dev.ordo.engine.persist;
 
 import dev.ordo.engine.command.EffectLog;
+import dev.ordo.engine.command.LatencyMonitor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -45,6 +47,24 @@ class AppendOnlyFileTest {
                 + "*4\r\n$7\r\nZINCRBY\r\n$1\r\nk\r\n$1\r\n2\r\n$1\r\na\r\n"
                 + "*3\r\n$9\r\nPEXPIREAT\r\n$1\r\nk\r\n$13\r\n1700000000000\r\n*1\r\n$4\r\nEXEC\r\n");
         assertThat(aof.size()).isEqualTo(Files.size(file));
+        aof.close();
+    }
+
+    @Test
+    void slowWritesAndAlwaysFsyncsReachTheLatencyMonitor() throws IOException {
+        // Every reading of the fake clock is 3 ms after the last, so each write and fsync takes 3 ms.
+        AtomicLong nanos = new AtomicLong();
+        LatencyMonitor latency = new LatencyMonitor(() -> 1, () -> 1_700_000_000_000L);
+        Path file = dir.resolve("l.aof");
+        AppendOnlyFile aof = new AppendOnlyFile(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+                AppendOnlyFile.Fsync.EVERYSEC, latency, () -> nanos.addAndGet(3_000_000));
+        aof.unit(List.of(effect(0, "SET", "k", "v")));
+        aof.fsyncWritten();
+        assertThat(latency.events()).containsExactly("aof-write");
+        aof.setFsync(AppendOnlyFile.Fsync.ALWAYS);
+        aof.unit(List.of(effect(0, "SET", "k", "w")));
+        aof.awaitDurable();
+        assertThat(latency.events()).containsExactly("aof-write", "aof-fsync-always");
         aof.close();
     }
 

@@ -95,6 +95,15 @@ class EffectLogTest {
     }
 
     @Test
+    void getsetBecomesTheSetItDid() {
+        client.call("SET", "g", "old", "EX", "100");
+        assertThat(run("GETSET", "g", "new")).containsExactly(List.of("SET g new"));
+        assertThat(run("GETSET", "h", "first")).containsExactly(List.of("SET h first"));
+        client.call("SADD", "s", "x");
+        assertThat(run("GETSET", "s", "v")).isEmpty();
+    }
+
+    @Test
     void popsBecomeTheRemovalsTheyDid() {
         client.call("ZADD", "z", "1", "a", "2", "b", "3", "c");
         assertThat(run("ZPOPMIN", "z")).containsExactly(List.of("ZREM z a"));
@@ -173,7 +182,7 @@ class EffectLogTest {
         String[] keys = {"z1", "z2", "s", "h", "str"};
         for (int i = 0; i < n; i++) {
             String k = keys[r.nextInt(keys.length)];
-            switch (r.nextInt(12)) {
+            switch (r.nextInt(13)) {
                 case 0 -> out.add(new String[] {"EXPIRE", k, String.valueOf(1 + r.nextInt(5))});
                 case 1 -> out.add(new String[] {"SET", "str", "v" + r.nextInt(9), "PX", String.valueOf(1 + r.nextInt(3000))});
                 case 2 -> out.add(new String[] {"SADD", "s", "m" + r.nextInt(20), "n" + r.nextInt(20)});
@@ -186,6 +195,7 @@ class EffectLogTest {
                 case 8 -> out.add(new String[] {"INCRBYFLOAT", "f", "0.1"});
                 case 9 -> out.add(new String[] {"ZADD", "z2", String.valueOf(r.nextInt(10)), "m" + r.nextInt(30)});
                 case 10 -> out.add(new String[] {"SPOP", "s"});
+                case 11 -> out.add(new String[] {"GETSET", "str", "g" + r.nextInt(9)});
                 default -> out.add(new String[] {"PEXPIRE", k, String.valueOf(r.nextInt(2000)), r.nextBoolean() ? "GT" : "NX"});
             }
         }

@@ -2,15 +2,12 @@ package dev.ordo.server.compat;
 
 import dev.ordo.engine.differential.Reply;
 import dev.ordo.engine.differential.ReplyComparison;
-import dev.ordo.engine.differential.RespSocket;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -19,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Corners found by probing Ordo beside a real {@code redis-server} (CONFIG SET's checks, CLIENT
- * REPLY and LIST, DEBUG and protected settings, script reply types), kept as scenarios: each
+ * REPLY and LIST, DEBUG and protected settings, script reply types, GETSET, LCS, LATENCY without
+ * samples), kept as scenarios: each
  * scenario's commands go pipelined on a new connection to both servers, followed by
  * {@code PING end}, and the replies up to {@code end} must match one for one (commands whose
  * replies are switched off answer nothing). Each scenario puts back what it changed.
@@ -121,6 +119,34 @@ class CornerCasesOverWireTest {
                         "CLIENT REPLY SKIP", "HELLO 3", "ZRANDMEMBER rz 4 WITHSCORES", "CLIENT REPLY SKIP", "HELLO 2", "DEL rz"),
                 scenario("BZMPOP checks numkeys, direction and COUNT before its timeout",
                         "BZMPOP abc 0 bz MIN", "BZMPOP abc 1 bz LEFT", "BZMPOP -1 1 bz MIN COUNT 0", "BZMPOP abc 1 bz MIN"),
+                scenario("GETSET replies the old string, stores the new one and drops the TTL; another type is WRONGTYPE",
+                        "DEL gs gl", "SET gs old EX 100", "GETSET gs new", "TTL gs", "GET gs", "GETSET gs 12345",
+                        "OBJECT ENCODING gs", "GETSET gn v", "SADD gl x", "GETSET gl x", "GETSET gs", "GETSET gs a b",
+                        "CLIENT REPLY SKIP", "HELLO 3", "GETSET gnone v", "CLIENT REPLY SKIP", "HELLO 2", "DEL gs gn gl gnone"),
+                scenario("GETSET, LCS and LATENCY HELP are described as Redis describes them",
+                        "COMMAND INFO getset lcs latency|help", "COMMAND GETKEYS LCS a b IDX", "COMMAND GETKEYS GETSET a v"),
+                scenario("LCS: the subsequence, LEN, IDX with MINMATCHLEN and WITHMATCHLEN; missing keys are empty",
+                        "DEL la lb", "SET la ohmytext", "SET lb mynewtext", "LCS la lb", "LCS la lb LEN", "LCS la lb IDX",
+                        "LCS la lb IDX MINMATCHLEN 4 WITHMATCHLEN", "LCS la lb IDX MINMATCHLEN -3", "LCS la lb WITHMATCHLEN",
+                        "LCS la lb idx minmatchlen 3 minmatchlen 0", "LCS la nokey", "LCS nokey nokey2 LEN", "LCS nokey la IDX",
+                        "LCS la la IDX WITHMATCHLEN", "DEL la lb"),
+                scenario("LCS IDX is a map in RESP3",
+                        "DEL la lb", "SET la ohmytext", "SET lb mynewtext", "CLIENT REPLY SKIP", "HELLO 3",
+                        "LCS la lb IDX WITHMATCHLEN", "LCS nokey nokey IDX", "LCS la lb LEN", "CLIENT REPLY SKIP", "HELLO 2",
+                        "DEL la lb"),
+                scenario("LCS checks the keys' types, then the options, then LEN with IDX",
+                        "DEL la ll", "SET la x", "SADD ll x", "LCS la ll BOGUS", "LCS ll nokey", "LCS la la BOGUS",
+                        "LCS la la LEN IDX BOGUS", "LCS la la MINMATCHLEN", "LCS la la MINMATCHLEN x LEN IDX",
+                        "LCS la la LEN IDX", "LCS la", "LCS", "DEL la ll"),
+                scenario("LCS refuses a table past proto-max-bulk-len, LEN too",
+                        "DEL lbig lsmall", "CONFIG SET proto-max-bulk-len 1mb", "SETRANGE lbig 599 x", "SETRANGE lsmall 399 x",
+                        "LCS lbig lbig", "LCS lbig lbig LEN", "LCS lbig lsmall LEN", "CONFIG SET proto-max-bulk-len 512mb",
+                        "LCS lbig lbig LEN", "DEL lbig lsmall"),
+                scenario("latency-monitor-threshold is 0 by default and takes 0 and up; LATENCY's answers without samples",
+                        "CONFIG GET latency-monitor-threshold", "CONFIG SET latency-monitor-threshold -1",
+                        "CONFIG SET latency-monitor-threshold abc", "CONFIG SET latency-monitor-threshold 0",
+                        "LATENCY HISTORY command", "LATENCY RESET nosuch", "LATENCY GRAPH nosuch", "LATENCY HISTOGRAM nosuch",
+                        "LATENCY LATEST x", "LATENCY HISTORY", "LATENCY GRAPH", "LATENCY DOCTOR x", "LATENCY NOSUCH", "LATENCY"),
                 scenario("COMMAND GETKEYS finds keys by position and by key count, with Redis's errors",
                         "COMMAND GETKEYS ZUNIONSTORE dst 2 a b", "COMMAND GETKEYS zunion 2 a b WEIGHTS 1 2", "COMMAND GETKEYS EVAL \"return 1\" 0",
                         "COMMAND GETKEYS EVAL \"return 1\" 2 k1 k2 a1", "COMMAND GETKEYS FCALL f x", "COMMAND GETKEYS ZUNION x a",
@@ -143,8 +169,8 @@ class CornerCasesOverWireTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
     void sameRepliesAsRedis(String name, List<byte[][]> commands) throws IOException {
-        List<Reply> redis = replies(SERVERS.redis().port(), commands);
-        List<Reply> ordo = replies(SERVERS.ordoPort(), commands);
+        List<Reply> redis = SideBySide.replies(SERVERS.redis().port(), commands);
+        List<Reply> ordo = SideBySide.replies(SERVERS.ordoPort(), commands);
         assertThat(ordo).as("replies of Ordo, beside Redis's %s", redis).hasSameSizeAs(redis);
         for (int i = 0; i < redis.size(); i++) {
             assertThat(ReplyComparison.difference(ordo.get(i), redis.get(i), false)).as("reply %d: Redis %s, Ordo %s", i,
@@ -153,42 +179,6 @@ class CornerCasesOverWireTest {
     }
 
     private static Arguments scenario(String name, String... commands) {
-        return Arguments.of(name, Arrays.stream(commands).map(CornerCasesOverWireTest::words).toList());
-    }
-
-    /** The words of a command line; a double-quoted word may hold spaces or be empty. */
-    private static byte[][] words(String line) {
-        List<byte[]> out = new ArrayList<>();
-        int i = 0;
-        while (i < line.length()) {
-            if (line.charAt(i) == ' ') {
-                i++;
-            } else if (line.charAt(i) == '"') {
-                int end = line.indexOf('"', i + 1);
-                out.add(line.substring(i + 1, end).getBytes(StandardCharsets.UTF_8));
-                i = end + 1;
-            } else {
-                int end = line.indexOf(' ', i);
-                end = end < 0 ? line.length() : end;
-                out.add(line.substring(i, end).getBytes(StandardCharsets.UTF_8));
-                i = end;
-            }
-        }
-        return out.toArray(byte[][]::new);
-    }
-
-    /** The replies to {@code commands}, pipelined on a new connection, before the final {@code PING end}'s. */
-    private static List<Reply> replies(int port, List<byte[][]> commands) throws IOException {
-        try (RespSocket socket = new RespSocket(port)) {
-            for (byte[][] command : commands) {
-                socket.send(command);
-            }
-            socket.send(words("PING end"));
-            List<Reply> out = new ArrayList<>();
-            for (Reply r = socket.read(); !"end".equals(r.textString()); r = socket.read()) {
-                out.add(r);
-            }
-            return out;
-        }
+        return Arguments.of(name, Arrays.stream(commands).map(SideBySide::words).toList());
     }
 }

@@ -2,12 +2,16 @@ package dev.ordo.server.compat;
 
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.differential.RedisServer;
+import dev.ordo.engine.differential.Reply;
+import dev.ordo.engine.differential.RespSocket;
 import dev.ordo.server.Ordo;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +20,8 @@ import java.util.Map;
  * The two servers a compatibility test compares, started once per test class: an embedded Ordo
  * with an open port and a real {@code redis-server} (see {@link RedisServer} for when a missing
  * one skips and when it fails), each on a free loopback port. Registered with
- * {@code @RegisterExtension static final SideBySide SERVERS = new SideBySide();}.
+ * {@code @RegisterExtension static final SideBySide SERVERS = new SideBySide();}. Also how the
+ * scenario tests write commands ({@link #words}) and collect a pipeline's replies ({@link #replies}).
  */
 final class SideBySide implements BeforeAllCallback, AfterAllCallback {
     private RedisServer redis;
@@ -84,5 +89,41 @@ final class SideBySide implements BeforeAllCallback, AfterAllCallback {
             version = "?";
         }
         return List.of(new Target("ordo", ordoPort), new Target("redis " + version, redis.port()));
+    }
+
+    /** The words of a command line; a double-quoted word may hold spaces or be empty. */
+    static byte[][] words(String line) {
+        List<byte[]> out = new ArrayList<>();
+        int i = 0;
+        while (i < line.length()) {
+            if (line.charAt(i) == ' ') {
+                i++;
+            } else if (line.charAt(i) == '"') {
+                int end = line.indexOf('"', i + 1);
+                out.add(line.substring(i + 1, end).getBytes(StandardCharsets.UTF_8));
+                i = end + 1;
+            } else {
+                int end = line.indexOf(' ', i);
+                end = end < 0 ? line.length() : end;
+                out.add(line.substring(i, end).getBytes(StandardCharsets.UTF_8));
+                i = end;
+            }
+        }
+        return out.toArray(byte[][]::new);
+    }
+
+    /** The replies to {@code commands}, pipelined on a new connection, before the final {@code PING end}'s. */
+    static List<Reply> replies(int port, List<byte[][]> commands) throws IOException {
+        try (RespSocket socket = new RespSocket(port)) {
+            for (byte[][] command : commands) {
+                socket.send(command);
+            }
+            socket.send(words("PING end"));
+            List<Reply> out = new ArrayList<>();
+            for (Reply r = socket.read(); !"end".equals(r.textString()); r = socket.read()) {
+                out.add(r);
+            }
+            return out;
+        }
     }
 }
