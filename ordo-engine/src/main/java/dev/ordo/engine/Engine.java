@@ -5,6 +5,7 @@ import dev.ordo.engine.command.BlockedClients;
 import dev.ordo.engine.command.Call;
 import dev.ordo.engine.command.CallContext;
 import dev.ordo.engine.command.Command;
+import dev.ordo.engine.command.CommandObserver;
 import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.command.Dispatcher;
 import dev.ordo.engine.command.InstantaneousMetrics;
@@ -87,13 +88,6 @@ public final class Engine implements CallContext, KeyspaceListener {
     private int blockedCount;
     private long blockedArrivals;
     private volatile boolean closed;
-    private final List<CommandObserver> observers = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    /** Sees every command a client sends (MONITOR): after it ran, under the engine lock. */
-    @FunctionalInterface
-    public interface CommandObserver {
-        void executed(Session session, byte[][] args, long nowMillis);
-    }
 
     /** How a command ended for its caller. */
     public enum Outcome {
@@ -159,13 +153,13 @@ public final class Engine implements CallContext, KeyspaceListener {
         scheduleMetricsSample();
     }
 
-    /** Adds an observer of every executed command (not those flagged skip_monitor or admin). */
+    /** Adds an observer of every command that runs (MONITOR; which and when: {@link CommandObserver}). */
     public void addObserver(CommandObserver observer) {
-        observers.add(observer);
+        dispatcher.addObserver(observer);
     }
 
     public void removeObserver(CommandObserver observer) {
-        observers.remove(observer);
+        dispatcher.removeObserver(observer);
     }
 
     /**
@@ -300,9 +294,6 @@ public final class Engine implements CallContext, KeyspaceListener {
         try {
             keyspace.beginCommand();
             Call.BlockRequest block = dispatcher.dispatch(session, args, out, true);
-            if (!observers.isEmpty()) {
-                notifyObservers(session, args);
-            }
             if (block != null) {
                 registerBlocked(session, args, out, resumer, block);
                 return Outcome.BLOCKED;
@@ -389,9 +380,6 @@ public final class Engine implements CallContext, KeyspaceListener {
         EmbeddedClient.requireName(args);
         ObjectReplyWriter out = EmbeddedClient.replyWriter(session, textBulks);
         dispatcher.dispatch(session, args, out, false);
-        if (!observers.isEmpty()) {
-            notifyObservers(session, args);
-        }
         return EmbeddedClient.replyOf(out);
     }
 
@@ -489,7 +477,7 @@ public final class Engine implements CallContext, KeyspaceListener {
             if (!onScriptThread) {
                 return false;
             }
-            dispatcher.refuse(target, session, out, Errors.busy(run.isFunction()));
+            dispatcher.refuse(target, session, args, out, Errors.busy(run.isFunction()));
         } else {
             session.failTransaction();
             dispatcher.replyError(out, Errors.busy(run.isFunction()));
@@ -780,18 +768,7 @@ public final class Engine implements CallContext, KeyspaceListener {
         scheduleMetricsSample();
     }
 
-    /** Feeds MONITOR: only commands that ran, and not admin or skip_monitor ones (flags of the subcommand that ran). */
-    private void notifyObservers(Session session, byte[][] args) {
-        Command c = dispatcher.lastRun();
-        if (c == null || c.is(Command.Flag.SKIP_MONITOR) || c.is(Command.Flag.ADMIN)) {
-            return;
-        }
-        for (CommandObserver o : observers) {
-            o.executed(session, args, keyspace.now());
-        }
-    }
-
-    /** The command a session's arguments name, for transports that need flags (e.g. MONITOR, QUIT). */
+    /** The command a session's arguments name, for transports that need flags (e.g. QUIT). */
     public Command lookup(byte[] name) {
         return commands.lookup(name);
     }
