@@ -9,7 +9,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -153,28 +152,7 @@ class CornerCasesOverWireTest {
     }
 
     private static Arguments scenario(String name, String... commands) {
-        return Arguments.of(name, Arrays.stream(commands).map(CornerCasesOverWireTest::words).toList());
-    }
-
-    /** The words of a command line; a double-quoted word may hold spaces or be empty. */
-    private static byte[][] words(String line) {
-        List<byte[]> out = new ArrayList<>();
-        int i = 0;
-        while (i < line.length()) {
-            if (line.charAt(i) == ' ') {
-                i++;
-            } else if (line.charAt(i) == '"') {
-                int end = line.indexOf('"', i + 1);
-                out.add(line.substring(i + 1, end).getBytes(StandardCharsets.UTF_8));
-                i = end + 1;
-            } else {
-                int end = line.indexOf(' ', i);
-                end = end < 0 ? line.length() : end;
-                out.add(line.substring(i, end).getBytes(StandardCharsets.UTF_8));
-                i = end;
-            }
-        }
-        return out.toArray(byte[][]::new);
+        return Arguments.of(name, Arrays.stream(commands).map(SideBySide::words).toList());
     }
 
     /** The replies to {@code commands}, pipelined on a new connection, before the final {@code PING end}'s. */
@@ -183,7 +161,7 @@ class CornerCasesOverWireTest {
             for (byte[][] command : commands) {
                 socket.send(command);
             }
-            socket.send(words("PING end"));
+            socket.send(SideBySide.words("PING end"));
             List<Reply> out = new ArrayList<>();
             for (Reply r = socket.read(); !"end".equals(r.textString()); r = socket.read()) {
                 out.add(r);

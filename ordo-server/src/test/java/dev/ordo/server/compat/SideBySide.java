@@ -8,6 +8,8 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,6 +75,27 @@ final class SideBySide implements BeforeAllCallback, AfterAllCallback {
             return started;
         });
         return o.port();
+    }
+
+    /** The words of a command line; a double-quoted word may hold spaces or be empty. */
+    static byte[][] words(String line) {
+        List<byte[]> out = new ArrayList<>();
+        int i = 0;
+        while (i < line.length()) {
+            if (line.charAt(i) == ' ') {
+                i++;
+            } else if (line.charAt(i) == '"') {
+                int end = line.indexOf('"', i + 1);
+                out.add(line.substring(i + 1, end).getBytes(StandardCharsets.UTF_8));
+                i = end + 1;
+            } else {
+                int end = line.indexOf(' ', i);
+                end = end < 0 ? line.length() : end;
+                out.add(line.substring(i, end).getBytes(StandardCharsets.UTF_8));
+                i = end;
+            }
+        }
+        return out.toArray(byte[][]::new);
     }
 
     /** Ordo, then Redis (named with its version), for {@code @MethodSource}. */
