@@ -55,6 +55,11 @@ final class EmbeddedServerControl implements ServerControl {
         throw new ErrorReply(Errors.MONITOR_EMBEDDED);
     }
 
+    /** An embedded client never monitors: nothing to stop. */
+    @Override
+    public void stopMonitoring(Session session) {
+    }
+
     @Override
     public void shutdown() {
         throw new ErrorReply("ERR SHUTDOWN is not available in an embedded engine; close it instead");

@@ -85,7 +85,7 @@ final class ConnectionCommands {
         c.reply().simpleString("OK");
     }
 
-    /** RESET: the connection as new (database 0, RESP2, no name, replies on, authenticated only without a password). */
+    /** RESET: the connection as new (database 0, RESP2, no name, replies on, not monitoring, authenticated only without a password). */
     private static void reset(Call c) {
         Session s = c.session();
         s.selectDb(0);
@@ -98,6 +98,7 @@ final class ConnectionCommands {
         s.setAuthenticated(!c.context().acl().authRequired());
         s.endMulti();
         c.context().transactions().unwatchAll(s);
+        c.context().server().stopMonitoring(s);
         c.reply().simpleString("RESET");
     }
 

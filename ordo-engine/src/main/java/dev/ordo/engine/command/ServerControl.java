@@ -21,6 +21,9 @@ public interface ServerControl {
      */
     boolean monitor(Session session);
 
+    /** RESET: the connection of {@code session} stops monitoring, if it did. */
+    void stopMonitoring(Session session);
+
     /** Shuts the server down (SHUTDOWN); embedded engines refuse. */
     void shutdown();
 

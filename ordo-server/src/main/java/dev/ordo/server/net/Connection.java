@@ -65,7 +65,7 @@ import java.util.concurrent.RejectedExecutionException;
  *
  * <p>MONITOR runs in the engine like any command; the engine asks the server to
  * {@link #startMonitoring}, and from then on the connection receives {@link MonitorFeed}'s lines
- * while it can still run commands of its own.
+ * while it can still run commands of its own, until RESET ({@link #stopMonitoring}).
  */
 final class Connection extends ChannelInboundHandlerAdapter implements Engine.Resumer, RespDecoder.Limits, ClientBuffers {
     private static final int WRITE_OUT_BYTES = 64 * 1024;
@@ -687,6 +687,14 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         monitor = true;
         server.monitors().add(this);
         return true;
+    }
+
+    /** RESET, as the engine runs it on this connection's loop: no more of {@link MonitorFeed}'s lines. */
+    void stopMonitoring() {
+        if (monitor) {
+            monitor = false;
+            server.monitors().remove(this);
+        }
     }
 
     /** A MONITOR line, from any thread: appended to this connection's output on its event loop. */

@@ -51,7 +51,7 @@ final class MonitorFeed implements CommandObserver {
         monitors.add(c);
     }
 
-    /** Stops feeding {@code c} (it closed). */
+    /** Stops feeding {@code c} (it closed, or ran RESET). */
     synchronized void remove(Connection c) {
         if (monitors.remove(c) && monitors.isEmpty()) {
             engine.removeObserver(this);

@@ -570,6 +570,14 @@ public final class RespServer implements ServerControl, AutoCloseable {
     }
 
     @Override
+    public void stopMonitoring(Session session) {
+        Connection c = connections.get(session.id());
+        if (c != null) {
+            c.stopMonitoring();
+        }
+    }
+
+    @Override
     public void shutdown() {
         log.warning("User requested shutdown...");
         Thread t = new Thread(onShutdown, "ordo-shutdown");

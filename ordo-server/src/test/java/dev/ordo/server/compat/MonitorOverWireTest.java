@@ -79,6 +79,21 @@ class MonitorOverWireTest {
         }
     }
 
+    @Test
+    void monitor_thenReset_noMoreLines_asInRedis() throws IOException {
+        for (int port : List.of(SERVERS.redis().port(), SERVERS.ordoPort())) {
+            try (RespSocket monitor = new RespSocket(port); RespSocket client = new RespSocket(port)) {
+                assertThat(monitor.call(SideBySide.words("MONITOR")).textString()).isEqualTo("OK");
+                client.call(SideBySide.words("SET before-reset v"));
+                assertThat(monitor.read().textString()).endsWith("\"SET\" \"before-reset\" \"v\"");
+                assertThat(monitor.call(SideBySide.words("RESET")).textString()).isEqualTo("RESET");
+                client.call(SideBySide.words("SET after-reset v"));
+                assertThat(monitor.call(SideBySide.words("PING")).textString()).as("the reply after RESET on port %d", port)
+                        .isEqualTo("PONG");
+            }
+        }
+    }
+
     /**
      * Runs {@link #SESSION} on {@code port} beside a monitoring client and returns what it saw
      * up to the session's end, each line without its timestamp and with the client's address
