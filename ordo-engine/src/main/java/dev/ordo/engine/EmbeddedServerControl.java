@@ -4,6 +4,7 @@ import dev.ordo.engine.command.ServerControl;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.TransportStats;
 import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.error.Errors;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -47,6 +48,16 @@ final class EmbeddedServerControl implements ServerControl {
             }
         }
         return false;
+    }
+
+    @Override
+    public boolean monitor(Session session) {
+        throw new ErrorReply(Errors.MONITOR_EMBEDDED);
+    }
+
+    /** An embedded client never monitors: nothing to stop. */
+    @Override
+    public void stopMonitoring(Session session) {
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.ordo.engine.command.BlockedClients;
 import dev.ordo.engine.command.Call;
 import dev.ordo.engine.command.CallContext;
 import dev.ordo.engine.command.Command;
+import dev.ordo.engine.command.CommandObserver;
 import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.command.Dispatcher;
 import dev.ordo.engine.command.InstantaneousMetrics;
@@ -94,13 +95,6 @@ public final class Engine implements CallContext, KeyspaceListener {
     private int blockedCount;
     private long blockedArrivals;
     private volatile boolean closed;
-    private final List<CommandObserver> observers = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    /** Sees every command a client sends (MONITOR): after it ran, under the engine lock. */
-    @FunctionalInterface
-    public interface CommandObserver {
-        void executed(Session session, byte[][] args, long nowMillis);
-    }
 
     /** How a command ended for its caller. */
     public enum Outcome {
@@ -167,13 +161,13 @@ public final class Engine implements CallContext, KeyspaceListener {
         scheduleMetricsSample();
     }
 
-    /** Adds an observer of every executed command (not those flagged skip_monitor or admin). */
+    /** Adds an observer of every command that runs (MONITOR; which and when: {@link CommandObserver}). */
     public void addObserver(CommandObserver observer) {
-        observers.add(observer);
+        dispatcher.addObserver(observer);
     }
 
     public void removeObserver(CommandObserver observer) {
-        observers.remove(observer);
+        dispatcher.removeObserver(observer);
     }
 
     /**
@@ -314,13 +308,9 @@ public final class Engine implements CallContext, KeyspaceListener {
             } finally {
                 tracking.setCurrent(null);
             }
-            if (dispatcher.lastRun() != null) {
-                tracking.commandDone(session, dispatcher.lastRun());
-            }
+            Command named = commands.lookup(args[0]);
+            tracking.commandDone(session, named != null && named.name().equals("client"));
             tracking.flushBroadcasts();
-            if (!observers.isEmpty()) {
-                notifyObservers(session, args);
-            }
             if (block != null) {
                 registerBlocked(session, args, out, resumer, block);
                 return Outcome.BLOCKED;
@@ -407,9 +397,6 @@ public final class Engine implements CallContext, KeyspaceListener {
         EmbeddedClient.requireName(args);
         ObjectReplyWriter out = EmbeddedClient.replyWriter(session, textBulks);
         dispatcher.dispatch(session, args, out, false);
-        if (!observers.isEmpty()) {
-            notifyObservers(session, args);
-        }
         return EmbeddedClient.replyOf(out);
     }
 
@@ -509,7 +496,7 @@ public final class Engine implements CallContext, KeyspaceListener {
             if (!onScriptThread) {
                 return false;
             }
-            dispatcher.refuse(target, session, out, Errors.busy(run.isFunction()));
+            dispatcher.refuse(target, session, args, out, Errors.busy(run.isFunction()));
         } else {
             session.failTransaction();
             dispatcher.replyError(out, Errors.busy(run.isFunction()));
@@ -856,18 +843,7 @@ public final class Engine implements CallContext, KeyspaceListener {
         scheduleMetricsSample();
     }
 
-    /** Feeds MONITOR: only commands that ran, and not admin or skip_monitor ones (flags of the subcommand that ran). */
-    private void notifyObservers(Session session, byte[][] args) {
-        Command c = dispatcher.lastRun();
-        if (c == null || c.is(Command.Flag.SKIP_MONITOR) || c.is(Command.Flag.ADMIN)) {
-            return;
-        }
-        for (CommandObserver o : observers) {
-            o.executed(session, args, keyspace.now());
-        }
-    }
-
-    /** The command a session's arguments name, for transports that need flags (e.g. MONITOR, QUIT). */
+    /** The command a session's arguments name, for transports that need flags (e.g. QUIT). */
     public Command lookup(byte[] name) {
         return commands.lookup(name);
     }

@@ -323,14 +323,6 @@ public final class Acl {
             "psubscribe", new int[] {1, -1, 1});
 
     /**
-     * Whether {@code user} may run a command the server handles outside the command table
-     * (MONITOR): only a user allowed every command, key and channel, since no rule can name it.
-     */
-    public boolean mayRunUntabledCommands(AclUser user) {
-        return user == null || user.unrestricted();
-    }
-
-    /**
      * Whether {@code user} may use {@code channel}: publish or subscribe to it, or, with
      * {@code literal}, subscribe to it as a pattern. For the Pub/Sub commands to ask.
      */

@@ -97,7 +97,7 @@ final class ConnectionCommands {
         c.reply().simpleString("OK");
     }
 
-    /** RESET: the connection as new (database 0, RESP2, no name, replies on, authenticated only without a password). */
+    /** RESET: the connection as new (database 0, RESP2, no name, replies on, not monitoring, authenticated only without a password). */
     private static void reset(Call c) {
         Session s = c.session();
         s.selectDb(0);
@@ -113,6 +113,7 @@ final class ConnectionCommands {
         if (s.subscriptions() != null) {
             c.context().pubSub().forget(s.subscriptions());
         }
+        c.context().server().stopMonitoring(s);
         c.reply().simpleString("RESET");
     }
 

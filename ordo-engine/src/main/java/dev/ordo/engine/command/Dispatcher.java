@@ -19,6 +19,12 @@ import java.util.function.Supplier;
  * the user's ACL permissions, logging a refusal in ACL LOG; then runs the handler and turns a
  * thrown {@link ErrorReply} into an error reply. Keeps INFO commandstats, the slow log and the
  * latency monitor's {@code command} and {@code fast-command} events. Called under the engine lock.
+ *
+ * <p>MONITOR: every command that runs, nested ones included, is shown to the {@link CommandObserver}s
+ * right after it ran ({@link #run} is Redis's call()), unless flagged admin or skip_monitor; the
+ * script runners (skip_monitor) show themselves before their script runs ({@link #feedMonitors}),
+ * and an EXEC refused before running is shown where it is refused. The observer list is empty
+ * unless some client monitors, so the command path pays one emptiness check.
  */
 public final class Dispatcher {
     private final CallContext context;
@@ -29,8 +35,8 @@ public final class Dispatcher {
     private final InstantaneousMetrics instantaneous = new InstantaneousMetrics();
     private WriteBarrier barrier;
     private long totalCommands;
-    private Command lastRun;
     private final ErrorStats errors = new ErrorStats();
+    private final List<CommandObserver> observers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final java.util.function.BooleanSupplier latencyTracking;
     private final java.util.function.LongSupplier slowThreshold;
     private final java.util.function.LongSupplier slowMaxLen;
@@ -76,7 +82,6 @@ public final class Dispatcher {
      * {@code blockingAllowed}), else null with the reply written.
      */
     public Call.BlockRequest dispatch(Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed) {
-        lastRun = null;
         Command command = context.commands().lookup(args[0]);
         if (command == null) {
             flagTransaction(session);
@@ -84,26 +89,26 @@ public final class Dispatcher {
             return null;
         }
         if (!command.arityAccepts(args.length)) {
-            reject(command, session, out, Errors.wrongArity(command.fullName()));
+            reject(command, session, args, out, Errors.wrongArity(command.fullName()));
             return null;
         }
         if (command.is(Command.Flag.PROTECTED) && !session.allowedBy(context.config().get("enable-debug-command"))) {
-            reject(command, session, out, Errors.DEBUG_NOT_ALLOWED);
+            reject(command, session, args, out, Errors.DEBUG_NOT_ALLOWED);
             return null;
         }
         if (!session.authenticated() && authRequired() && !command.is(Command.Flag.NO_AUTH)) {
-            reject(command, session, out, Errors.NOAUTH);
+            reject(command, session, args, out, Errors.NOAUTH);
             return null;
         }
         if (!command.subcommands().isEmpty() && args.length > 1) {
             Command sub = command.subcommand(args[1]);
             if (sub == null) {
                 // No command was found, so none counts a rejected call (Redis's c->cmd is NULL here).
-                refuse(command, session, out, Errors.unknownSubcommand(text(args[1]), command.name()));
+                refuse(command, session, args, out, Errors.unknownSubcommand(text(args[1]), command.name()));
                 return null;
             }
             if (!sub.arityAccepts(args.length)) {
-                reject(sub, session, out, Errors.wrongArity(sub.fullName()));
+                reject(sub, session, args, out, Errors.wrongArity(sub.fullName()));
                 return null;
             }
             command = sub;
@@ -112,7 +117,7 @@ public final class Dispatcher {
         Transactions.Multi multi = session.multi();
         boolean queues = multi != null && !Transactions.runsInsideMulti(command);
         if (queues && command.is(Command.Flag.NO_MULTI)) {
-            reject(command, session, out, "ERR Command not allowed inside a transaction");
+            reject(command, session, args, out, "ERR Command not allowed inside a transaction");
             return null;
         }
         if (refusedByAcl(command, session, args, out, multi != null ? "multi" : "toplevel")) {
@@ -120,19 +125,19 @@ public final class Dispatcher {
         }
         Set<Command.Flag> flags = command.flagsOf(args);
         if (outOfMemory(command, flags, multi)) {
-            reject(command, session, out, Errors.OOM);
+            reject(command, session, args, out, Errors.OOM);
             return null;
         }
         // While writes are refused (MISCONF) Redis refuses PING too, and a write before queueing it.
         if (command.is(Command.Flag.WRITE) ? multi != null : command.fullName().equals("ping")) {
             String refusal = context.persistence().writeRefusal();
             if (refusal != null) {
-                reject(command, session, out, refusal);
+                reject(command, session, args, out, refusal);
                 return null;
             }
         }
         if (session.protocol() == 2 && session.subscribed() && !PubSubCommands.allowedWhileSubscribed(command)) {
-            reject(command, session, out, Errors.pubsubContext(command.fullName()));
+            reject(command, session, args, out, Errors.pubsubContext(command.fullName()));
             return null;
         }
         if (queues) {
@@ -151,7 +156,7 @@ public final class Dispatcher {
             return false;
         }
         logAclDenial(session, session, denial, command, args, where);
-        reject(command, session, out, nopermText(session, denial, command));
+        reject(command, session, args, out, nopermText(session, denial, command));
         return true;
     }
 
@@ -289,17 +294,14 @@ public final class Dispatcher {
 
     /**
      * Runs a command inside another one (a script's redis.call, a transaction's command at EXEC;
-     * the caller made Redis's checks): counted in the statistics, never blocking, leaving the
-     * outer command as the one that ran. A handler's unexpected failure becomes an error reply.
+     * the caller made Redis's checks): counted in the statistics and shown to MONITOR, never
+     * blocking. A handler's unexpected failure becomes an error reply.
      */
     public void runNested(Command command, Session session, byte[][] args, ReplyWriter out) {
-        Command outer = lastRun;
         try {
             run(command, session, args, out, false, null);
         } catch (RuntimeException e) {
             replyError(out, "ERR internal error while running '" + command.fullName() + "': " + e);
-        } finally {
-            lastRun = outer;
         }
     }
 
@@ -318,17 +320,15 @@ public final class Dispatcher {
 
     /**
      * Runs another client's allow-busy command (MULTI, WATCH, AUTH, HELLO ...) on the thread of a
-     * busy script, between two of its instructions: never blocking, leaving the script as the
-     * command that runs.
+     * busy script, between two of its instructions: never blocking, and leaving the script's
+     * out-of-memory state as it was.
      */
     public void dispatchBesideScript(Session session, byte[][] args, ReplyWriter out) {
-        Command outer = lastRun;
         boolean oom = oomAtStart;
         besideScript = true;
         try {
             dispatch(session, args, out, false);
         } finally {
-            lastRun = outer;
             besideScript = false;
             oomAtStart = oom;
         }
@@ -340,7 +340,7 @@ public final class Dispatcher {
         if (write) {
             String refusal = context.persistence().writeRefusal();
             if (refusal != null) {
-                reject(command, session, out, refusal);
+                reject(command, session, args, out, refusal);
                 return null;
             }
         }
@@ -350,7 +350,6 @@ public final class Dispatcher {
         long start = System.nanoTime();
         long dirtyBefore = context.keyspace().dirty();
         Call call = new Call(context, session, args, out, command, blockingAllowed, effects, readyKey);
-        lastRun = command;
         boolean failed = false;
         errorsBefore = errors.total();
         passedOnErrors = 0;
@@ -376,6 +375,9 @@ public final class Dispatcher {
             }
         } finally {
             effects.end();
+        }
+        if (!observers.isEmpty() && readyKey == null && !command.is(Command.Flag.SKIP_MONITOR) && !command.is(Command.Flag.ADMIN)) {
+            feedMonitors(session, args);
         }
         // As Redis: failed once when an error was counted after the last nested command (a
         // transaction's or a script's commands count their own), and once more per error passed on.
@@ -456,9 +458,9 @@ public final class Dispatcher {
         return slowLog;
     }
 
-    private void reject(Command command, Session session, ReplyWriter out, String error) {
+    private void reject(Command command, Session session, byte[][] args, ReplyWriter out, String error) {
         statsOf(command).rejectedCalls++;
-        refuse(command, session, out, error);
+        refuse(command, session, args, out, error);
     }
 
     /** Writes an error reply and counts it (INFO errorstats; the running command's failed_calls). */
@@ -501,22 +503,43 @@ public final class Dispatcher {
     /**
      * Refuses a command before it runs, as Redis does: EXEC discards the transaction and its
      * watches and answers EXECABORT naming why; any other command fails an open transaction and
-     * gets {@code error}. Touches engine state: only the thread running commands may call it.
+     * gets {@code error}; MONITOR is shown such an EXEC. Touches engine state: only the thread
+     * running commands may call it.
      */
-    public void refuse(Command command, Session session, ReplyWriter out, String error) {
+    public void refuse(Command command, Session session, byte[][] args, ReplyWriter out, String error) {
         if (command.fullName().equals("exec")) {
             session.endMulti();
             context.transactions().unwatchAll(session);
             replyError(out, Errors.execAbort(error));
+            // As Redis's execCommandAbort: MONITOR sees an EXEC refused before it ran.
+            feedMonitors(session, args);
         } else {
             flagTransaction(session);
             replyError(out, error);
         }
     }
 
-    /** The command (or subcommand) the last dispatch ran, or null when it was rejected before running. */
-    public Command lastRun() {
-        return lastRun;
+    /**
+     * Shows {@code args}, which {@code session} runs, to every {@link CommandObserver} now; EVAL,
+     * EVALSHA and FCALL (skip_monitor) call it before running their script, as Redis's do, so
+     * that the script's commands follow them.
+     */
+    public void feedMonitors(Session session, byte[][] args) {
+        if (observers.isEmpty()) {
+            return;
+        }
+        for (CommandObserver o : observers) {
+            o.executed(session, args);
+        }
+    }
+
+    /** Adds an observer of every command that runs (see the class comment for which and when). */
+    public void addObserver(CommandObserver observer) {
+        observers.add(observer);
+    }
+
+    public void removeObserver(CommandObserver observer) {
+        observers.remove(observer);
     }
 
     /** Counters per command name, for INFO commandstats. */

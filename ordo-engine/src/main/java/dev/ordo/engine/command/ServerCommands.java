@@ -24,7 +24,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Server commands: COMMAND, CONFIG, INFO, TIME, SHUTDOWN, SLOWLOG, DEBUG, and the persistence
+ * Server commands: COMMAND, CONFIG, INFO, TIME, SHUTDOWN, SLOWLOG, DEBUG, MONITOR (streamed by
+ * the {@link ServerControl}), and the persistence
  * commands SAVE, BGSAVE, BGREWRITEAOF and LASTSAVE (carried out by {@link PersistenceControl}). They read and change
  * server-wide state: the command table, the configuration, the dispatcher's statistics and slow
  * log, and the keyspace's counters. CONFIG SET is atomic: every name is checked, then every value
@@ -69,6 +70,7 @@ final class ServerCommands {
                 .with(Command.of("reset", 2, "admin loading stale", 0, 0, 0, SERVER, ServerCommands::slowlogReset))
                 .with(Command.of("help", 2, "loading stale", 0, 0, 0, SERVER, ServerCommands::slowlogHelp)));
         table.register(Command.of("debug", -2, ADMIN_FLAGS + " protected", 0, 0, 0, SERVER, ServerCommands::debug));
+        table.register(Command.of("monitor", 1, ADMIN_FLAGS, 0, 0, 0, SERVER, ServerCommands::monitor));
         table.register(Command.of("save", 1, "admin noscript no_multi", 0, 0, 0, SERVER, c -> {
             c.context().persistence().save();
             c.reply().simpleString("OK");
@@ -78,6 +80,20 @@ final class ServerCommands {
                 c -> c.reply().simpleString(c.context().persistence().bgrewriteaof())));
         table.register(Command.of("lastsave", 1, "loading stale fast", 0, 0, 0, SERVER,
                 c -> c.reply().integer(c.context().persistence().lastSave())));
+    }
+
+    /**
+     * MONITOR: OK, then the client's connection is sent every command that runs; nothing more
+     * when it already monitors. Refused where the client must get one reply per command (inside
+     * EXEC, as Redis refuses a DENY BLOCKING client), and to embedded clients.
+     */
+    private static void monitor(Call c) {
+        if (!c.blockingAllowed()) {
+            throw new ErrorReply(Errors.MONITOR_DENY_BLOCKING);
+        }
+        if (c.context().server().monitor(c.session())) {
+            c.reply().simpleString("OK");
+        }
     }
 
     /** BGSAVE [SCHEDULE]. */

@@ -14,6 +14,16 @@ public interface ServerControl {
     /** Closes the connection of the client with {@code id}; returns whether there was one. */
     boolean kill(long id);
 
+    /**
+     * MONITOR: from now on the connection of {@code session} is sent a line for every command that
+     * runs; returns false, changing nothing, when it already was. Embedded clients are refused
+     * ({@link dev.ordo.engine.error.Errors#MONITOR_EMBEDDED}): they have no connection.
+     */
+    boolean monitor(Session session);
+
+    /** RESET: the connection of {@code session} stops monitoring, if it did. */
+    void stopMonitoring(Session session);
+
     /** Shuts the server down (SHUTDOWN); embedded engines refuse. */
     void shutdown();
 

@@ -35,6 +35,8 @@ public final class Session {
     private volatile dev.ordo.engine.pubsub.Subscriptions subscriptions;
     private dev.ordo.engine.pubsub.PushSink pushSink;
     private dev.ordo.engine.pubsub.ClientTracking tracking;
+    /** Whether this is the session scripts run their commands on (MONITOR shows it as {@code lua}). */
+    private boolean scriptClient;
 
     /**
      * CLIENT REPLY's modes. SKIP is two steps, as in Redis: CLIENT REPLY SKIP sets
@@ -49,6 +51,19 @@ public final class Session {
         this.createdMillis = nowMillis;
         this.lastCommandMillis = nowMillis;
         this.authenticated = authenticated;
+    }
+
+    /** The session scripts run their commands on: authenticated, named {@code lua}. */
+    public static Session forScripts(long nowMillis) {
+        Session s = new Session(nowMillis, true);
+        s.name = "lua";
+        s.scriptClient = true;
+        return s;
+    }
+
+    /** Whether scripts run their commands on this session ({@link #forScripts}). */
+    public boolean isScriptClient() {
+        return scriptClient;
     }
 
     public long id() {

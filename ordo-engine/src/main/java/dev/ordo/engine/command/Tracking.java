@@ -127,9 +127,8 @@ public final class Tracking {
      * After each top-level command: CLIENT CACHING's choice lasts until a command other than a
      * CLIENT subcommand has run (outside MULTI), as Redis resets it.
      */
-    public void commandDone(Session s, Command command) {
+    public void commandDone(Session s, boolean clientCommand) {
         ClientTracking mode = s.tracking();
-        boolean clientCommand = command.parent() != null && command.parent().name().equals("client");
         if (mode != null && mode.caching() != null && !s.inMulti() && !clientCommand) {
             mode.setCaching(null);
         }

@@ -123,6 +123,11 @@ public final class Errors {
     /** SHUTDOWN ABORT when no shutdown is under way. */
     public static final String NO_SHUTDOWN_IN_PROGRESS = "ERR No shutdown in progress.";
 
+    /** MONITOR where the client must get one reply per command (inside EXEC), as Redis words it. */
+    public static final String MONITOR_DENY_BLOCKING = "ERR MONITOR isn't allowed for DENY BLOCKING client";
+    /** MONITOR from an embedded client: it has no connection to stream the lines to. */
+    public static final String MONITOR_EMBEDDED = "ERR MONITOR needs a network connection; an embedded client has none";
+
     /** EXEC at a transaction whose queueing failed. */
     public static final String EXEC_ABORT_PREVIOUS = "EXECABORT Transaction discarded because of previous errors.";
 

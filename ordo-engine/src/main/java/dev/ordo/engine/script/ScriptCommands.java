@@ -157,8 +157,9 @@ public final class ScriptCommands {
         }
     }
 
-    /** FCALL function numkeys key... arg... */
+    /** FCALL function numkeys key... arg...; MONITOR sees it before its function's commands. */
     private static void fcall(Call c, Scripting scripting, boolean readOnlyCommand) {
+        c.context().dispatcher().feedMonitors(c.session(), c.args());
         Functions.Function fn = scripting.functions().function(c.argString(1));
         if (fn == null) {
             throw new ErrorReply("ERR Function not found");
@@ -286,8 +287,9 @@ public final class ScriptCommands {
         r.bulk(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
-    /** EVAL script numkeys key... arg... (and the SHA and read-only variants). */
+    /** EVAL script numkeys key... arg... (and the SHA and read-only variants); MONITOR sees it before its script's commands. */
     private static void eval(Call c, Scripting scripting, boolean bySha, boolean readOnly) {
+        c.context().dispatcher().feedMonitors(c.session(), c.args());
         int numKeys = numKeys(c, 2);
         Scripting.Script script;
         if (bySha) {

@@ -672,8 +672,7 @@ public final class Scripting {
 
     private Session scriptSession(Session caller) {
         if (scriptSession == null) {
-            scriptSession = new Session(context.keyspace().now(), true);
-            scriptSession.setName("lua");
+            scriptSession = Session.forScripts(context.keyspace().now());
         }
         scriptSession.selectDb(caller.db());
         scriptSession.setProtocol(2);

@@ -255,6 +255,35 @@ class AclCommandsTest extends CommandTestSupport {
     }
 
     @Test
+    void monitor_refusedByItsCategoriesOrName_loggedLikeAnyCommand() {
+        user("nodanger", "+@all", "-@dangerous");
+        user("noadmin", "+@all", "-@admin");
+        user("allbut", "+@all", "-monitor");
+        for (String name : List.of("nodanger", "noadmin", "allbut")) {
+            EmbeddedClient u = as(name);
+            assertThatThrownBy(() -> u.call("MONITOR")).hasMessage("NOPERM User " + name + " has no permissions to run the 'monitor' command");
+            assertThat(s(client.call("ACL", "DRYRUN", name, "MONITOR")))
+                    .isEqualTo("User " + name + " has no permissions to run the 'monitor' command");
+        }
+        assertThat(aclLog().get(0)).containsEntry("reason", "command").containsEntry("context", "toplevel")
+                .containsEntry("object", "monitor").containsEntry("username", "allbut");
+        assertThat(strings(client.call("ACL", "CAT", "admin"))).contains("monitor");
+        assertThat(strings(client.call("ACL", "CAT", "dangerous"))).contains("monitor");
+    }
+
+    @Test
+    void monitor_allowedByNameOrCategory_reachesTheCommand_whichEmbeddedClientsCannotRun() {
+        user("only", "-@all", "+monitor");
+        user("admins", "+@admin");
+        for (String name : List.of("only", "admins")) {
+            assertThat(client.call("ACL", "DRYRUN", name, "MONITOR")).isEqualTo("OK");
+            EmbeddedClient u = as(name);
+            assertThatThrownBy(() -> u.call("MONITOR")).hasMessage("ERR MONITOR needs a network connection; an embedded client has none");
+        }
+        assertThat(aclLog()).isEmpty();
+    }
+
+    @Test
     void keyNotAllowed_getsNopermWithoutTheKey_andTheLogNamesIt() {
         user("u", "~k*", "+@all");
         EmbeddedClient u = as("u");

@@ -200,6 +200,7 @@ class AclDifferentialTest {
         }
     }
 
+    private static final String EXEC_ABORT = "EXECABORT Transaction discarded because of: ";
     private static final Pattern CMD_70 = Pattern.compile("NOPERM this user has no permissions to run the '([^']*)' command");
     private static final Pattern DRY_CMD_70 = Pattern.compile("This user has no permissions to run the '([^']*)' command");
     private static final Pattern DRY_KEY_70 = Pattern.compile("This user has no permissions to access the '([^']*)' key");
@@ -207,7 +208,8 @@ class AclDifferentialTest {
     /**
      * Redis 7.0's reply in Redis 7.2's words, for the ACL texts 7.2 reworded: top-level NOPERM
      * (the user named, the key not), refusals inside scripts ("ACL failure in script: ..."),
-     * and DRYRUN's answers (the user named). {@code command} is the command the user sent.
+     * and DRYRUN's answers (the user named), also as the reason EXECABORT gives. {@code command}
+     * is the command the user sent.
      */
     static Reply as72(Reply reply, String user, String[] command) {
         if (redis72) {
@@ -224,6 +226,10 @@ class AclDifferentialTest {
             return reply;
         }
         String t = reply.textString();
+        if (t.startsWith(EXEC_ABORT)) {
+            Reply why = as72(Reply.text(Reply.Kind.ERROR, t.substring(EXEC_ABORT.length()).getBytes(StandardCharsets.ISO_8859_1)), user, command);
+            return Reply.text(reply.kind(), (EXEC_ABORT + why.textString()).getBytes(StandardCharsets.ISO_8859_1));
+        }
         Matcher m = CMD_70.matcher(t);
         if (m.matches()) {
             t = "NOPERM User " + user + " has no permissions to run the '" + m.group(1) + "' command";
@@ -249,6 +255,57 @@ class AclDifferentialTest {
     private static String scriptCommand(String[] command) {
         Matcher m = Pattern.compile("call\\('([a-z]+)'").matcher(command.length > 1 ? command[1] : "");
         return m.find() ? m.group(1) : "?";
+    }
+
+    /**
+     * MONITOR is a command like any other for ACL: its categories (admin, slow, dangerous) and its
+     * name decide, DRYRUN answers alike, and a refusal is logged alike. Only refusals are run (an
+     * allowed MONITOR would turn Redis's socket into a feed; Ordo's engine has no connection).
+     */
+    @Test
+    void monitor_rulesByNameAndCategory_allowAndRefuseAsRedis() throws Exception {
+        Map<String, List<String>> users = new LinkedHashMap<>();
+        users.put("m-nodanger", List.of("+@all", "-@dangerous"));
+        users.put("m-noadmin", List.of("+@all", "-@admin"));
+        users.put("m-only", List.of("-@all", "+monitor"));
+        users.put("m-allbut", List.of("+@all", "-monitor"));
+        users.put("m-admin", List.of("+@admin"));
+        users.put("m-noslow", List.of("+@all", "-@slow"));
+        users.put("m-back", List.of("-@all", "+@dangerous", "-@admin", "+monitor"));
+        List<String> differences = new ArrayList<>();
+        try (EngineTarget ordo = new EngineTarget(); RespSocket admin = new RespSocket(redis.port())) {
+            for (var u : users.entrySet()) {
+                String user = u.getKey();
+                List<String> setuser = new ArrayList<>(List.of("ACL", "SETUSER", user, "on", ">pw"));
+                setuser.addAll(u.getValue());
+                byte[][] args = bytes(setuser.toArray(String[]::new));
+                assertThat(admin.call(args).toString()).isEqualTo("+OK");
+                assertThat(ordo.call(args).toString()).isEqualTo("+OK");
+                String[] monitor = a("MONITOR");
+                Reply redisDry = as72(admin.call(bytes("ACL", "DRYRUN", user, "MONITOR")), user, monitor);
+                note(differences, user + " DRYRUN MONITOR", ordo.call(bytes("ACL", "DRYRUN", user, "MONITOR")), redisDry);
+                if (redisDry.kind() == Reply.Kind.STATUS) {
+                    continue;
+                }
+                admin.call(bytes("ACL", "LOG", "RESET"));
+                ordo.call(bytes("ACL", "LOG", "RESET"));
+                try (RespSocket r = new RespSocket(redis.port())) {
+                    assertThat(r.call(bytes("AUTH", user, "pw")).toString()).isEqualTo("+OK");
+                    Session s = ordo.newSession();
+                    assertThat(ordo.call(s, bytes("AUTH", user, "pw")).toString()).isEqualTo("+OK");
+                    note(differences, user + " MONITOR", ordo.call(s, bytes(monitor)), as72(r.call(bytes(monitor)), user, monitor));
+                    for (String[] command : List.of(a("MULTI"), a("MONITOR"), a("EXEC"))) {
+                        note(differences, user + " in MULTI: " + command[0], ordo.call(s, bytes(command)),
+                                as72(r.call(bytes(command)), user, command));
+                    }
+                }
+                note(differences, user + " MONITOR (ACL LOG)", ordo.call(bytes("ACL", "LOG")), admin.call(bytes("ACL", "LOG")), true);
+            }
+            Reply o = ordo.call(bytes("COMMAND", "INFO", "monitor")).children().get(0);
+            Reply e = admin.call(bytes("COMMAND", "INFO", "monitor")).children().get(0);
+            note(differences, "COMMAND INFO monitor", o, e, false);
+        }
+        assertThat(differences).isEmpty();
     }
 
     @Test

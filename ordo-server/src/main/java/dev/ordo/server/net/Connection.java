@@ -67,9 +67,9 @@ import java.util.concurrent.RejectedExecutionException;
  * <p>CLIENT REPLY: the engine only records the mode. A reply is sent when the mode after the
  * command is ON, and a command run in SKIP mode turns it back to ON.
  *
- * <p>MONITOR is intercepted here (the engine has no such command): it checks arity and
- * authentication like any command, answers OK once, and from then on the connection receives
- * {@link MonitorFeed}'s lines while it can still run commands of its own.
+ * <p>MONITOR runs in the engine like any command; the engine asks the server to
+ * {@link #startMonitoring}, and from then on the connection receives {@link MonitorFeed}'s lines
+ * while it can still run commands of its own, until RESET ({@link #stopMonitoring}).
  */
 final class Connection extends ChannelInboundHandlerAdapter implements Engine.Resumer, RespDecoder.Limits, ClientBuffers, PushSink {
     private static final int WRITE_OUT_BYTES = 64 * 1024;
@@ -77,7 +77,6 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private static final long FIXED_BYTES = 4096;
     private static final byte[] POST = "post".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] HOST = "host:".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] MONITOR = "monitor".getBytes(StandardCharsets.US_ASCII);
     private static final Set<String> SCRIPT_RUNNERS = Set.of("eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro", "exec");
 
     private final RespServer server;
@@ -483,8 +482,6 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             Scripting.Run busy = scriptBusyHere();
             if (busy != null) {
                 engine.answerWhileBusy(session, args, writer, busy);
-            } else if (isMonitor(args[0])) {
-                monitorCommand(args);
             } else if (execute(args, mark) == Engine.Outcome.BLOCKED) {
                 block(mark);
                 return;
@@ -680,22 +677,24 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         closeNow();
     }
 
-    private boolean isMonitor(byte[] name) {
-        return CommandTable.sameIgnoringCase(MONITOR, name) && engine.lookup(name) == null;
+    /**
+     * MONITOR, as the engine runs it on this connection's loop: from now on {@link MonitorFeed}'s
+     * lines come here. Returns false when they already did.
+     */
+    boolean startMonitoring() {
+        if (monitor) {
+            return false;
+        }
+        monitor = true;
+        server.monitors().add(this);
+        return true;
     }
 
-    /** MONITOR: arity, then authentication, then OK (nothing if already monitoring). */
-    private void monitorCommand(byte[][] args) {
-        if (args.length != 1) {
-            engine.dispatcher().replyError(writer, Errors.wrongArity("monitor"));
-        } else if (authRequired()) {
-            engine.dispatcher().replyError(writer, Errors.NOAUTH);
-        } else if (!engine.acl().mayRunUntabledCommands(session.user())) {
-            engine.dispatcher().replyError(writer, Errors.noPermCommand(session.userName(), "monitor"));
-        } else if (!monitor) {
-            monitor = true;
-            server.monitors().add(this);
-            writer.simpleString("OK");
+    /** RESET, as the engine runs it on this connection's loop: no more of {@link MonitorFeed}'s lines. */
+    void stopMonitoring() {
+        if (monitor) {
+            monitor = false;
+            server.monitors().remove(this);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.ordo.server.net;
 
 import dev.ordo.engine.Engine;
+import dev.ordo.engine.command.CommandObserver;
 import dev.ordo.engine.command.Session;
 import dev.ordo.server.resp.Repr;
 import io.netty.buffer.ByteBuf;
@@ -14,21 +15,24 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * MONITOR's fan-out: an engine observer, registered only while some connection monitors (so
- * the command path pays nothing otherwise), that formats each executed command once and hands
- * the line to every monitoring connection. Line format, one status reply per command:
+ * the command path pays nothing otherwise), that formats each command the engine shows it (which
+ * and in what order: {@link CommandObserver}) once and hands the line to every monitoring
+ * connection. Line format, one status reply per command:
  *
  * <pre>
  *   +1700000000.123456 [0 127.0.0.1:50012] "SET" "k" "a\"b\n"
  * </pre>
  *
  * seconds.microseconds of wall-clock time, the client's database after the command and its
- * address ({@code embedded} for in-process clients), then each argument quoted by {@link Repr}.
+ * address ({@code lua} for the commands a script runs, {@code embedded} for in-process clients),
+ * then each argument quoted by {@link Repr}.
  * Passwords are shown as {@code "(redacted)"}: every argument of AUTH and the two after HELLO's
  * AUTH. Called under the engine lock, so lines reach each monitor in execution order.
  */
-final class MonitorFeed implements Engine.CommandObserver {
+final class MonitorFeed implements CommandObserver {
     private static final byte[] REDACTED = "(redacted)".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] EMBEDDED = "embedded".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] LUA = "lua".getBytes(StandardCharsets.US_ASCII);
 
     private final Engine engine;
     private final ByteBufAllocator alloc;
@@ -47,7 +51,7 @@ final class MonitorFeed implements Engine.CommandObserver {
         monitors.add(c);
     }
 
-    /** Stops feeding {@code c} (it closed). */
+    /** Stops feeding {@code c} (it closed, or ran RESET). */
     synchronized void remove(Connection c) {
         if (monitors.remove(c) && monitors.isEmpty()) {
             engine.removeObserver(this);
@@ -61,7 +65,7 @@ final class MonitorFeed implements Engine.CommandObserver {
     }
 
     @Override
-    public void executed(Session session, byte[][] args, long nowMillis) {
+    public void executed(Session session, byte[][] args) {
         if (monitors.isEmpty()) {
             return;
         }
@@ -81,7 +85,7 @@ final class MonitorFeed implements Engine.CommandObserver {
         String micros = String.format(Locale.ROOT, "%06d", now.getNano() / 1000);
         String address = session.address();
         out.writeCharSequence("+" + now.getEpochSecond() + "." + micros + " [" + session.db() + " ", StandardCharsets.US_ASCII);
-        out.writeBytes(address.isEmpty() ? EMBEDDED : address.getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(session.isScriptClient() ? LUA : address.isEmpty() ? EMBEDDED : address.getBytes(StandardCharsets.UTF_8));
         out.writeByte(']');
         boolean[] redacted = redactions(args);
         for (int i = 0; i < args.length; i++) {

@@ -562,6 +562,21 @@ public final class RespServer implements ServerControl, AutoCloseable {
         return previous.kill(id);
     }
 
+    /** MONITOR from a connection of this server; an embedded client's goes to the control this server replaced. */
+    @Override
+    public boolean monitor(Session session) {
+        Connection c = connections.get(session.id());
+        return c != null ? c.startMonitoring() : previous.monitor(session);
+    }
+
+    @Override
+    public void stopMonitoring(Session session) {
+        Connection c = connections.get(session.id());
+        if (c != null) {
+            c.stopMonitoring();
+        }
+    }
+
     @Override
     public void shutdown() {
         log.warning("User requested shutdown...");
