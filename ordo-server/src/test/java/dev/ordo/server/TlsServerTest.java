@@ -273,6 +273,25 @@ class TlsServerTest {
         }
     }
 
+    /** An OpenSSL cipher expression, as redis.conf files carry them, is read as OpenSSL reads it. */
+    @Test
+    void configSetCiphers_anOpenSslExpressionSelectsWhatOpenSslWould() throws Exception {
+        assumeTrue(io.netty.handler.ssl.OpenSsl.isAvailable(), "the OpenSSL provider is not available here");
+        start(c -> c.set("tls-protocols", "TLSv1.2", true));
+        assertThat(ordo.client().call("CONFIG", "SET", "tls-ciphers", "ECDHE+AESGCM:!AES128:!aNULL",
+                "tls-prefer-server-ciphers", "yes")).isEqualTo("OK");
+        try (SSLSocket s = connect(client)) {
+            assertThat(s.getSession().getCipherSuite()).isEqualTo("TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384");
+        }
+        assertThat(ordo.client().call("CONFIG", "SET", "tls-ciphers", "HIGH:!aNULL:!MD5")).isEqualTo("OK");
+        try (SSLSocket s = connect(client)) {
+            assertThat(s.getSession().getCipherSuite()).startsWith("TLS_ECDHE_ECDSA_WITH_");
+        }
+        assertThatThrownBy(() -> ordo.client().call("CONFIG", "SET", "tls-ciphers", "NOSUCHCLASS:!ALL"))
+                .hasMessageContaining("Unable to update TLS configuration");
+        assertThat(log).contains("Failed to configure ciphers: NOSUCHCLASS:!ALL");
+    }
+
     @Test
     void configSetCiphers_theNamedCipherIsNegotiated() throws Exception {
         start(c -> c.set("tls-protocols", "TLSv1.2", true));

@@ -40,6 +40,10 @@ final class CommandDocs {
             client|setinfo 7.2.0 Name the client library and its version
             client|setname 2.6.9 Name this connection
             client|unblock 5.0.0 Answer a client waiting in a blocking command
+            client|tracking 6.0.0 Turn client-side caching invalidations on or off
+            client|caching 6.0.0 Track or not the keys the next command reads
+            client|trackinginfo 6.2.0 Describe this connection's client-side caching
+            client|getredir 6.0.0 Get the client invalidations are redirected to
             echo 1.0.0 Reply with the given message
             hello 6.0.0 Choose the protocol, optionally authenticate and name the connection
             ping 1.0.0 Check that the server answers
@@ -214,8 +218,17 @@ final class CommandDocs {
             psubscribe 2.0.0 Listen to channels matching patterns
             publish 2.0.0 Send a message to a channel
             pubsub 2.8.0 Commands that inspect publish/subscribe state
+            pubsub|channels 2.8.0 List the channels with subscribers
+            pubsub|help 6.2.0 List the PUBSUB subcommands
+            pubsub|numpat 2.8.0 Count the patterns with subscribers
+            pubsub|numsub 2.8.0 Count each channel's subscribers
+            pubsub|shardchannels 7.0.0 List the shard channels with subscribers
+            pubsub|shardnumsub 7.0.0 Count each shard channel's subscribers
             punsubscribe 2.0.0 Stop listening to channel patterns
+            spublish 7.0.0 Send a message to a shard channel
+            ssubscribe 7.0.0 Listen to shard channels
             subscribe 2.0.0 Listen to channels
+            sunsubscribe 7.0.0 Stop listening to shard channels
             unsubscribe 2.0.0 Stop listening to channels
             eval 2.6.0 Run a Lua script
             eval_ro 7.0.0 Run a read-only Lua script

@@ -10,6 +10,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
+import io.netty.internal.tcnative.SSL;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -52,9 +53,10 @@ import javax.net.ssl.TrustManagerFactory;
  * force. {@code tls-auth-clients} and {@code tls-prefer-server-ciphers} are read for each new
  * connection, as Redis reads the first per connection.
  *
- * <p>Differences from OpenSSL in Redis, by the libraries: {@code tls-ciphers} is a list of cipher
- * names (OpenSSL's or IANA's, separated by {@code :}), not an OpenSSL cipher expression such as
- * {@code HIGH:!aNULL}; BoringSSL always offers its three TLS 1.3 suites, whatever
+ * <p>{@code tls-ciphers} takes cipher names (OpenSSL's or IANA's, separated by {@code :}) or, with
+ * the OpenSSL provider, an OpenSSL cipher expression such as {@code HIGH:!aNULL:!MD5}, which the
+ * native library expands into the names it selects (the JDK provider takes names only).
+ * Differences from OpenSSL in Redis, by the libraries: BoringSSL always offers its three TLS 1.3 suites, whatever
  * {@code tls-ciphersuites} says (the JDK provider follows it). A CA directory is read as every
  * certificate file in it. {@code tls-session-caching no} turns the cache off with OpenSSL; the
  * JDK's cache cannot be turned off.
@@ -281,6 +283,8 @@ public final class ServerTls implements Config.Applier {
         List<String> out = new ArrayList<>();
         if (tls12.isEmpty()) {
             DEFAULT_TLS12_CIPHERS.stream().filter(known::contains).forEach(out::add);
+        } else if (provider != SslProvider.JDK && isExpression(tls12, known)) {
+            out.addAll(expand(tls12));
         } else {
             out.addAll(named(tls12, known, "Failed to configure ciphers: " + tls12));
         }
@@ -290,6 +294,47 @@ public final class ServerTls implements Config.Applier {
             out.addAll(named(tls13, known, "Failed to configure ciphersuites: " + tls13));
         }
         return out;
+    }
+
+    /** Whether {@code list} is an OpenSSL cipher expression ({@code HIGH:!aNULL}, {@code DEFAULT@SECLEVEL=2}) rather than names. */
+    private static boolean isExpression(String list, Set<String> known) {
+        for (String word : list.split(":")) {
+            if (!word.isEmpty() && !known.contains(word)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The ciphers an OpenSSL cipher expression selects, in its order, as the native library
+     * itself reads it (the same grammar Redis hands to OpenSSL); Redis's failure when it selects
+     * none or does not parse.
+     */
+    private static List<String> expand(String expression) throws IOException {
+        long ctx = 0;
+        long ssl = 0;
+        try {
+            ctx = io.netty.internal.tcnative.SSLContext.make(SSL.SSL_PROTOCOL_TLSV1_2, SSL.SSL_MODE_SERVER);
+            io.netty.internal.tcnative.SSLContext.setCipherSuite(ctx, expression, false);
+            ssl = SSL.newSSL(ctx, true);
+            String[] ciphers = SSL.getCiphers(ssl);
+            if (ciphers == null || ciphers.length == 0) {
+                throw new IOException("Failed to configure ciphers: " + expression);
+            }
+            return List.of(ciphers);
+        } catch (IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("Failed to configure ciphers: " + expression, e);
+        } finally {
+            if (ssl != 0) {
+                SSL.freeSSL(ssl);
+            }
+            if (ctx != 0) {
+                io.netty.internal.tcnative.SSLContext.free(ctx);
+            }
+        }
     }
 
     private static List<String> named(String list, Set<String> known, String failure) throws IOException {
