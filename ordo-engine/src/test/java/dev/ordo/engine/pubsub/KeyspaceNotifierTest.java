@@ -101,6 +101,20 @@ class KeyspaceNotifierTest {
     }
 
     @Test
+    void keyspaceEvent_expiredByTheActiveCycle_isHeardWithoutARead() throws Exception {
+        client.call("CONFIG", "SET", "notify-keyspace-events", "x");
+        client.call("SET", "k", "v", "PX", "100");
+        support.advance(1000);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        List<String> got = takeHeard();
+        while (got.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            got = takeHeard();
+        }
+        assertThat(got).containsExactly("0 expired k");
+    }
+
+    @Test
     void subscriber_receivesKeyspaceThenKeyeventMessage() throws Exception {
         BlockingQueue<String> got = new LinkedBlockingQueue<>();
         try (Subscriber s = support.engine.subscriber(m -> got.add(text(m.channel()) + " " + text(m.payload())))) {
