@@ -74,8 +74,8 @@ public final class Call {
     }
 
     /** Sends keyspace event {@code event} of class {@code type} ({@code EventClass}) on {@code key} in the selected database. */
-    public void notify(int type, String event, Key key) {
-        context.keyspace().notify(type, event, key, session.db());
+    public void notifyKeyspaceEvent(int type, String event, Key key) {
+        context.keyspace().notifyKeyspaceEvent(type, event, key, session.db());
     }
 
     /** The command time in ms since the epoch. */

@@ -87,7 +87,7 @@ final class HashCommands {
             added += hash.put(c.key(i), c.arg(i + 1), limits) ? 1 : 0;
         }
         stored(c, hash, existing == null);
-        c.notify(EventClass.HASH, "hset", c.key(1));
+        c.notifyKeyspaceEvent(EventClass.HASH, "hset", c.key(1));
         if (legacyReply) {
             c.reply().simpleString("OK");
         } else {
@@ -124,7 +124,7 @@ final class HashCommands {
         convertForArguments(c, hash, limits);
         hash.put(field, c.arg(3), limits);
         stored(c, hash, existing == null);
-        c.notify(EventClass.HASH, "hset", c.key(1));
+        c.notifyKeyspaceEvent(EventClass.HASH, "hset", c.key(1));
         c.reply().integer(1);
     }
 
@@ -157,9 +157,9 @@ final class HashCommands {
             c.db().touchModified(c.key(1));
         }
         if (removed > 0) {
-            c.notify(EventClass.HASH, "hdel", c.key(1));
+            c.notifyKeyspaceEvent(EventClass.HASH, "hdel", c.key(1));
             if (hash.size() == 0) {
-                c.notify(EventClass.GENERIC, "del", c.key(1));
+                c.notifyKeyspaceEvent(EventClass.GENERIC, "del", c.key(1));
             }
         }
         c.reply().integer(removed);
@@ -216,7 +216,7 @@ final class HashCommands {
             throw new ErrorReply(Errors.INCR_OVERFLOW);
         }
         store(c, existing, field, Long.toString(result).getBytes(StandardCharsets.US_ASCII));
-        c.notify(EventClass.HASH, "hincrby", c.key(1));
+        c.notifyKeyspaceEvent(EventClass.HASH, "hincrby", c.key(1));
         c.reply().integer(result);
     }
 
@@ -241,7 +241,7 @@ final class HashCommands {
         }
         byte[] text = sum.toHumanString();
         store(c, existing, field, text);
-        c.notify(EventClass.HASH, "hincrbyfloat", c.key(1));
+        c.notifyKeyspaceEvent(EventClass.HASH, "hincrbyfloat", c.key(1));
         c.propagate("HSET", c.key(1), field, text); // the result, as Redis logs it
         c.reply().bulk(text);
     }

@@ -99,7 +99,7 @@ final class KeyCommands {
         long deleted = 0;
         for (int i = 1; i < c.argc(); i++) {
             if (c.db().delete(c.key(i))) {
-                c.notify(EventClass.GENERIC, "del", c.key(i));
+                c.notifyKeyspaceEvent(EventClass.GENERIC, "del", c.key(i));
                 deleted++;
             }
         }
@@ -164,7 +164,7 @@ final class KeyCommands {
         }
         boolean kept = c.db().setExpireAt(key, when);
         c.propagateExpiring(key, "PEXPIREAT", key, when);
-        c.notify(EventClass.GENERIC, kept ? "expire" : "del", key);
+        c.notifyKeyspaceEvent(EventClass.GENERIC, kept ? "expire" : "del", key);
         c.reply().integer(1);
     }
 
@@ -173,7 +173,7 @@ final class KeyCommands {
         Key key = c.key(1);
         boolean removed = c.db().persist(key);
         if (removed) {
-            c.notify(EventClass.GENERIC, "persist", key);
+            c.notifyKeyspaceEvent(EventClass.GENERIC, "persist", key);
         }
         c.reply().integer(removed ? 1 : 0);
     }
@@ -310,8 +310,8 @@ final class KeyCommands {
         db.delete(dst);
         db.delete(src);
         db.addMoved(dst, e);
-        c.notify(EventClass.GENERIC, "rename_from", src);
-        c.notify(EventClass.GENERIC, "rename_to", dst);
+        c.notifyKeyspaceEvent(EventClass.GENERIC, "rename_from", src);
+        c.notifyKeyspaceEvent(EventClass.GENERIC, "rename_to", dst);
         replyRenamed(c, nx, true);
     }
 
@@ -355,7 +355,7 @@ final class KeyCommands {
         if (expireAt != Database.NO_EXPIRY) {
             dst.setExpireAt(dstKey, expireAt);
         }
-        c.keyspace().notify(EventClass.GENERIC, "copy_to", dstKey, dbIndex);
+        c.keyspace().notifyKeyspaceEvent(EventClass.GENERIC, "copy_to", dstKey, dbIndex);
         c.reply().integer(1);
     }
 
@@ -375,8 +375,8 @@ final class KeyCommands {
         }
         src.delete(key);
         dst.addMoved(key, e);
-        c.notify(EventClass.GENERIC, "move_from", key);
-        c.keyspace().notify(EventClass.GENERIC, "move_to", key, dbIndex);
+        c.notifyKeyspaceEvent(EventClass.GENERIC, "move_from", key);
+        c.keyspace().notifyKeyspaceEvent(EventClass.GENERIC, "move_to", key, dbIndex);
         c.reply().integer(1);
     }
 
@@ -535,7 +535,7 @@ final class KeyCommands {
         if (e == null) {
             stats.keyspaceMisses++;
             if (notifyMiss) {
-                c.notify(EventClass.KEY_MISS, "keymiss", key);
+                c.notifyKeyspaceEvent(EventClass.KEY_MISS, "keymiss", key);
             }
         } else {
             stats.keyspaceHits++;

@@ -92,7 +92,7 @@ final class SetCommands {
             c.db().touchModified(key);
         }
         if (added > 0) {
-            c.notify(EventClass.SET, "sadd", key);
+            c.notifyKeyspaceEvent(EventClass.SET, "sadd", key);
         }
         c.reply().integer(added);
     }
@@ -240,8 +240,8 @@ final class SetCommands {
         if (count >= set.size()) {
             List<byte[]> all = union(new SetValue[] {set}, limits(c)).members();
             c.db().delete(key);
-            c.notify(EventClass.SET, "spop", key);
-            c.notify(EventClass.GENERIC, "del", key);
+            c.notifyKeyspaceEvent(EventClass.SET, "spop", key);
+            c.notifyKeyspaceEvent(EventClass.GENERIC, "del", key);
             c.propagate("DEL", key);
             replySet(c, all);
             return;
@@ -258,7 +258,7 @@ final class SetCommands {
             popped = set.members();
             c.db().replaceKeepingTtl(key, survivors);
         }
-        c.notify(EventClass.SET, "spop", key);
+        c.notifyKeyspaceEvent(EventClass.SET, "spop", key);
         c.propagateRemoval("SREM", key, popped);
         replySet(c, popped);
     }
@@ -325,10 +325,10 @@ final class SetCommands {
             SetValue to = SetValue.create(member, 1, limits);
             to.add(member, limits);
             c.db().add(dstKey, to);
-            c.notify(EventClass.SET, "sadd", dstKey);
+            c.notifyKeyspaceEvent(EventClass.SET, "sadd", dstKey);
         } else if (((SetValue) dst).add(member, limits)) {
             c.db().touchModified(dstKey);
-            c.notify(EventClass.SET, "sadd", dstKey);
+            c.notifyKeyspaceEvent(EventClass.SET, "sadd", dstKey);
         }
         c.reply().integer(1);
     }
@@ -556,11 +556,11 @@ final class SetCommands {
         Database db = c.db();
         if (result != null && result.size() > 0) {
             db.set(dst, result);
-            c.notify(EventClass.SET, event, dst);
+            c.notifyKeyspaceEvent(EventClass.SET, event, dst);
             c.reply().integer(result.size());
         } else {
             if (db.delete(dst)) {
-                c.notify(EventClass.GENERIC, "del", dst);
+                c.notifyKeyspaceEvent(EventClass.GENERIC, "del", dst);
             }
             c.reply().integer(0);
         }
@@ -572,11 +572,11 @@ final class SetCommands {
      */
     private static void afterRemoval(Call c, Key key, SetValue set, boolean changed, String event) {
         if (changed) {
-            c.notify(EventClass.SET, event, key);
+            c.notifyKeyspaceEvent(EventClass.SET, event, key);
         }
         if (set.size() == 0) {
             c.db().delete(key);
-            c.notify(EventClass.GENERIC, "del", key);
+            c.notifyKeyspaceEvent(EventClass.GENERIC, "del", key);
         } else if (changed) {
             c.db().touchModified(key);
         }

@@ -126,10 +126,10 @@ final class StringCommands {
         } else {
             db.set(key, stored);
         }
-        c.notify(EventClass.STRING, "set", key);
+        c.notifyKeyspaceEvent(EventClass.STRING, "set", key);
         if (expireAt != Database.NO_EXPIRY) {
             db.setExpireAt(key, expireAt);
-            c.notify(EventClass.GENERIC, "expire", key);
+            c.notifyKeyspaceEvent(EventClass.GENERIC, "expire", key);
             if (!db.exists(key)) {
                 // Redis 7 stores the key with its past time and counts it as expired once reclaimed;
                 // Ordo deletes it at once (as later Redis does) but counts it the same.
@@ -144,7 +144,7 @@ final class StringCommands {
         StringValue value = c.read(key, StringValue.class);
         if (value != null) {
             c.db().delete(key);
-            c.notify(EventClass.GENERIC, "del", key);
+            c.notifyKeyspaceEvent(EventClass.GENERIC, "del", key);
         }
         reply(c, value);
     }
@@ -161,10 +161,10 @@ final class StringCommands {
         if (expireAt != Database.NO_EXPIRY) {
             boolean kept = c.db().setExpireAt(key, expireAt);
             c.propagateExpiring(key, "PEXPIREAT", key, expireAt);
-            c.notify(EventClass.GENERIC, kept ? "expire" : "del", key);
+            c.notifyKeyspaceEvent(EventClass.GENERIC, kept ? "expire" : "del", key);
         } else if (options.has(PERSIST) && c.db().persist(key)) {
             c.propagate("PERSIST", key);
-            c.notify(EventClass.GENERIC, "persist", key);
+            c.notifyKeyspaceEvent(EventClass.GENERIC, "persist", key);
         }
         reply(c, value);
     }
@@ -270,7 +270,7 @@ final class StringCommands {
     private static void storeAll(Call c) {
         for (int i = 1; i < c.argc(); i += 2) {
             c.db().set(c.key(i), new StringValue(c.arg(i + 1)));
-            c.notify(EventClass.STRING, "set", c.key(i));
+            c.notifyKeyspaceEvent(EventClass.STRING, "set", c.key(i));
         }
     }
 
@@ -294,7 +294,7 @@ final class StringCommands {
             throw new ErrorReply(Errors.INCR_OVERFLOW);
         }
         c.db().replaceKeepingTtl(key, StringValue.of(result));
-        c.notify(EventClass.STRING, "incrby", key);
+        c.notifyKeyspaceEvent(EventClass.STRING, "incrby", key);
         c.reply().integer(result);
     }
 
@@ -312,7 +312,7 @@ final class StringCommands {
         }
         byte[] text = sum.toHumanString();
         c.db().replaceKeepingTtl(key, StringValue.text(text));
-        c.notify(EventClass.STRING, "incrbyfloat", key);
+        c.notifyKeyspaceEvent(EventClass.STRING, "incrbyfloat", key);
         // As Redis: the result, not the increment, so that replaying never redoes float arithmetic.
         c.propagate("SET", key, text, "KEEPTTL");
         c.reply().bulk(text);
@@ -324,14 +324,14 @@ final class StringCommands {
         StringValue current = c.readForWrite(key, StringValue.class);
         if (current == null) {
             c.db().add(key, new StringValue(suffix));
-            c.notify(EventClass.STRING, "append", key);
+            c.notifyKeyspaceEvent(EventClass.STRING, "append", key);
             c.reply().integer(suffix.length);
             return;
         }
         checkLength(c, current.length(), suffix.length);
         current.append(suffix);
         c.db().touchModified(key);
-        c.notify(EventClass.STRING, "append", key);
+        c.notifyKeyspaceEvent(EventClass.STRING, "append", key);
         c.reply().integer(current.length());
     }
 
@@ -376,13 +376,13 @@ final class StringCommands {
             StringValue created = StringValue.zeros((int) offset + data.length);
             created.writeAt((int) offset, data);
             c.db().add(key, created);
-            c.notify(EventClass.STRING, "setrange", key);
+            c.notifyKeyspaceEvent(EventClass.STRING, "setrange", key);
             c.reply().integer(created.length());
             return;
         }
         current.writeAt((int) offset, data);
         c.db().touchModified(key);
-        c.notify(EventClass.STRING, "setrange", key);
+        c.notifyKeyspaceEvent(EventClass.STRING, "setrange", key);
         c.reply().integer(current.length());
     }
 

@@ -242,10 +242,10 @@ final class ZSetCommands {
             db.touchModified(key);
         }
         if (event != null) {
-            c.notify(EventClass.ZSET, event, key);
+            c.notifyKeyspaceEvent(EventClass.ZSET, event, key);
         }
         if (deleted) {
-            c.notify(EventClass.GENERIC, "del", key);
+            c.notifyKeyspaceEvent(EventClass.GENERIC, "del", key);
         }
     }
 
@@ -256,11 +256,11 @@ final class ZSetCommands {
     private static void storeResult(Call c, Key destination, ZSet result, String event) {
         if (result == null) {
             if (c.db().delete(destination)) {
-                c.notify(EventClass.GENERIC, "del", destination);
+                c.notifyKeyspaceEvent(EventClass.GENERIC, "del", destination);
             }
         } else {
             c.db().set(destination, result);
-            c.notify(EventClass.ZSET, event, destination);
+            c.notifyKeyspaceEvent(EventClass.ZSET, event, destination);
         }
     }
 

@@ -133,7 +133,7 @@ public final class Database {
         Entry e = entry(key);
         if (e == null) {
             keyspace.stats().keyspaceMisses++;
-            keyspace.notify(EventClass.KEY_MISS, "keymiss", key, index);
+            keyspace.notifyKeyspaceEvent(EventClass.KEY_MISS, "keymiss", key, index);
             return null;
         }
         keyspace.stats().keyspaceHits++;

@@ -164,7 +164,7 @@ public final class Keyspace {
      * {@code type} ({@link EventClass}) on {@code key} in database {@code db}, when that class
      * is enabled.
      */
-    public void notify(int type, String event, Key key, int db) {
+    public void notifyKeyspaceEvent(int type, String event, Key key, int db) {
         if ((notifyMask & type) == 0) {
             return;
         }
@@ -198,7 +198,7 @@ public final class Keyspace {
         for (KeyspaceListener l : listeners) {
             l.keyCreated(db, key);
         }
-        notify(EventClass.NEW, "new", key, db);
+        notifyKeyspaceEvent(EventClass.NEW, "new", key, db);
     }
 
     /** Adds {@code delta} bytes to the stored figure (a database's key or value grew, shrank, came or went). */
@@ -246,7 +246,7 @@ public final class Keyspace {
             l.keyModified(db, key);
             l.keyExpired(db, key);
         }
-        notify(EventClass.EXPIRED, "expired", key, db);
+        notifyKeyspaceEvent(EventClass.EXPIRED, "expired", key, db);
     }
 
     /** A key was evicted: WATCH sees a change, the effect log a DEL, like an expiry; the dirty counter does not count it. */
@@ -255,7 +255,7 @@ public final class Keyspace {
             l.keyModified(db, key);
             l.keyEvicted(db, key);
         }
-        notify(EventClass.EVICTED, "evicted", key, db);
+        notifyKeyspaceEvent(EventClass.EVICTED, "evicted", key, db);
     }
 
     void modified(int db, Key key) {
