@@ -20,6 +20,7 @@ import dev.ordo.engine.command.Transactions;
 import dev.ordo.engine.command.CommandFamilies;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.keyspace.Database;
+import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.KeyType;
 import dev.ordo.engine.keyspace.Keyspace;
@@ -27,6 +28,7 @@ import dev.ordo.engine.keyspace.KeyspaceListener;
 import dev.ordo.engine.memory.HeapBudget;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.persist.Persistence;
+import dev.ordo.engine.pubsub.KeyspaceNotifier;
 import dev.ordo.engine.pubsub.PubSub;
 import dev.ordo.engine.pubsub.Subscriber;
 import dev.ordo.engine.script.ScriptCommands;
@@ -157,6 +159,9 @@ public final class Engine implements CallContext, KeyspaceListener {
         this.maxMemory = new MaxMemory(config, keyspace, () -> server.clientMemory(), scripting::memoryUsage, budget, clock::millis,
                 System::nanoTime, dispatcher.latencyMonitor());
         keyspace.addListener(this);
+        keyspace.addListener(new KeyspaceNotifier(pubSub, keyspace::notifyMask));
+        keyspace.setNotifyMask(EventClass.mask(config.get("notify-keyspace-events")));
+        config.onChange("notify-keyspace-events", v -> keyspace.setNotifyMask(EventClass.mask(v)));
         scheduleActiveExpiry();
         scheduleMetricsSample();
     }

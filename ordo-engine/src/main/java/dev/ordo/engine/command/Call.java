@@ -73,6 +73,11 @@ public final class Call {
         return context.keyspace().db(session.db());
     }
 
+    /** Sends keyspace event {@code event} of class {@code type} ({@code EventClass}) on {@code key} in the selected database. */
+    public void notifyKeyspaceEvent(int type, String event, Key key) {
+        context.keyspace().notifyKeyspaceEvent(type, event, key, session.db());
+    }
+
     /** The command time in ms since the epoch. */
     public long now() {
         return context.keyspace().now();

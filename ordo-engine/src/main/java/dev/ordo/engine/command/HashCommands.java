@@ -3,6 +3,7 @@ package dev.ordo.engine.command;
 import dev.ordo.engine.config.Glob;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.zset.ListpackLimits;
@@ -86,6 +87,7 @@ final class HashCommands {
             added += hash.put(c.key(i), c.arg(i + 1), limits) ? 1 : 0;
         }
         stored(c, hash, existing == null);
+        c.notifyKeyspaceEvent(EventClass.HASH, "hset", c.key(1));
         if (legacyReply) {
             c.reply().simpleString("OK");
         } else {
@@ -122,6 +124,7 @@ final class HashCommands {
         convertForArguments(c, hash, limits);
         hash.put(field, c.arg(3), limits);
         stored(c, hash, existing == null);
+        c.notifyKeyspaceEvent(EventClass.HASH, "hset", c.key(1));
         c.reply().integer(1);
     }
 
@@ -152,6 +155,12 @@ final class HashCommands {
             c.db().delete(c.key(1));
         } else if (removed > 0) {
             c.db().touchModified(c.key(1));
+        }
+        if (removed > 0) {
+            c.notifyKeyspaceEvent(EventClass.HASH, "hdel", c.key(1));
+            if (hash.size() == 0) {
+                c.notifyKeyspaceEvent(EventClass.GENERIC, "del", c.key(1));
+            }
         }
         c.reply().integer(removed);
     }
@@ -207,6 +216,7 @@ final class HashCommands {
             throw new ErrorReply(Errors.INCR_OVERFLOW);
         }
         store(c, existing, field, Long.toString(result).getBytes(StandardCharsets.US_ASCII));
+        c.notifyKeyspaceEvent(EventClass.HASH, "hincrby", c.key(1));
         c.reply().integer(result);
     }
 
@@ -231,6 +241,7 @@ final class HashCommands {
         }
         byte[] text = sum.toHumanString();
         store(c, existing, field, text);
+        c.notifyKeyspaceEvent(EventClass.HASH, "hincrbyfloat", c.key(1));
         c.propagate("HSET", c.key(1), field, text); // the result, as Redis logs it
         c.reply().bulk(text);
     }

@@ -4,6 +4,7 @@ import dev.ordo.engine.config.Glob;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Database;
+import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.KeyType;
@@ -71,8 +72,7 @@ final class KeyCommands {
         t.register(Command.of("pttl", 2, "readonly fast", 1, 1, 1, "generic", c -> ttl(c, true, false)));
         t.register(Command.of("expiretime", 2, "readonly fast", 1, 1, 1, "generic", c -> ttl(c, false, true)));
         t.register(Command.of("pexpiretime", 2, "readonly fast", 1, 1, 1, "generic", c -> ttl(c, true, true)));
-        t.register(Command.of("persist", 2, "write fast", 1, 1, 1, "generic",
-                c -> c.reply().integer(c.db().persist(c.key(1)) ? 1 : 0)));
+        t.register(Command.of("persist", 2, "write fast", 1, 1, 1, "generic", KeyCommands::persist));
         t.register(Command.of("keys", 2, "readonly", 0, 0, 0, "generic", KeyCommands::keys));
         t.register(Command.of("scan", -2, "readonly", 0, 0, 0, "generic", KeyCommands::scan));
         t.register(Command.of("randomkey", 1, "readonly", 0, 0, 0, "generic", KeyCommands::randomkey));
@@ -99,6 +99,7 @@ final class KeyCommands {
         long deleted = 0;
         for (int i = 1; i < c.argc(); i++) {
             if (c.db().delete(c.key(i))) {
+                c.notifyKeyspaceEvent(EventClass.GENERIC, "del", c.key(i));
                 deleted++;
             }
         }
@@ -161,9 +162,20 @@ final class KeyCommands {
             c.reply().integer(0);
             return;
         }
-        c.db().setExpireAt(key, when);
+        boolean kept = c.db().setExpireAt(key, when);
         c.propagateExpiring(key, "PEXPIREAT", key, when);
+        c.notifyKeyspaceEvent(EventClass.GENERIC, kept ? "expire" : "del", key);
         c.reply().integer(1);
+    }
+
+    /** PERSIST key: 1 when the key's expiry was removed, 0 when it had none or is missing. */
+    private static void persist(Call c) {
+        Key key = c.key(1);
+        boolean removed = c.db().persist(key);
+        if (removed) {
+            c.notifyKeyspaceEvent(EventClass.GENERIC, "persist", key);
+        }
+        c.reply().integer(removed ? 1 : 0);
     }
 
     /** Parses NX XX GT LT (any case, repeats allowed) from argument 3 on. */
@@ -298,6 +310,8 @@ final class KeyCommands {
         db.delete(dst);
         db.delete(src);
         db.addMoved(dst, e);
+        c.notifyKeyspaceEvent(EventClass.GENERIC, "rename_from", src);
+        c.notifyKeyspaceEvent(EventClass.GENERIC, "rename_to", dst);
         replyRenamed(c, nx, true);
     }
 
@@ -341,6 +355,7 @@ final class KeyCommands {
         if (expireAt != Database.NO_EXPIRY) {
             dst.setExpireAt(dstKey, expireAt);
         }
+        c.keyspace().notifyKeyspaceEvent(EventClass.GENERIC, "copy_to", dstKey, dbIndex);
         c.reply().integer(1);
     }
 
@@ -360,6 +375,8 @@ final class KeyCommands {
         }
         src.delete(key);
         dst.addMoved(key, e);
+        c.notifyKeyspaceEvent(EventClass.GENERIC, "move_from", key);
+        c.keyspace().notifyKeyspaceEvent(EventClass.GENERIC, "move_to", key, dbIndex);
         c.reply().integer(1);
     }
 
@@ -414,7 +431,7 @@ final class KeyCommands {
 
     /** OBJECT ENCODING key: the internal representation's name, or nil. */
     private static void objectEncoding(Call c) {
-        Database.Entry e = readNoTouch(c, c.key(2));
+        Database.Entry e = objectLookup(c);
         if (e == null) {
             c.reply().nullBulk();
             return;
@@ -443,7 +460,7 @@ final class KeyCommands {
      * INT_MAX for them, unless an LRU or LFU policy with a maxmemory keeps them apart; else 1.
      */
     private static void objectRefcount(Call c) {
-        Database.Entry e = readNoTouch(c, c.key(2));
+        Database.Entry e = objectLookup(c);
         if (e == null) {
             c.reply().nullBulk();
             return;
@@ -466,7 +483,7 @@ final class KeyCommands {
 
     /** OBJECT IDLETIME key: whole seconds since the last access; refused under an LFU policy. */
     private static void objectIdletime(Call c) {
-        Database.Entry e = readNoTouch(c, c.key(2));
+        Database.Entry e = objectLookup(c);
         if (e == null) {
             c.reply().nullBulk();
             return;
@@ -479,7 +496,7 @@ final class KeyCommands {
 
     /** OBJECT FREQ key: the LFU counter ({@link Lfu}), decayed to now; refused unless an LFU policy is selected. */
     private static void objectFreq(Call c) {
-        Database.Entry e = readNoTouch(c, c.key(2));
+        Database.Entry e = objectLookup(c);
         if (e == null) {
             c.reply().nullBulk();
             return;
@@ -499,12 +516,27 @@ final class KeyCommands {
         return c.context().config().lfuSettings().active();
     }
 
-    /** A read lookup that counts a keyspace hit or miss but leaves the access time alone (Redis's LOOKUP_NOTOUCH). */
+    /**
+     * A read lookup that counts a keyspace hit or miss (and sends "keymiss") but leaves the access
+     * time alone (Redis's LOOKUP_NOTOUCH).
+     */
     private static Database.Entry readNoTouch(Call c, Key key) {
+        return lookupNoTouch(c, key, true);
+    }
+
+    /** OBJECT's lookup of its key: as {@link #readNoTouch}, but a miss sends no event (Redis's LOOKUP_NONOTIFY). */
+    private static Database.Entry objectLookup(Call c) {
+        return lookupNoTouch(c, c.key(2), false);
+    }
+
+    private static Database.Entry lookupNoTouch(Call c, Key key, boolean notifyMiss) {
         Database.Entry e = c.db().entry(key);
         Keyspace.Stats stats = c.keyspace().stats();
         if (e == null) {
             stats.keyspaceMisses++;
+            if (notifyMiss) {
+                c.notifyKeyspaceEvent(EventClass.KEY_MISS, "keymiss", key);
+            }
         } else {
             stats.keyspaceHits++;
         }

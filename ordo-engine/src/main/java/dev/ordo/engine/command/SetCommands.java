@@ -4,6 +4,7 @@ import dev.ordo.engine.config.Config;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Database;
+import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.SetValue;
 
@@ -90,6 +91,9 @@ final class SetCommands {
         } else if (added > 0) {
             c.db().touchModified(key);
         }
+        if (added > 0) {
+            c.notifyKeyspaceEvent(EventClass.SET, "sadd", key);
+        }
         c.reply().integer(added);
     }
 
@@ -104,7 +108,7 @@ final class SetCommands {
                     removed++;
                 }
             }
-            afterRemoval(c, key, set, removed > 0);
+            afterRemoval(c, key, set, removed > 0, "srem");
         }
         c.reply().integer(removed);
     }
@@ -217,7 +221,7 @@ final class SetCommands {
         }
         byte[] member = set.random(c.keyspace().random());
         set.remove(member);
-        afterRemoval(c, key, set, true);
+        afterRemoval(c, key, set, true, "spop");
         c.propagate("SREM", key, member);
         c.reply().bulk(member);
     }
@@ -236,6 +240,8 @@ final class SetCommands {
         if (count >= set.size()) {
             List<byte[]> all = union(new SetValue[] {set}, limits(c)).members();
             c.db().delete(key);
+            c.notifyKeyspaceEvent(EventClass.SET, "spop", key);
+            c.notifyKeyspaceEvent(EventClass.GENERIC, "del", key);
             c.propagate("DEL", key);
             replySet(c, all);
             return;
@@ -252,6 +258,7 @@ final class SetCommands {
             popped = set.members();
             c.db().replaceKeepingTtl(key, survivors);
         }
+        c.notifyKeyspaceEvent(EventClass.SET, "spop", key);
         c.propagateRemoval("SREM", key, popped);
         replySet(c, popped);
     }
@@ -312,14 +319,16 @@ final class SetCommands {
             c.reply().integer(0);
             return;
         }
-        afterRemoval(c, srcKey, from, true);
+        afterRemoval(c, srcKey, from, true, "srem");
         SetValue.Limits limits = limits(c);
         if (dst == null) {
             SetValue to = SetValue.create(member, 1, limits);
             to.add(member, limits);
             c.db().add(dstKey, to);
+            c.notifyKeyspaceEvent(EventClass.SET, "sadd", dstKey);
         } else if (((SetValue) dst).add(member, limits)) {
             c.db().touchModified(dstKey);
+            c.notifyKeyspaceEvent(EventClass.SET, "sadd", dstKey);
         }
         c.reply().integer(1);
     }
@@ -399,7 +408,7 @@ final class SetCommands {
             }
             result = dst;
         }
-        store(c, c.key(1), result);
+        store(c, c.key(1), result, "sinterstore");
     }
 
     /**
@@ -442,7 +451,7 @@ final class SetCommands {
         SetValue.Limits limits = limits(c);
         SetValue result = diff ? difference(sets, limits) : union(sets, limits);
         if (store) {
-            store(c, c.key(1), result);
+            store(c, c.key(1), result, diff ? "sdiffstore" : "sunionstore");
         } else {
             replySet(c, result.members());
         }
@@ -539,22 +548,35 @@ final class SetCommands {
         return false;
     }
 
-    /** Stores a non-empty result at {@code dst} (dropping its TTL) and replies its size; an empty one deletes {@code dst}. */
-    private static void store(Call c, Key dst, SetValue result) {
+    /**
+     * Stores a non-empty result at {@code dst} (dropping its TTL), sending {@code event}, and
+     * replies its size; an empty one deletes {@code dst} ("del" if it existed).
+     */
+    private static void store(Call c, Key dst, SetValue result, String event) {
         Database db = c.db();
         if (result != null && result.size() > 0) {
             db.set(dst, result);
+            c.notifyKeyspaceEvent(EventClass.SET, event, dst);
             c.reply().integer(result.size());
         } else {
-            db.delete(dst);
+            if (db.delete(dst)) {
+                c.notifyKeyspaceEvent(EventClass.GENERIC, "del", dst);
+            }
             c.reply().integer(0);
         }
     }
 
-    /** Deletes a set left empty, or records that it changed. */
-    private static void afterRemoval(Call c, Key key, SetValue set, boolean changed) {
+    /**
+     * After members left {@code set} ({@code changed}): sends {@code event}, then deletes a set
+     * left empty ("del") or records that it changed.
+     */
+    private static void afterRemoval(Call c, Key key, SetValue set, boolean changed, String event) {
+        if (changed) {
+            c.notifyKeyspaceEvent(EventClass.SET, event, key);
+        }
         if (set.size() == 0) {
             c.db().delete(key);
+            c.notifyKeyspaceEvent(EventClass.GENERIC, "del", key);
         } else if (changed) {
             c.db().touchModified(key);
         }

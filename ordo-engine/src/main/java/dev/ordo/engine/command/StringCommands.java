@@ -3,6 +3,7 @@ package dev.ordo.engine.command;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Database;
+import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.StringValue;
 import dev.ordo.engine.memory.HeapBudget;
@@ -125,7 +126,8 @@ final class StringCommands {
 
     /**
      * Stores {@code value} at {@code key} unless NX or XX in {@code flags} forbid it, keeping the
-     * TTL with KEEPTTL and setting {@code expireAt} when it is not NO_EXPIRY; returns whether it stored.
+     * TTL with KEEPTTL and setting {@code expireAt} when it is not NO_EXPIRY; returns whether it
+     * stored. Sends "set", then "expire" when it set one, as Redis does.
      */
     private static boolean setIfAllowed(Call c, Key key, byte[] value, int flags, long expireAt) {
         Database db = c.db();
@@ -139,8 +141,10 @@ final class StringCommands {
         } else {
             db.set(key, stored);
         }
+        c.notifyKeyspaceEvent(EventClass.STRING, "set", key);
         if (expireAt != Database.NO_EXPIRY) {
             db.setExpireAt(key, expireAt);
+            c.notifyKeyspaceEvent(EventClass.GENERIC, "expire", key);
             if (!db.exists(key)) {
                 // Redis 7 stores the key with its past time and counts it as expired once reclaimed;
                 // Ordo deletes it at once (as later Redis does) but counts it the same.
@@ -164,6 +168,7 @@ final class StringCommands {
         StringValue value = c.read(key, StringValue.class);
         if (value != null) {
             c.db().delete(key);
+            c.notifyKeyspaceEvent(EventClass.GENERIC, "del", key);
         }
         reply(c, value);
     }
@@ -178,10 +183,12 @@ final class StringCommands {
         }
         long expireAt = expireAt(c, options, Errors.INVALID_EXPIRE_GETEX);
         if (expireAt != Database.NO_EXPIRY) {
-            c.db().setExpireAt(key, expireAt);
+            boolean kept = c.db().setExpireAt(key, expireAt);
             c.propagateExpiring(key, "PEXPIREAT", key, expireAt);
+            c.notifyKeyspaceEvent(EventClass.GENERIC, kept ? "expire" : "del", key);
         } else if (options.has(PERSIST) && c.db().persist(key)) {
             c.propagate("PERSIST", key);
+            c.notifyKeyspaceEvent(EventClass.GENERIC, "persist", key);
         }
         reply(c, value);
     }
@@ -287,6 +294,7 @@ final class StringCommands {
     private static void storeAll(Call c) {
         for (int i = 1; i < c.argc(); i += 2) {
             c.db().set(c.key(i), new StringValue(c.arg(i + 1)));
+            c.notifyKeyspaceEvent(EventClass.STRING, "set", c.key(i));
         }
     }
 
@@ -310,6 +318,7 @@ final class StringCommands {
             throw new ErrorReply(Errors.INCR_OVERFLOW);
         }
         c.db().replaceKeepingTtl(key, StringValue.of(result));
+        c.notifyKeyspaceEvent(EventClass.STRING, "incrby", key);
         c.reply().integer(result);
     }
 
@@ -327,6 +336,7 @@ final class StringCommands {
         }
         byte[] text = sum.toHumanString();
         c.db().replaceKeepingTtl(key, StringValue.text(text));
+        c.notifyKeyspaceEvent(EventClass.STRING, "incrbyfloat", key);
         // As Redis: the result, not the increment, so that replaying never redoes float arithmetic.
         c.propagate("SET", key, text, "KEEPTTL");
         c.reply().bulk(text);
@@ -338,12 +348,14 @@ final class StringCommands {
         StringValue current = c.readForWrite(key, StringValue.class);
         if (current == null) {
             c.db().add(key, new StringValue(suffix));
+            c.notifyKeyspaceEvent(EventClass.STRING, "append", key);
             c.reply().integer(suffix.length);
             return;
         }
         checkLength(c, current.length(), suffix.length);
         current.append(suffix);
         c.db().touchModified(key);
+        c.notifyKeyspaceEvent(EventClass.STRING, "append", key);
         c.reply().integer(current.length());
     }
 
@@ -388,11 +400,13 @@ final class StringCommands {
             StringValue created = StringValue.zeros((int) offset + data.length);
             created.writeAt((int) offset, data);
             c.db().add(key, created);
+            c.notifyKeyspaceEvent(EventClass.STRING, "setrange", key);
             c.reply().integer(created.length());
             return;
         }
         current.writeAt((int) offset, data);
         c.db().touchModified(key);
+        c.notifyKeyspaceEvent(EventClass.STRING, "setrange", key);
         c.reply().integer(current.length());
     }
 

@@ -3,6 +3,7 @@ package dev.ordo.engine.command;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Database;
+import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.KeyType;
 import dev.ordo.engine.keyspace.SetValue;
@@ -137,8 +138,8 @@ final class ZSetCommands {
             }
         }
         if (changed || created) {
-            // As Redis: a ZADD that changed nothing neither touches WATCHed keys nor is logged.
-            finishWrite(c, key, z, created);
+            // As Redis: a ZADD that changed nothing neither touches WATCHed keys, nor is logged, nor is heard.
+            finishWrite(c, key, z, created, changed ? (options.isIncr() ? "zincr" : "zadd") : null);
         }
         replyAddOutcome(c, options, counted, incrResult);
     }
@@ -165,7 +166,7 @@ final class ZSetCommands {
         double before = z.score(c.arg(3));
         double score = z.increment(c.arg(3), delta, ZAddOptions.NONE);
         if (created || before != score) {
-            finishWrite(c, key, z, created);
+            finishWrite(c, key, z, created, "zincr");
         }
         c.reply().doubleValue(score);
     }
@@ -185,7 +186,7 @@ final class ZSetCommands {
             }
         }
         if (removed > 0) {
-            finishWrite(c, key, z, false);
+            finishWrite(c, key, z, false, "zrem");
         }
         c.reply().integer(removed);
     }
@@ -194,46 +195,72 @@ final class ZSetCommands {
     private static void zremrangebyrank(Call c) {
         long start = c.longArg(2);
         long stop = c.longArg(3);
-        removeRange(c, z -> z.removeRange(start, stop));
+        removeRange(c, "zremrangebyrank", z -> z.removeRange(start, stop));
     }
 
     /** ZREMRANGEBYSCORE key min max. */
     private static void zremrangebyscore(Call c) {
         ScoreRange range = ScoreRange.parse(c.arg(2), c.arg(3));
-        removeRange(c, z -> z.removeRangeByScore(range));
+        removeRange(c, "zremrangebyscore", z -> z.removeRangeByScore(range));
     }
 
     /** ZREMRANGEBYLEX key min max. */
     private static void zremrangebylex(Call c) {
         LexRange range = LexRange.parse(c.arg(2), c.arg(3));
-        removeRange(c, z -> z.removeRangeByLex(range));
+        removeRange(c, "zremrangebylex", z -> z.removeRangeByLex(range));
     }
 
     private interface Removal {
         long apply(ZSet z);
     }
 
-    private static void removeRange(Call c, Removal removal) {
+    private static void removeRange(Call c, String event, Removal removal) {
         Key key = c.key(1);
         ZSet z = c.readForWrite(key, ZSet.class);
         long removed = z == null ? 0 : removal.apply(z);
         if (removed > 0) {
-            finishWrite(c, key, z, false);
+            finishWrite(c, key, z, false, event);
         }
         c.reply().integer(removed);
     }
 
-    /** Stores a new set, deletes an emptied one, or records an in-place change. */
-    private static void finishWrite(Call c, Key key, ZSet z, boolean created) {
+    /**
+     * Stores a new set, deletes an emptied one, or records an in-place change; then sends
+     * {@code event} (unless null) and, for a deleted set, "del", as Redis does.
+     */
+    private static void finishWrite(Call c, Key key, ZSet z, boolean created, String event) {
         Database db = c.db();
+        boolean deleted = false;
         if (z.isEmpty()) {
             if (!created) {
                 db.delete(key);
+                deleted = true;
             }
         } else if (created) {
             db.add(key, z);
         } else {
             db.touchModified(key);
+        }
+        if (event != null) {
+            c.notifyKeyspaceEvent(EventClass.ZSET, event, key);
+        }
+        if (deleted) {
+            c.notifyKeyspaceEvent(EventClass.GENERIC, "del", key);
+        }
+    }
+
+    /**
+     * Stores a STORE command's result at {@code destination} (dropping its TTL), sending
+     * {@code event}; an empty result (null) deletes {@code destination} ("del" if it existed).
+     */
+    private static void storeResult(Call c, Key destination, ZSet result, String event) {
+        if (result == null) {
+            if (c.db().delete(destination)) {
+                c.notifyKeyspaceEvent(EventClass.GENERIC, "del", destination);
+            }
+        } else {
+            c.db().set(destination, result);
+            c.notifyKeyspaceEvent(EventClass.ZSET, event, destination);
         }
     }
 
@@ -404,14 +431,13 @@ final class ZSetCommands {
     }
 
     private static void storeSpan(Call c, Key destination, ZSet source, ZSet.Span span) {
-        if (span.size() == 0) {
-            c.db().delete(destination);
-            c.reply().integer(0);
-            return;
+        ZSet result = null;
+        if (span.size() > 0) {
+            ZSetBuilder builder = new ZSetBuilder(limits(c), span.size());
+            source.visit(span, builder::add);
+            result = builder.build().asStored();
         }
-        ZSetBuilder builder = new ZSetBuilder(limits(c), span.size());
-        source.visit(span, builder::add);
-        c.db().set(destination, builder.build().asStored());
+        storeResult(c, destination, result, "zrangestore");
         c.reply().integer(span.size());
     }
 
@@ -481,7 +507,7 @@ final class ZSetCommands {
         } else {
             z.popMax(count, ZEntry.collectInto(popped));
         }
-        finishWrite(c, key, z, false);
+        finishWrite(c, key, z, false, where == MIN ? "zpopmin" : "zpopmax");
         if (c.logsEffects()) {
             c.propagateRemoval("ZREM", key, popped.stream().map(ZEntry::member).toList());
         }
@@ -681,12 +707,8 @@ final class ZSetCommands {
                 : op == Op.INTER ? ZSetAlgebra.inter(inputs, weights, aggregate, limits)
                 : ZSetAlgebra.diff(inputs, limits);
         if (store) {
-            Key destination = c.key(1);
-            if (result.isEmpty()) {
-                c.db().delete(destination);
-            } else {
-                c.db().set(destination, result.asStored());
-            }
+            String event = op == Op.UNION ? "zunionstore" : op == Op.INTER ? "zinterstore" : "zdiffstore";
+            storeResult(c, c.key(1), result.isEmpty() ? null : result.asStored(), event);
             c.reply().integer(result.size());
         } else {
             writeEntries(c.reply(), result, result.indexSpan(0, -1, false), withScores);

@@ -2,8 +2,8 @@ package dev.ordo.engine.config;
 
 /**
  * The value of {@code notify-keyspace-events}: a set of event classes, one character each, that
- * CONFIG SET checks and CONFIG GET shows in Redis's order. Ordo has no Pub/Sub, so the setting
- * is kept for clients and tools that read or write it, and sends no notifications.
+ * CONFIG SET checks and CONFIG GET shows in Redis's order. The engine reads it as an
+ * {@code EventClass} mask, which chooses the keyspace notifications sent.
  */
 final class KeyspaceEvents {
     /** The classes in the order CONFIG GET lists them; {@code A} stands for the first ten. */

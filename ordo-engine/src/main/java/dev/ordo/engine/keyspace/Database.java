@@ -125,11 +125,15 @@ public final class Database {
         return e;
     }
 
-    /** Returns the live value of {@code key}, or null; counts a hit or a miss and refreshes its access time. */
+    /**
+     * Returns the live value of {@code key}, or null; counts a hit or a miss (a "keymiss" event)
+     * and refreshes its access time.
+     */
     public Object get(Key key) {
         Entry e = entry(key);
         if (e == null) {
             keyspace.stats().keyspaceMisses++;
+            keyspace.notifyKeyspaceEvent(EventClass.KEY_MISS, "keymiss", key, index);
             return null;
         }
         keyspace.stats().keyspaceHits++;
@@ -275,16 +279,17 @@ public final class Database {
 
     /**
      * Sets the expiry of an existing key; a time not in the future deletes it at once, which Redis
-     * does not count as an expired key (INFO's expired_keys).
+     * does not count as an expired key (INFO's expired_keys). Returns whether the key is still
+     * there (false when missing or deleted).
      */
-    public void setExpireAt(Key key, long atMillis) {
+    public boolean setExpireAt(Key key, long atMillis) {
         Entry e = entry(key);
         if (e == null) {
-            return;
+            return false;
         }
         if (atMillis <= keyspace.now() && !keyspace.loading()) {
             delete(key);
-            return;
+            return false;
         }
         if (e.expireAt == NO_EXPIRY) {
             // The key object the main table holds, not the caller's equal copy: one key in memory.
@@ -292,6 +297,7 @@ public final class Database {
         }
         e.expireAt = atMillis;
         keyspace.modified(index, key);
+        return true;
     }
 
     /** Removes the expiry of an existing key (refreshing its access time, as a write); returns whether it had one. */

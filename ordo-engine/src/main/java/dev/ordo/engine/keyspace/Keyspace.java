@@ -28,6 +28,8 @@ public final class Keyspace {
     private volatile boolean activeExpireEnabled = true;
     private boolean touching = true;
     private Lfu.Settings lfu = Lfu.Settings.OFF;
+    /** The {@link EventClass} mask of {@code notify-keyspace-events}; 0 sends nothing and costs one test. */
+    private int notifyMask;
 
     /** Counters INFO reports. */
     public static final class Stats {
@@ -149,6 +151,30 @@ public final class Keyspace {
         activeExpireEnabled = enabled;
     }
 
+    /** Sets which keyspace events are sent ({@link EventClass} bits), as CONFIG SET changes them. */
+    public void setNotifyMask(int mask) {
+        notifyMask = mask;
+    }
+
+    /** The {@link EventClass} bits of the events sent. */
+    public int notifyMask() {
+        return notifyMask;
+    }
+
+    /**
+     * Redis's {@code notifyKeyspaceEvent}: tells the listeners of event {@code event} of class
+     * {@code type} ({@link EventClass}) on {@code key} in database {@code db}, when that class
+     * is enabled.
+     */
+    public void notifyKeyspaceEvent(int type, String event, Key key, int db) {
+        if ((notifyMask & type) == 0) {
+            return;
+        }
+        for (KeyspaceListener l : listeners) {
+            l.keyspaceEvent(db, event, key);
+        }
+    }
+
     public void addListener(KeyspaceListener listener) {
         listeners.add(listener);
     }
@@ -189,6 +215,7 @@ public final class Keyspace {
         for (KeyspaceListener l : listeners) {
             l.keyCreated(db, key);
         }
+        notifyKeyspaceEvent(EventClass.NEW, "new", key, db);
     }
 
     /** Adds {@code delta} bytes to the stored figure (a database's key or value grew, shrank, came or went). */
@@ -236,6 +263,7 @@ public final class Keyspace {
             l.keyModified(db, key);
             l.keyExpired(db, key);
         }
+        notifyKeyspaceEvent(EventClass.EXPIRED, "expired", key, db);
     }
 
     /** A key was evicted: WATCH sees a change, the effect log a DEL, like an expiry; the dirty counter does not count it. */
@@ -244,6 +272,7 @@ public final class Keyspace {
             l.keyModified(db, key);
             l.keyEvicted(db, key);
         }
+        notifyKeyspaceEvent(EventClass.EVICTED, "evicted", key, db);
     }
 
     void modified(int db, Key key) {

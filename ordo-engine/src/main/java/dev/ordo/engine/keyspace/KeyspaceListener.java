@@ -1,6 +1,6 @@
 package dev.ordo.engine.keyspace;
 
-/** Hears about keyspace changes that other parts of the engine react to. Called under the engine lock. */
+/** Hears about keyspace changes that other parts of the engine, and embedded users, react to. Called under the engine lock. */
 public interface KeyspaceListener {
     /** A key was created; clients blocked on it may now be served. */
     void keyCreated(int db, Key key);
@@ -22,6 +22,16 @@ public interface KeyspaceListener {
      * all); its keys are reported modified between.
      */
     default void flushing(int db, boolean started) {
+    }
+
+    /**
+     * A keyspace event ({@code "set"}, {@code "zadd"}, {@code "expired"} ...), one of those
+     * {@code notify-keyspace-events} enables, as Redis would publish it: {@code key} in database
+     * {@code db}, in the order the changes happen. Embedded users hear here what Pub/Sub
+     * subscribers of {@code __keyspace@*__} and {@code __keyevent@*__} are sent (their class on,
+     * whatever K and E say).
+     */
+    default void keyspaceEvent(int db, String event, Key key) {
     }
 
     /** Two databases exchanged their contents (SWAPDB). */

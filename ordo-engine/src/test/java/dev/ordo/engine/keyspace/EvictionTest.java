@@ -21,6 +21,7 @@ class EvictionTest {
     private final Keyspace keyspace = new Keyspace(16, time::get, new SplittableRandom(42));
     private final Database db = keyspace.db(0);
     private final List<Key> evicted = new ArrayList<>();
+    private final List<String> events = new ArrayList<>();
 
     EvictionTest() {
         keyspace.addListener(new KeyspaceListener() {
@@ -31,6 +32,11 @@ class EvictionTest {
             @Override
             public void keyEvicted(int db, Key key) {
                 evicted.add(key);
+            }
+
+            @Override
+            public void keyspaceEvent(int db, String event, Key key) {
+                events.add(db + " " + event + " " + key);
             }
         });
     }
@@ -68,6 +74,21 @@ class EvictionTest {
         assertThat(evicted).containsExactly(key(3));
         assertThat(keyspace.stats().evictedKeys).isEqualTo(1);
         assertThat(db.size()).isEqualTo(9);
+    }
+
+    @Test
+    void evict_withEvictedClassOn_sendsTheEvictedEvent() {
+        tenKeys();
+        keyspace.setNotifyMask(EventClass.mask("e"));
+        time.addAndGet(100_000);
+        keyspace.beginCommand();
+        for (int i = 0; i < 10; i++) {
+            if (i != 3) {
+                db.get(key(i));
+            }
+        }
+        assertThat(evictOne(EvictionPolicy.ALLKEYS_LRU)).isEqualTo(Eviction.Result.OK);
+        assertThat(events).containsExactly("0 evicted " + key(3));
     }
 
     @Test

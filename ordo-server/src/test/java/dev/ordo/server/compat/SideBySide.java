@@ -19,7 +19,8 @@ import java.util.Map;
 /**
  * The two servers a compatibility test compares, started once per test class: an embedded Ordo
  * with an open port and a real {@code redis-server} (see {@link RedisServer} for when a missing
- * one skips and when it fails), each on a free loopback port. Registered with
+ * one skips and when it fails), each on a free loopback port, both started with the same
+ * settings (none by default). Registered with
  * {@code @RegisterExtension static final SideBySide SERVERS = new SideBySide();}. Also how the
  * scenario tests write commands ({@link #words}) and collect a pipeline's replies ({@link #replies}).
  */
@@ -29,6 +30,17 @@ final class SideBySide implements BeforeAllCallback, AfterAllCallback {
     private int ordoPort;
     /** Ordo servers on a chosen {@code io-transport}, started on first use. */
     private final Map<String, Ordo> byTransport = new HashMap<>();
+    /** Configuration both servers start with, name to value (for settings fixed at start). */
+    private final Map<String, String> settings;
+
+    SideBySide() {
+        this(Map.of());
+    }
+
+    /** Two servers both started with {@code settings}, e.g. {@code enable-debug-command local}. */
+    SideBySide(Map<String, String> settings) {
+        this.settings = Map.copyOf(settings);
+    }
 
     /** One server under test, named in parameterized test names. */
     record Target(String name, int port) {
@@ -40,8 +52,15 @@ final class SideBySide implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        redis = RedisServer.start();
-        ordo = Ordo.embedded();
+        List<String> args = new java.util.ArrayList<>();
+        Config config = new Config();
+        settings.forEach((name, value) -> {
+            args.add("--" + name);
+            args.add(value);
+            config.set(name, value, true);
+        });
+        redis = RedisServer.start(args.toArray(new String[0]));
+        ordo = Ordo.embedded(config);
         ordoPort = ordo.openPort(0);
     }
 
