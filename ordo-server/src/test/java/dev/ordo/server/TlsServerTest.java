@@ -292,6 +292,36 @@ class TlsServerTest {
         assertThat(log).contains("Failed to configure ciphers: NOSUCHCLASS:!ALL");
     }
 
+    /**
+     * On NIO (BusyTakeover) TLS clients beside a busy script are served through their own
+     * pipelines: one connected before gets BUSY and can SCRIPT KILL it, and one that connects
+     * meanwhile completes its handshake and gets BUSY too. The server's one event loop runs the
+     * script, so only the takeover can answer them.
+     */
+    @Test
+    void busyScript_onNio_tlsClientsGetBusyAndKillIt() throws Exception {
+        start(c -> {
+            c.set("busy-reply-threshold", "100", true);
+            c.set("io-transport", "nio", true);
+        });
+        try (SSLSocket runner = connect(client); SSLSocket other = connect(client)) {
+            runner.getOutputStream().write(RawClient.command("EVAL", "while true do end", "0").getBytes(StandardCharsets.UTF_8));
+            runner.getOutputStream().flush();
+            String reply = "";
+            for (int i = 0; i < 1000 && !reply.startsWith("-BUSY"); i++) { // PONG until the script has started
+                reply = call(other, "PING");
+            }
+            assertThat(reply).startsWith("-BUSY Redis is busy running a script.");
+            try (SSLSocket newcomer = connect(client)) {
+                assertThat(call(newcomer, "PING")).startsWith("-BUSY Redis is busy running a script.");
+            }
+            assertThat(call(other, "SCRIPT", "KILL")).isEqualTo("+OK");
+            assertThat(readLine(runner)).startsWith("-ERR Script killed by user with SCRIPT KILL");
+            assertThat(call(runner, "PING")).isEqualTo("+PONG");
+            assertThat(call(other, "PING")).isEqualTo("+PONG");
+        }
+    }
+
     @Test
     void configSetCiphers_theNamedCipherIsNegotiated() throws Exception {
         start(c -> c.set("tls-protocols", "TLSv1.2", true));

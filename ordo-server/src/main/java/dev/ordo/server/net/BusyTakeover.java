@@ -45,9 +45,10 @@ import java.util.List;
  * connection's decoder, ahead of anything Netty reads next, where decoding goes on as if Netty had
  * read it. A client that sent QUIT
  * gets its replies, then is closed at that point. A library that FUNCTION LOAD runs is not
- * served beside: as in Redis, the others wait for it (its load has 500 ms at most). Nor are TLS
- * connections and TLS listeners: their bytes are records only their SslHandler can read, so
- * their clients wait until the script ends (on io_uring, {@link BusyPump} serves them).
+ * served beside: as in Redis, the others wait for it (its load has 500 ms at most). TLS
+ * connections (and TLS listeners' new clients, handshake included) are served differently: their
+ * bytes are records only their SslHandler can read, so what their sockets deliver goes through
+ * their own pipeline on this thread ({@link TakenTls}), and nothing is handed back at the end.
  */
 final class BusyTakeover implements Scripting.BusyHandler {
     /** Input kept per connection while busy; past it, reading from that client waits for the script to end. */
@@ -57,6 +58,14 @@ final class BusyTakeover implements Scripting.BusyHandler {
     private final Engine engine;
     private Selector selector;
     private final List<Taken> taken = new ArrayList<>();
+
+    /**
+     * A TLS connection served during the busy script: what its socket delivers goes through its
+     * own pipeline (SslHandler, decoder, {@link Connection}) on this thread, which answers it as
+     * beside a busy script; replies leave with the turn's flush, encrypted by the same handler.
+     */
+    private record TakenTls(Channel channel, SocketChannel socket) {
+    }
 
     /** A connection served during the busy script, and the bytes read from it but not answered. */
     private static final class Taken {
@@ -95,14 +104,20 @@ final class BusyTakeover implements Scripting.BusyHandler {
             if (selector.selectNow() == 0) {
                 return;
             }
+            boolean tls = false;
             for (SelectionKey key : selector.selectedKeys()) {
                 if (key.attachment() instanceof Taken t) {
                     serve(t, run);
+                } else if (key.attachment() instanceof TakenTls t) {
+                    tls |= serveTls(t, key);
                 } else {
                     accept((Channel) key.attachment(), run);
                 }
             }
             selector.selectedKeys().clear();
+            if (tls) {
+                server.flushTurn(); // the TLS clients' replies (and handshakes) go now, not a poll later
+            }
         } catch (IOException e) {
             server.log().warning("Serving clients during a busy script failed: " + e);
         }
@@ -121,11 +136,63 @@ final class BusyTakeover implements Scripting.BusyHandler {
                 take(c, true);
             }
         }
-        for (Channel listener : server.listeners()) {
+        for (Channel ch : server.tlsChannels()) {
+            Connection c = ch.pipeline().get(Connection.class);
+            if (c != null && c.session() != run.caller() && ch.eventLoop().inEventLoop(run.thread()) && c.tlsIdleForTakeover()) {
+                takeTls(ch);
+            }
+        }
+        List<Channel> listeners = new ArrayList<>(server.listeners());
+        listeners.addAll(server.tlsListeners());
+        for (Channel listener : listeners) {
             if (listener.eventLoop().inEventLoop(run.thread())) {
                 javaChannel(listener).register(selector, SelectionKey.OP_ACCEPT, listener);
             }
         }
+    }
+
+    private static boolean isTls(Channel ch) {
+        return ch.pipeline().get(TlsAdmission.TLS_HANDLER) != null;
+    }
+
+    private void takeTls(Channel ch) throws IOException {
+        SocketChannel socket = (SocketChannel) javaChannel(ch);
+        socket.register(selector, SelectionKey.OP_READ, new TakenTls(ch, socket));
+    }
+
+    /**
+     * Reads what a TLS client sent and hands it to its pipeline, as Netty's own read would;
+     * returns whether anything was read. At the end of its stream, it stops watching the socket
+     * (Netty sees the close once the script is over).
+     */
+    private static boolean serveTls(TakenTls t, SelectionKey key) {
+        Channel ch = t.channel();
+        if (!ch.isActive()) {
+            key.cancel();
+            return false;
+        }
+        boolean read = false;
+        try {
+            while (true) {
+                ByteBuf in = ch.alloc().buffer(16 * 1024);
+                int n = in.writeBytes(t.socket(), in.writableBytes());
+                if (n <= 0) {
+                    in.release();
+                    if (n < 0) {
+                        key.cancel();
+                    }
+                    break;
+                }
+                read = true;
+                ch.pipeline().fireChannelRead(in);
+            }
+        } catch (IOException e) {
+            key.cancel();
+        }
+        if (read) {
+            ch.pipeline().fireChannelReadComplete();
+        }
+        return read;
     }
 
     private void take(Connection c, boolean watchOnly) throws IOException {
@@ -155,7 +222,12 @@ final class BusyTakeover implements Scripting.BusyHandler {
             NioSocketChannel child = new NioSocketChannel(listener, socket);
             listener.pipeline().fireChannelRead(child);
             Connection c = child.pipeline().get(Connection.class);
-            if (c != null && child.eventLoop().inEventLoop() && c.idleForTakeover()) {
+            if (c == null || !child.eventLoop().inEventLoop()) {
+                continue;
+            }
+            if (isTls(child)) {
+                takeTls(child);
+            } else if (c.idleForTakeover()) {
                 take(c, false);
             }
         }

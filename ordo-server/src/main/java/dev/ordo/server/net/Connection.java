@@ -155,6 +155,15 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     }
 
     /**
+     * Whether a busy script's takeover may feed this TLS connection's bytes through its own
+     * pipeline (its SslHandler decrypts them): open, not blocked, monitoring or subscribed, and
+     * nothing queued; a connection still in its handshake (not yet active here) qualifies too.
+     */
+    boolean tlsIdleForTakeover() {
+        return !closing && !blocked && !monitor && !session.subscribed() && pending.isEmpty();
+    }
+
+    /**
      * Whether a busy script's takeover may watch this blocked connection's socket, so that the
      * client's leaving is noticed during the script: open, blocked, not monitoring, not TLS.
      */

@@ -77,8 +77,8 @@ import java.util.function.LongSupplier;
  * replies Connection writes and counts what it holds toward the channel's writability, so the
  * turn's flush and backpressure work unchanged; {@link TrafficMeter} sits after it and counts
  * plain bytes, as Redis's counters do. While a script is busy, {@link BusyPump} (io_uring) serves
- * TLS clients like the others; {@link BusyTakeover} (NIO), which reads sockets itself, leaves
- * them and the TLS listeners waiting until the script ends.
+ * TLS clients like the others; {@link BusyTakeover} (NIO), which reads sockets itself, hands what
+ * a TLS client sends to that client's own pipeline ({@link #tlsChannels}).
  */
 public final class RespServer implements ServerControl, AutoCloseable {
     private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
@@ -110,6 +110,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
     /** The plain-text listening channels. */
     private final List<Channel> listeners = new CopyOnWriteArrayList<>();
     private final List<Channel> tlsListeners = new CopyOnWriteArrayList<>();
+    private final java.util.Set<Channel> tlsChannels = ConcurrentHashMap.newKeySet();
     /** The TLS context maker, once {@link #startTls} has built it. */
     private volatile ServerTls tls;
     private volatile int tlsPort;
@@ -408,6 +409,8 @@ public final class RespServer implements ServerControl, AutoCloseable {
                         if (secure) {
                             ch.pipeline().addLast(TlsAdmission.TLS_HANDLER, tls.newHandler(ch.alloc()));
                             ch.pipeline().addLast(new TlsAdmission(log));
+                            tlsChannels.add(ch);
+                            ch.closeFuture().addListener(f -> tlsChannels.remove(ch));
                         }
                         ch.pipeline().addLast(new RespDecoder(c), c);
                     }
@@ -422,6 +425,16 @@ public final class RespServer implements ServerControl, AutoCloseable {
     /** The plain-text listening channels. */
     List<Channel> listeners() {
         return listeners;
+    }
+
+    /** The TLS listening channels (empty without a TLS port). */
+    List<Channel> tlsListeners() {
+        return tlsListeners;
+    }
+
+    /** Every open TLS connection, admitted or still in its handshake (a busy script's takeover serves both). */
+    java.util.Collection<Channel> tlsChannels() {
+        return tlsChannels;
     }
 
     /** The bound port (0 before {@link #start}). */
