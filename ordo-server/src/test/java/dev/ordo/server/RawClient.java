@@ -53,6 +53,12 @@ public final class RawClient implements AutoCloseable {
     }
 
     /** Sends a command as multibulk and returns its reply. */
+    /** This connection's id, from CLIENT ID. */
+    public String clientId() throws IOException {
+        String reply = call("CLIENT", "ID");
+        return reply.substring(1, reply.length() - 2);
+    }
+
     public String call(String... args) throws IOException {
         send(command(args));
         return reply();

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
@@ -254,25 +256,6 @@ class TlsServerTest {
         assertThat(log).contains("Failed to configure ciphers: NO-SUCH-CIPHER");
     }
 
-    /** On io_uring (BusyPump) a TLS client beside a busy script gets BUSY and can SCRIPT KILL it. */
-    @Test
-    void busyScript_tlsClientGetsBusyAndKillsIt() throws Exception {
-        assumeTrue(io.netty.channel.uring.IoUring.isAvailable(), "io_uring is not available here: BusyPump is not used");
-        start(c -> c.set("busy-reply-threshold", "100", true));
-        try (SSLSocket runner = connect(client); SSLSocket other = connect(client)) {
-            runner.getOutputStream().write(RawClient.command("EVAL", "while true do end", "0").getBytes(StandardCharsets.UTF_8));
-            runner.getOutputStream().flush();
-            String reply = "";
-            for (int i = 0; i < 1000 && !reply.startsWith("-BUSY"); i++) { // PONG until the script has started
-                reply = call(other, "PING");
-            }
-            assertThat(reply).startsWith("-BUSY Redis is busy running a script.");
-            assertThat(call(other, "SCRIPT", "KILL")).isEqualTo("+OK");
-            assertThat(readLine(runner)).startsWith("-ERR Script killed by user with SCRIPT KILL");
-            assertThat(call(runner, "PING")).isEqualTo("+PONG");
-        }
-    }
-
     /** An OpenSSL cipher expression, as redis.conf files carry them, is read as OpenSSL reads it. */
     @Test
     void configSetCiphers_anOpenSslExpressionSelectsWhatOpenSslWould() throws Exception {
@@ -293,16 +276,19 @@ class TlsServerTest {
     }
 
     /**
-     * On NIO (BusyTakeover) TLS clients beside a busy script are served through their own
-     * pipelines: one connected before gets BUSY and can SCRIPT KILL it, and one that connects
-     * meanwhile completes its handshake and gets BUSY too. The server's one event loop runs the
-     * script, so only the takeover can answer them.
+     * TLS clients beside a busy script, on io_uring ({@link dev.ordo.server.net.Transport}'s
+     * BusyPump) and on NIO (BusyTakeover, which hands their bytes to their own pipelines): one
+     * connected before gets BUSY and can SCRIPT KILL it, and one that connects meanwhile completes
+     * its handshake and gets BUSY too. The server's one event loop runs the script, so only the
+     * busy handler can answer them.
      */
-    @Test
-    void busyScript_onNio_tlsClientsGetBusyAndKillIt() throws Exception {
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"io_uring", "nio"})
+    void busyScript_tlsClientsGetBusyAndKillIt(String transport) throws Exception {
+        assumeTrue(!transport.equals("io_uring") || io.netty.channel.uring.IoUring.isAvailable(), "io_uring is not available here");
         start(c -> {
             c.set("busy-reply-threshold", "100", true);
-            c.set("io-transport", "nio", true);
+            c.set("io-transport", transport, true);
         });
         try (SSLSocket runner = connect(client); SSLSocket other = connect(client)) {
             runner.getOutputStream().write(RawClient.command("EVAL", "while true do end", "0").getBytes(StandardCharsets.UTF_8));

@@ -1,7 +1,6 @@
 package dev.ordo.server.compat;
 
 import dev.ordo.server.RawClient;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,23 +24,17 @@ class BlockedClientsOverWireTest {
 
     @RegisterExtension
     static final SideBySide SERVERS = new SideBySide();
-    private final List<RawClient> opened = new ArrayList<>();
+    @RegisterExtension
+    final OpenClients clients = new OpenClients();
 
     static List<SideBySide.Target> servers() {
         return SERVERS.targets();
     }
 
-    @AfterEach
-    void closeClients() throws IOException {
-        for (RawClient c : opened) {
-            c.close();
-        }
-    }
 
     /** A new connection to {@code target} that has selected database {@code db}. */
     private RawClient client(SideBySide.Target target, int db) throws IOException {
-        RawClient c = new RawClient(target.port());
-        opened.add(c);
+        RawClient c = clients.open(target.port());
         assertThat(c.call("SELECT", String.valueOf(db))).isEqualTo("+OK\r\n");
         return c;
     }

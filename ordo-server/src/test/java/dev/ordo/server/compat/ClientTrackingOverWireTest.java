@@ -7,7 +7,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.support.caching.CacheAccessor;
 import io.lettuce.core.support.caching.CacheFrontend;
 import io.lettuce.core.support.caching.ClientSideCaching;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,24 +32,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClientTrackingOverWireTest {
     @RegisterExtension
     static final SideBySide SERVERS = new SideBySide();
-    private final List<RawClient> opened = new ArrayList<>();
+    @RegisterExtension
+    final OpenClients clients = new OpenClients();
 
     static List<SideBySide.Target> servers() {
         return SERVERS.targets();
     }
 
-    @AfterEach
-    void closeClients() throws IOException {
-        for (RawClient c : opened) {
-            c.close();
-        }
-    }
 
-    private RawClient client(int port) throws IOException {
-        RawClient c = new RawClient(port);
-        opened.add(c);
-        return c;
-    }
 
     @Test
     void theSameConversationGetsTheSameBytesFromBothServers() throws Exception {
@@ -59,8 +48,8 @@ class ClientTrackingOverWireTest {
 
     private List<String> conversation(int port) throws Exception {
         List<String> seen = new ArrayList<>();
-        RawClient a = client(port);
-        RawClient c = client(port);
+        RawClient a = clients.open(port);
+        RawClient c = clients.open(port);
         c.call("FLUSHALL");
         a.call("HELLO", "3");
         record(seen, a, "CLIENT", "TRACKINGINFO");
@@ -130,10 +119,10 @@ class ClientTrackingOverWireTest {
         record(seen, a, "CLIENT", "CACHING", "YES");
         record(seen, a, "CLIENT", "TRACKING", "OFF");
         // REDIRECT to a RESP2 subscriber of __redis__:invalidate; then the target leaves.
-        RawClient b = client(port);
-        String bid = idOf(b);
+        RawClient b = clients.open(port);
+        String bid = b.clientId();
         b.call("SUBSCRIBE", "__redis__:invalidate");
-        RawClient d = client(port);
+        RawClient d = clients.open(port);
         seen.add("REDIRECT <b> -> " + d.call("CLIENT", "TRACKING", "ON", "REDIRECT", bid));
         seen.add(d.call("CLIENT", "GETREDIR").replace(":" + bid + "\r\n", ":<b>\r\n"));
         record(seen, d, "GET", "r1");
@@ -148,17 +137,12 @@ class ClientTrackingOverWireTest {
         record(seen, c, "SET", "r1", "y");
         seen.add(d.call("CLIENT", "TRACKINGINFO").replace(":" + bid + "\r\n", ":<b>\r\n"));
         seen.add(d.call("CLIENT", "TRACKING", "ON", "REDIRECT", bid));
-        seen.add(clientFlags(c.call("CLIENT", "LIST", "ID", idOf(d))));
+        seen.add(clientFlags(c.call("CLIENT", "LIST", "ID", d.clientId())));
         return seen;
     }
 
     private static void record(List<String> seen, RawClient c, String... command) throws IOException {
         seen.add(String.join(" ", command) + " -> " + c.call(command));
-    }
-
-    private static String idOf(RawClient c) throws IOException {
-        String reply = c.call("CLIENT", "ID");
-        return reply.substring(1, reply.length() - 2);
     }
 
     private static String clientFlags(String line) {
@@ -177,10 +161,10 @@ class ClientTrackingOverWireTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void theTrackingTableIsBoundedAndKeysPastTheLimitAreInvalidated(SideBySide.Target target) throws Exception {
-        RawClient admin = client(target.port());
+        RawClient admin = clients.open(target.port());
         assertThat(admin.call("CONFIG", "SET", "tracking-table-max-keys", "10")).isEqualTo("+OK\r\n");
         try {
-            RawClient reader = client(target.port());
+            RawClient reader = clients.open(target.port());
             reader.call("HELLO", "3");
             assertThat(reader.call("CLIENT", "TRACKING", "ON")).isEqualTo("+OK\r\n");
             String[] mget = new String[21];

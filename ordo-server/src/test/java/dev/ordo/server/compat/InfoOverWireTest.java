@@ -3,7 +3,6 @@ package dev.ordo.server.compat;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.server.Ordo;
 import dev.ordo.server.RawClient;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,22 +43,16 @@ class InfoOverWireTest {
 
     @RegisterExtension
     static final SideBySide SERVERS = new SideBySide();
-    private final List<RawClient> opened = new ArrayList<>();
+    @RegisterExtension
+    final OpenClients clients = new OpenClients();
 
     static List<SideBySide.Target> servers() {
         return SERVERS.targets();
     }
 
-    @AfterEach
-    void closeClients() throws IOException {
-        for (RawClient c : opened) {
-            c.close();
-        }
-    }
 
     private RawClient connect(int port) throws IOException {
-        RawClient c = new RawClient(port);
-        opened.add(c);
+        RawClient c = clients.open(port);
         return c;
     }
 

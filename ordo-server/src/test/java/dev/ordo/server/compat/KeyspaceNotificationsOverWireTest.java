@@ -1,7 +1,6 @@
 package dev.ordo.server.compat;
 
 import dev.ordo.server.RawClient;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,21 +26,10 @@ class KeyspaceNotificationsOverWireTest {
 
     @RegisterExtension
     static final SideBySide SERVERS = new SideBySide(java.util.Map.of("enable-debug-command", "local"));
-    private final List<RawClient> opened = new ArrayList<>();
+    @RegisterExtension
+    final OpenClients clients = new OpenClients();
 
-    @AfterEach
-    void closeClients() throws IOException {
-        for (RawClient c : opened) {
-            c.close();
-        }
-        opened.clear();
-    }
 
-    private RawClient client(int port) throws IOException {
-        RawClient c = new RawClient(port);
-        opened.add(c);
-        return c;
-    }
 
     @ParameterizedTest(name = "notify-keyspace-events {0}")
     @ValueSource(strings = {"KEA", "Kz", "Eg$", "KEhs", "KEnxm"})
@@ -54,15 +42,15 @@ class KeyspaceNotificationsOverWireTest {
 
     /** Every notification the subscriber hears while the corpus runs with {@code classes}, as "channel payload". */
     private List<String> notifications(int port, String classes) throws Exception {
-        RawClient admin = client(port);
+        RawClient admin = clients.open(port);
         admin.call("FLUSHALL");
         assertThat(admin.call("DEBUG", "SET-ACTIVE-EXPIRE", "0")).isEqualTo("+OK\r\n");
         assertThat(admin.call("CONFIG", "SET", "notify-keyspace-events", classes)).isEqualTo("+OK\r\n");
         try {
-            RawClient sub = client(port);
+            RawClient sub = clients.open(port);
             sub.call("SUBSCRIBE", MARKER);
             sub.call("PSUBSCRIBE", "__key*__:*");
-            runCorpus(port, client(port));
+            runCorpus(port, clients.open(port));
             admin.call("PUBLISH", MARKER, "done");
             List<String> heard = new ArrayList<>();
             while (true) {

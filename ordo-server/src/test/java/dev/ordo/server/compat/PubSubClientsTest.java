@@ -43,6 +43,23 @@ class PubSubClientsTest {
         return SERVERS.targets();
     }
 
+    /** An interruptible wait run on another thread; an interrupt counts as not getting it. */
+    @FunctionalInterface
+    private interface Wait {
+        boolean get() throws InterruptedException;
+    }
+
+    private static CompletableFuture<Boolean> waitFor(Wait wait) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return wait.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+    }
+
     private static RedissonClient redisson(SideBySide.Target target) {
         Config config = new Config();
         config.useSingleServer().setAddress("redis://127.0.0.1:" + target.port()).setConnectionMinimumIdleSize(2)
@@ -57,14 +74,7 @@ class PubSubClientsTest {
         try {
             RLock lock = client.getLock("lock:" + target.name().replace(' ', '-'));
             lock.lock();
-            CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return lock.tryLock(30, 10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            });
+            CompletableFuture<Boolean> waiter = waitFor(() -> lock.tryLock(30, 10, TimeUnit.SECONDS));
             Thread.sleep(200); // let the waiter subscribe and wait; the outcome does not depend on it
             lock.unlock();
             assertThat(waiter.get(30, TimeUnit.SECONDS)).as("the waiter got the lock").isTrue();
@@ -86,28 +96,14 @@ class PubSubClientsTest {
             semaphore.delete();
             assertThat(semaphore.trySetPermits(1)).isTrue();
             semaphore.acquire();
-            CompletableFuture<Boolean> second = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return semaphore.tryAcquire(java.time.Duration.ofSeconds(30));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            });
+            CompletableFuture<Boolean> second = waitFor(() -> semaphore.tryAcquire(java.time.Duration.ofSeconds(30)));
             semaphore.release();
             assertThat(second.get(30, TimeUnit.SECONDS)).isTrue();
 
             RCountDownLatch latch = client.getCountDownLatch(prefix + "latch");
             latch.delete();
             assertThat(latch.trySetCount(1)).isTrue();
-            CompletableFuture<Boolean> awaiting = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return latch.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            });
+            CompletableFuture<Boolean> awaiting = waitFor(() -> latch.await(30, TimeUnit.SECONDS));
             latch.countDown();
             assertThat(awaiting.get(30, TimeUnit.SECONDS)).isTrue();
 

@@ -1,7 +1,6 @@
 package dev.ordo.server.compat;
 
 import dev.ordo.server.RawClient;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,24 +28,14 @@ class PubSubOverWireTest {
 
     @RegisterExtension
     static final SideBySide SERVERS = new SideBySide();
-    private final List<RawClient> opened = new ArrayList<>();
+    @RegisterExtension
+    final OpenClients clients = new OpenClients();
 
     static List<SideBySide.Target> servers() {
         return SERVERS.targets();
     }
 
-    @AfterEach
-    void closeClients() throws IOException {
-        for (RawClient c : opened) {
-            c.close();
-        }
-    }
 
-    private RawClient client(int port) throws IOException {
-        RawClient c = new RawClient(port);
-        opened.add(c);
-        return c;
-    }
 
     @Test
     void theSameConversationGetsTheSameBytesFromBothServers() throws Exception {
@@ -58,11 +47,11 @@ class PubSubOverWireTest {
     /** Every reply and message of one scripted conversation with the server on {@code port}. */
     private List<String> conversation(int port) throws Exception {
         List<String> seen = new ArrayList<>();
-        RawClient admin = client(port);
+        RawClient admin = clients.open(port);
         admin.call("FLUSHALL");
-        RawClient sub = client(port);
-        RawClient pub = client(port);
-        String subId = idOf(sub);
+        RawClient sub = clients.open(port);
+        RawClient pub = clients.open(port);
+        String subId = sub.clientId();
         long[] countsBefore = pubsubCounts(pub);
         record(seen, sub, "SUBSCRIBE", "a", "b", "a");
         seen.add(sub.reply());
@@ -122,7 +111,7 @@ class PubSubOverWireTest {
         record(seen, pub, "EXEC");
         seen.add(sub.reply());
         // RESP3: messages are pushes, and every command may run while subscribed.
-        RawClient resp3 = client(port);
+        RawClient resp3 = clients.open(port);
         resp3.call("HELLO", "3");
         record(seen, resp3, "SUBSCRIBE", "c");
         record(seen, resp3, "PSUBSCRIBE", "c*");
@@ -160,23 +149,18 @@ class PubSubOverWireTest {
         return out;
     }
 
-    /** The client's id, from CLIENT ID. */
-    private static String idOf(RawClient c) throws IOException {
-        String reply = c.call("CLIENT", "ID");
-        return reply.substring(1, reply.length() - 2);
-    }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void aclChannelRulesRefuseAndARevokedSubscriptionClosesTheClient(SideBySide.Target target) throws Exception {
-        RawClient admin = client(target.port());
+        RawClient admin = clients.open(target.port());
         assertThat(admin.call("ACL", "SETUSER", "reader", "on", "nopass", "+@all", "~*", "resetchannels", "&news.*")).isEqualTo("+OK\r\n");
         // Redis 7.2's text, which Ordo gives; the 7.0 server here words it its own way.
         String noPerm = target.name().startsWith("redis 7.0")
                 ? "-NOPERM this user has no permissions to access one of the channels used as arguments\r\n"
                 : "-NOPERM No permissions to access a channel\r\n";
         try {
-            RawClient reader = client(target.port());
+            RawClient reader = clients.open(target.port());
             assertThat(reader.call("AUTH", "reader", "any")).isEqualTo("+OK\r\n");
             assertThat(reader.call("SUBSCRIBE", "sports")).isEqualTo(noPerm);
             assertThat(reader.call("PUBLISH", "sports", "x")).isEqualTo(noPerm);
@@ -196,10 +180,10 @@ class PubSubOverWireTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void aSubscriberThatDoesNotReadIsClosedAtThePubsubOutputLimit(SideBySide.Target target) throws Exception {
-        RawClient admin = client(target.port());
+        RawClient admin = clients.open(target.port());
         assertThat(admin.call("CONFIG", "SET", "client-output-buffer-limit", "pubsub 1mb 0 0")).isEqualTo("+OK\r\n");
         try {
-            RawClient slow = client(target.port());
+            RawClient slow = clients.open(target.port());
             assertThat(slow.call("SUBSCRIBE", "firehose")).startsWith("*3\r\n");
             String payload = "x".repeat(64 * 1024);
             int published = 0;
@@ -219,8 +203,8 @@ class PubSubOverWireTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void subscriptionsCountInTheClientsMemory(SideBySide.Target target) throws Exception {
-        RawClient sub = client(target.port());
-        String id = idOf(sub);
+        RawClient sub = clients.open(target.port());
+        String id = sub.clientId();
         long before = totMem(sub.call("CLIENT", "INFO"));
         String[] command = new String[10_001];
         command[0] = "SUBSCRIBE";
@@ -233,7 +217,7 @@ class PubSubOverWireTest {
         }
         String info = sub.call("UNSUBSCRIBE", "nosuch");
         assertThat(info).endsWith(":10000\r\n");
-        RawClient other = client(target.port());
+        RawClient other = clients.open(target.port());
         String line = other.call("CLIENT", "LIST", "ID", id);
         assertThat(totMem(line) - before).as("tot-mem grows with 10,000 subscriptions").isGreaterThan(10_000L * 24);
     }
@@ -251,7 +235,7 @@ class PubSubOverWireTest {
      */
     @Test
     void aMessageToTheClientItselfComesAfterTheReplyAsInRedis72() throws Exception {
-        RawClient c = client(SERVERS.ordoPort());
+        RawClient c = clients.open(SERVERS.ordoPort());
         c.call("HELLO", "3");
         assertThat(c.call("SUBSCRIBE", "self")).isEqualTo(">3\r\n$9\r\nsubscribe\r\n$4\r\nself\r\n:1\r\n");
         String message = ">3\r\n$7\r\nmessage\r\n$4\r\nself\r\n$2\r\nhi\r\n";
