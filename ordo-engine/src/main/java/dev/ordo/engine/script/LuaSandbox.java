@@ -245,9 +245,7 @@ public final class LuaSandbox {
         if (n <= 0 || len == 0) {
             return LuaValue.EMPTYSTRING;
         }
-        if ((long) len * n > Integer.MAX_VALUE - 8) {
-            throw new LuaError("not enough memory");
-        }
+        LargeAllocations.ensure((long) len * n);
         byte[] out = new byte[len * n];
         for (int i = 0; i < n; i++) {
             text.copyInto(0, out, i * len, len);

@@ -117,6 +117,9 @@ public final class Scripting {
         boolean allowOom;
         int resp = 2;
         long instructions;
+        /** The allocation counter of {@link #allocationThread} at the last heap check (see {@link HeapGuard}). */
+        long allocationMark = -1;
+        Thread allocationThread;
         long lastPollNanos;
         BusyHandler polledBy;
         long deadlineNanos = Long.MAX_VALUE;
@@ -717,11 +720,32 @@ public final class Scripting {
             r.killed = true;
             throw new Abort("ERR Error registering functions: FUNCTION LOAD timeout");
         }
-        if ((r.instructions & 0xFFFF) == 0 && heapGuard.exhausted()) {
+        if (((r.instructions & 0xFFFF) == 0 && heapGuard.exhausted()) || (allocatedPastBudget(r) && heapGuard.exhaustedNow())) {
             r.killed = true;
             heapGuard.scriptStopped();
             throw new Abort("ERR script stopped: the server's memory is nearly exhausted" + suffix(r));
         }
+    }
+
+    /**
+     * Whether the script has allocated {@link HeapGuard#allocationBudget} bytes on this thread
+     * since the last such check (a coroutine's thread counts from its first check); restarts the count.
+     */
+    private static boolean allocatedPastBudget(Run r) {
+        long now = HeapGuard.allocatedByThisThread();
+        if (now < 0) {
+            return false;
+        }
+        if (r.allocationThread != Thread.currentThread()) {
+            r.allocationThread = Thread.currentThread();
+            r.allocationMark = now;
+            return false;
+        }
+        if (now - r.allocationMark < HeapGuard.allocationBudget()) {
+            return false;
+        }
+        r.allocationMark = now;
+        return true;
     }
 
     // ---- the redis library ----
@@ -1212,6 +1236,9 @@ public final class Scripting {
             lastProto = c == null ? null : c.p;
             if (c != null) {
                 f.pcs[f.depth - 1] = pc;
+                if (pc >= 0 && pc < c.p.code.length) {
+                    LargeAllocations.beforeInstruction(c.p.code[pc], f.registers[f.depth - 1]);
+                }
             }
             Run r = running;
             if (r != null && (r.killed || (++r.instructions & 1023) == 0)) {

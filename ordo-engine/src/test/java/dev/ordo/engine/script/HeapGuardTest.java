@@ -17,10 +17,35 @@ class HeapGuardTest {
     private double heldAfterCollection;
     private int collections;
 
+    /** What the old generation holds now, garbage included. */
+    private double heldNow;
+
     private final HeapGuard guard = new HeapGuard(() -> now, () -> {
         collections++;
         held = heldAfterCollection;
-    }, () -> held);
+        heldNow = heldAfterCollection;
+    }, () -> held, () -> heldNow);
+
+    @Test
+    void exhaustedNow_underTheLimitNowAndAfterTheLastCollection_isFalseWithoutCollecting() {
+        held = 0.5;
+        heldNow = 0.85;
+        assertThat(guard.exhaustedNow()).isFalse();
+        assertThat(collections).isZero();
+    }
+
+    @Test
+    void exhaustedNow_overTheLimitNow_collectsEachTime_andJudgesWhatIsLeft() {
+        held = 0.4;
+        heldNow = 0.95;
+        heldAfterCollection = 0.6;
+        assertThat(guard.exhaustedNow()).isFalse();
+        heldNow = 0.97;
+        heldAfterCollection = 0.93;
+        // Paced by the script's allocation, not by time: the second check, at once, collects again.
+        assertThat(guard.exhaustedNow()).isTrue();
+        assertThat(collections).isEqualTo(2);
+    }
 
     @Test
     void exhausted_underTheLimit_isFalseWithoutCollecting() {
