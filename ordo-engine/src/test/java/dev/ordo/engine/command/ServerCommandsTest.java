@@ -217,7 +217,8 @@ class ServerCommandsTest {
         }
         assertThat(names).containsExactlyInAnyOrder("client|id", "client|setname", "client|getname", "client|list",
                 "client|info", "client|kill", "client|unblock", "client|reply", "client|help",
-                "client|no-evict", "client|no-touch", "client|setinfo");
+                "client|no-evict", "client|no-touch", "client|setinfo", "client|tracking", "client|caching",
+                "client|trackinginfo", "client|getredir");
     }
 
     private static String textOrNull(Object o) {
