@@ -134,15 +134,13 @@ final class DebugCommands {
             case "double" -> r.doubleValue(3.141);
             case "bignum" -> r.bigNumber(BIG_NUMBER);
             case "null" -> r.nullBulk();
-            case "array", "set" -> {
-                if (type.equals("set")) {
-                    r.setHeader(3);
-                } else {
-                    r.arrayHeader(3);
-                }
-                for (int j = 0; j < 3; j++) {
-                    r.integer(j);
-                }
+            case "array" -> {
+                r.arrayHeader(3);
+                zeroOneTwo(r);
+            }
+            case "set" -> {
+                r.setHeader(3);
+                zeroOneTwo(r);
             }
             case "map" -> {
                 r.mapHeader(3);
@@ -174,6 +172,12 @@ final class DebugCommands {
             case "true" -> r.bool(true);
             case "false" -> r.bool(false);
             default -> throw new ErrorReply(Errors.DEBUG_PROTOCOL_TYPE);
+        }
+    }
+
+    private static void zeroOneTwo(ReplyWriter r) {
+        for (int j = 0; j < 3; j++) {
+            r.integer(j);
         }
     }
 
