@@ -86,6 +86,8 @@ public final class Engine implements CallContext, KeyspaceListener {
     private final Persistence persistence;
     private final MaxMemory maxMemory;
     private volatile boolean persistent;
+    /** DEBUG PAUSE-CRON: while set, the periodic tasks run but do nothing. */
+    private volatile boolean cronPaused;
     /** Whether a task continuing an eviction round is scheduled. */
     private boolean evictionScheduled;
     /** Why the engine stopped for good ({@link #failStop}), or null while it runs. */
@@ -800,6 +802,16 @@ public final class Engine implements CallContext, KeyspaceListener {
         }
     }
 
+    @Override
+    public void pauseCron(boolean paused) {
+        cronPaused = paused;
+    }
+
+    /** Whether DEBUG PAUSE-CRON stopped the periodic work (active expiry, metrics, save points, AOF rewrites). */
+    public boolean cronPaused() {
+        return cronPaused;
+    }
+
     private void scheduleActiveExpiry() {
         if (!closed) {
             scheduler.schedule(this::activeExpiryCycle, 1000L / Math.max(1, config.getInt("hz")));
@@ -811,7 +823,7 @@ public final class Engine implements CallContext, KeyspaceListener {
      * expired ones, repeating while more than a quarter of a sample had expired (bounded work).
      */
     private void activeExpiryCycle() {
-        if (!lock.tryLock()) {
+        if (cronPaused || !lock.tryLock()) {
             scheduleActiveExpiry();
             return;
         }
@@ -843,8 +855,10 @@ public final class Engine implements CallContext, KeyspaceListener {
 
     /** Samples the instantaneous figures (skipped while a long command holds the lock: the next sample covers the gap). */
     private void sampleMetrics() {
-        tryWithLock(() -> dispatcher.instantaneous().sample(keyspace.clock().millis(), dispatcher.totalCommands(),
-                server.transportStats()));
+        if (!cronPaused) {
+            tryWithLock(() -> dispatcher.instantaneous().sample(keyspace.clock().millis(), dispatcher.totalCommands(),
+                    server.transportStats()));
+        }
         scheduleMetricsSample();
     }
 

@@ -70,6 +70,14 @@ public interface CallContext {
         return null;
     }
 
+    /**
+     * DEBUG PAUSE-CRON: stops (or resumes) the periodic work Redis's serverCron does: active
+     * expiry, the instantaneous metrics, save points and the automatic AOF rewrite.
+     */
+    default void pauseCron(boolean paused) {
+        throw new UnsupportedOperationException("this context runs no periodic work");
+    }
+
     /** Snapshots and the append-only file. */
     default PersistenceControl persistence() {
         throw new UnsupportedOperationException("this context keeps no data on disk");

@@ -48,6 +48,8 @@ public final class Dispatcher {
     private boolean oomAtStart;
     /** Whether a command is being dispatched beside a busy script, where no eviction runs. */
     private boolean besideScript;
+    /** DEBUG SET-DISABLE-DENY-SCRIPTS: whether scripts may call commands flagged noscript. */
+    private boolean noscriptAllowedInScripts;
 
     /** INFO commandstats counters and the latencystats distribution for one command. */
     public static final class CommandStats {
@@ -451,6 +453,16 @@ public final class Dispatcher {
     /** The latency monitor this dispatcher records commands into, and the engine its cycles (LATENCY). */
     public LatencyMonitor latencyMonitor() {
         return latencyMonitor;
+    }
+
+    /** Whether scripts may call commands flagged noscript (DEBUG SET-DISABLE-DENY-SCRIPTS 1, a test hook). */
+    public boolean noscriptAllowedInScripts() {
+        return noscriptAllowedInScripts;
+    }
+
+    /** DEBUG SET-DISABLE-DENY-SCRIPTS: lets scripts call commands flagged noscript, or stops them again. */
+    public void setNoscriptAllowedInScripts(boolean allowed) {
+        noscriptAllowedInScripts = allowed;
     }
 
     /** The slow log this dispatcher records into (SLOWLOG). */

@@ -12,7 +12,8 @@ import java.util.List;
  * Builds a reply as Java objects, for embedded callers: status replies become {@link String},
  * integers {@link Long}, bulk strings {@code byte[]}, nulls {@code null}, aggregates
  * {@link List}, errors {@link ErrorReply} instances, and (RESP3) doubles {@link Double} and
- * booleans {@link Boolean}. Maps arrive as flat lists of keys and values. A writer for text
+ * booleans {@link Boolean}. Maps arrive as flat lists of keys and values; attributes are dropped,
+ * so the reply they precede is the result. A writer for text
  * ({@link #ObjectReplyWriter(IntSupplier, boolean)}) gives every bulk string, and every double
  * that RESP2 sends as one, as a {@link String} decoded from UTF-8 instead, with no byte array in
  * between. One reply per use: {@link #take()} returns it and resets the writer.
@@ -30,11 +31,14 @@ public final class ObjectReplyWriter implements ReplyWriter {
     private static final class Frame {
         final List<Object> items;
         final Frame parent;
+        /** An attribute's pairs: read to their end, then dropped. */
+        final boolean attribute;
         int remaining;
 
-        Frame(int count, Frame parent) {
+        Frame(int count, Frame parent, boolean attribute) {
             items = new ArrayList<>(count);
             this.parent = parent;
+            this.attribute = attribute;
             remaining = count;
         }
     }
@@ -159,11 +163,18 @@ public final class ObjectReplyWriter implements ReplyWriter {
         }
     }
 
+    @Override
+    public void attributeHeader(int pairs) {
+        if (pairs > 0) {
+            open = new Frame(2 * pairs, open, true);
+        }
+    }
+
     private void aggregate(int count) {
         if (count == 0) {
             value(new ArrayList<>(0));
         } else {
-            open = new Frame(count, open);
+            open = new Frame(count, open, false);
         }
     }
 
@@ -181,6 +192,9 @@ public final class ObjectReplyWriter implements ReplyWriter {
                 return;
             }
             open = top.parent;
+            if (top.attribute) {
+                return;
+            }
             done = top.items;
         }
     }

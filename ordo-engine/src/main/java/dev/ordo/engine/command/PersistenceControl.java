@@ -27,6 +27,12 @@ public interface PersistenceControl {
      */
     void reload(boolean save, boolean flush, boolean merge);
 
+    /**
+     * DEBUG LOADAOF: makes the append-only file durable, empties the keyspace and loads the file
+     * again. Refused, changing nothing, when {@code appendonly} is no.
+     */
+    void loadAof();
+
     /** Fills INFO's persistence section with Redis's field names, in Redis's order. */
     void info(Map<String, String> fields);
 

@@ -66,4 +66,11 @@ public interface ReplyWriter {
 
     /** An out-of-band push (RESP3 {@code >}); for RESP2 clients an array. */
     void pushHeader(int count);
+
+    /**
+     * An attribute (RESP3 {@code |}) of {@code pairs} key-value pairs, written before the reply it
+     * describes and not itself a reply. RESP2 has no attributes: as in Redis, a caller writes one
+     * (header and pairs) only when {@link #protocol()} is 3.
+     */
+    void attributeHeader(int pairs);
 }

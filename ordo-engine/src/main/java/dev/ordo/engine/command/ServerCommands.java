@@ -3,12 +3,7 @@ package dev.ordo.engine.command;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
-import dev.ordo.engine.keyspace.Database;
-import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Keyspace;
-import dev.ordo.engine.keyspace.SetValue;
-import dev.ordo.engine.keyspace.StringValue;
-import dev.ordo.engine.zset.ZSet;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -19,13 +14,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Server commands: COMMAND, CONFIG, INFO, TIME, SHUTDOWN, SLOWLOG, DEBUG, MONITOR (streamed by
- * the {@link ServerControl}), and the persistence
+ * Server commands: COMMAND, CONFIG, INFO, TIME, SHUTDOWN, SLOWLOG, MONITOR (streamed by the
+ * {@link ServerControl}; DEBUG is {@link DebugCommands}), and the persistence
  * commands SAVE, BGSAVE, BGREWRITEAOF and LASTSAVE (carried out by {@link PersistenceControl}). They read and change
  * server-wide state: the command table, the configuration, the dispatcher's statistics and slow
  * log, and the keyspace's counters. CONFIG SET is atomic: every name is checked, then every value
@@ -38,9 +30,6 @@ final class ServerCommands {
     private static final String SERVER = "server";
     private static final String ADMIN_FLAGS = "admin noscript loading stale";
     private static final int DEFAULT_SLOWLOG_COUNT = 10;
-    private static final int SHARED_INTEGER_LIMIT = 10000;
-    private static final int SHARED_REFCOUNT = Integer.MAX_VALUE;
-    private static final Pattern LEADING_DOUBLE = Pattern.compile("\\s*([+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?)");
 
     private ServerCommands() {
     }
@@ -69,7 +58,7 @@ final class ServerCommands {
                         c -> c.reply().integer(c.context().dispatcher().slowLog().size())))
                 .with(Command.of("reset", 2, "admin loading stale", 0, 0, 0, SERVER, ServerCommands::slowlogReset))
                 .with(Command.of("help", 2, "loading stale", 0, 0, 0, SERVER, ServerCommands::slowlogHelp)));
-        table.register(Command.of("debug", -2, ADMIN_FLAGS + " protected", 0, 0, 0, SERVER, ServerCommands::debug));
+        DebugCommands.register(table);
         table.register(Command.of("monitor", 1, ADMIN_FLAGS, 0, 0, 0, SERVER, ServerCommands::monitor));
         table.register(Command.of("save", 1, "admin noscript no_multi", 0, 0, 0, SERVER, c -> {
             c.context().persistence().save();
@@ -463,170 +452,5 @@ final class ServerCommands {
                 "    Reply with the number of entries.",
                 "RESET",
                 "    Remove every entry.");
-    }
-
-    /** DEBUG OBJECT key | RELOAD | SLEEP seconds | SET-ACTIVE-EXPIRE 0|1 | HELP. */
-    private static void debug(Call c) {
-        if (c.argc() == 2 && c.argIs(1, "HELP")) {
-            debugHelp(c);
-        } else if (c.argc() == 3 && c.argIs(1, "OBJECT")) {
-            debugObject(c);
-        } else if (c.argc() == 3 && c.argIs(1, "SLEEP")) {
-            debugSleep(c);
-        } else if (c.argIs(1, "RELOAD")) {
-            debugReload(c);
-        } else if (c.argc() == 3 && c.argIs(1, "SET-ACTIVE-EXPIRE")) {
-            c.keyspace().setActiveExpireEnabled(Call.leadingLong(c.arg(2)) != 0);
-            c.reply().simpleString("OK");
-        } else {
-            throw new ErrorReply(Errors.subcommandSyntax(c.argString(1), "debug"));
-        }
-    }
-
-    /** DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]: save, empty, load the snapshot again, as the options allow. */
-    private static void debugReload(Call c) {
-        boolean merge = false;
-        boolean flush = true;
-        boolean save = true;
-        for (int j = 2; j < c.argc(); j++) {
-            if (c.argIs(j, "MERGE")) {
-                merge = true;
-            } else if (c.argIs(j, "NOFLUSH")) {
-                flush = false;
-            } else if (c.argIs(j, "NOSAVE")) {
-                save = false;
-            } else {
-                throw new ErrorReply("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
-            }
-        }
-        c.context().persistence().reload(save, flush, merge);
-        c.reply().simpleString("OK");
-    }
-
-    private static void debugHelp(Call c) {
-        help(c, "DEBUG",
-                "OBJECT <key>",
-                "    Describe the value stored at <key>: encoding, estimated serialized length, access time.",
-                "RELOAD [MERGE] [NOFLUSH] [NOSAVE]",
-                "    Save the RDB on disk, empty the dataset and reload it from the file. NOSAVE skips the save,",
-                "    NOFLUSH keeps the dataset, MERGE lets loaded keys and libraries replace existing ones.",
-                "SET-ACTIVE-EXPIRE (0|1)",
-                "    Stop or resume the background deletion of expired keys.",
-                "SLEEP <seconds>",
-                "    Hold the server for <seconds> (fractions allowed), serving no command.");
-    }
-
-    /** DEBUG OBJECT key: Redis's one-line description of the stored value. */
-    private static void debugObject(Call c) {
-        Database.Entry entry = c.db().entry(c.key(2));
-        if (entry == null) {
-            throw new ErrorReply(Errors.NO_SUCH_KEY);
-        }
-        Object value = entry.value();
-        String encoding = encoding(value);
-        long lruSeconds = entry.lastAccess() / 1000;
-        c.reply().simpleString("Value at:0x" + Integer.toHexString(System.identityHashCode(value))
-                + " refcount:" + refcount(value, encoding)
-                + " encoding:" + encoding
-                + " serializedlength:" + serializedLength(value, encoding)
-                + " lru:" + (lruSeconds & 0xFFFFFF)
-                + " lru_seconds_idle:" + Math.max(0, (c.now() - entry.lastAccess()) / 1000));
-    }
-
-    private static String encoding(Object value) {
-        if (value instanceof StringValue s) {
-            return s.encoding();
-        }
-        if (value instanceof HashValue h) {
-            return h.encoding();
-        }
-        if (value instanceof SetValue s) {
-            return s.encoding().redisName();
-        }
-        if (value instanceof ZSet z) {
-            return z.encoding().redisName();
-        }
-        return "unknown";
-    }
-
-    /** Redis shares the small non-negative integers (0..9999) among all keys. */
-    private static int refcount(Object value, String encoding) {
-        if (encoding.equals("int")) {
-            long n = Long.parseLong(new String(((StringValue) value).bytes(), StandardCharsets.US_ASCII));
-            if (n >= 0 && n < SHARED_INTEGER_LIMIT) {
-                return SHARED_REFCOUNT;
-            }
-        }
-        return 1;
-    }
-
-    /**
-     * The value's length in Redis's RDB format, uncompressed: exact for integers and short
-     * strings, an estimate (element by element, as the hash-table encodings are saved) otherwise.
-     */
-    private static long serializedLength(Object value, String encoding) {
-        if (value instanceof StringValue s) {
-            return encoding.equals("int") ? integerLength(s.bytes()) : stringLength(s.length());
-        }
-        long[] total = {0};
-        if (value instanceof HashValue h) {
-            total[0] = lengthPrefix(h.size());
-            h.forEach((field, v) -> total[0] += stringLength(field.bytes().length) + stringLength(v.length));
-        } else if (value instanceof SetValue s) {
-            total[0] = lengthPrefix(s.size());
-            s.forEachEntry((buf, off, len, score) -> total[0] += stringLength(len));
-        } else if (value instanceof ZSet z) {
-            total[0] = lengthPrefix(z.size());
-            z.forEachEntry((buf, off, len, score) -> total[0] += stringLength(len) + Double.BYTES);
-        }
-        return total[0];
-    }
-
-    private static long integerLength(byte[] digits) {
-        long n = Long.parseLong(new String(digits, StandardCharsets.US_ASCII));
-        if (n >= Byte.MIN_VALUE && n <= Byte.MAX_VALUE) {
-            return 2;
-        }
-        if (n >= Short.MIN_VALUE && n <= Short.MAX_VALUE) {
-            return 3;
-        }
-        if (n >= Integer.MIN_VALUE && n <= Integer.MAX_VALUE) {
-            return 5;
-        }
-        return stringLength(digits.length);
-    }
-
-    private static long stringLength(long length) {
-        return lengthPrefix(length) + length;
-    }
-
-    private static long lengthPrefix(long length) {
-        if (length < 64) {
-            return 1;
-        }
-        if (length < 16384) {
-            return 2;
-        }
-        return length <= 0xFFFFFFFFL ? 5 : 9;
-    }
-
-    /** DEBUG SLEEP seconds: holds the engine (and so every client) for that long; unparsable means 0. */
-    private static void debugSleep(Call c) {
-        double seconds = leadingDouble(c.argString(2));
-        long nanos = (long) (seconds * 1e9);
-        if (nanos > 0) {
-            try {
-                TimeUnit.NANOSECONDS.sleep(nanos);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        c.reply().simpleString("OK");
-    }
-
-    /** The decimal number at the start of {@code text}, as C's strtod reads it (0 when there is none). */
-    private static double leadingDouble(String text) {
-        Matcher m = LEADING_DOUBLE.matcher(text);
-        return m.lookingAt() ? Double.parseDouble(m.group(1)) : 0;
     }
 }

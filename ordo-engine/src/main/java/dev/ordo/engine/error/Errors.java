@@ -67,6 +67,15 @@ public final class Errors {
     public static final String DEBUG_NOT_ALLOWED = "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
             + "you can run it from a local connection, otherwise you need to set this option in the configuration file, "
             + "and then restart the server.";
+    /** DEBUG LOADAOF that could not load the append-only file (Redis 7.2's text; 7.0 exits instead). */
+    public static final String AOF_LOAD_FAILED = "ERR Error trying to load the AOF files, check server logs.";
+    /** DEBUG PROTOCOL with a type it does not know. */
+    public static final String DEBUG_PROTOCOL_TYPE = "ERR Wrong protocol type name. Please use one of the following: "
+            + "string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false";
+    /** DEBUG PROTOCOL push from a RESP2 client, which has no push replies. */
+    public static final String RESP2_NOT_SUPPORTED = "ERR RESP2 is not supported by this command";
+    /** DEBUG QUICKLIST-PACKED-THRESHOLD with a size that is not a memory value up to 4 GB less 1 MB. */
+    public static final String PACKED_THRESHOLD = "ERR argument must be a memory value bigger than 1 and smaller than 4gb";
     /** RENAME of a missing key. */
     public static final String NO_SUCH_KEY = "ERR no such key";
     /** ZRANGE ... LIMIT without BYSCORE or BYLEX. */

@@ -84,7 +84,7 @@ public final class Database {
     }
 
     /** The entry stored at {@code key}, expired or not, with no side effect; null if absent. */
-    Entry stored(Key key) {
+    public Entry stored(Key key) {
         return entries.get(key);
     }
 

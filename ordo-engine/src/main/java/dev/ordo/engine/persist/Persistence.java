@@ -206,7 +206,7 @@ public final class Persistence implements PersistenceControl {
     /** Redis's serverCron for persistence: save rules, scheduled jobs, the automatic rewrite. */
     private void cron() {
         if (!engine.tryWithLock(() -> {
-            if (!started) {
+            if (!started || engine.cronPaused()) {
                 return;
             }
             keyspace.beginCommand();
@@ -550,6 +550,36 @@ public final class Persistence implements PersistenceControl {
             throw new ErrorReply("ERR Error trying to load the RDB dump, check server logs.");
         }
         log.accept("DB reloaded by DEBUG RELOAD");
+    }
+
+    @Override
+    public void loadAof() {
+        AppendOnlyFile file = aof;
+        if (file == null || manifest == null) {
+            // Redis 7.0 empties the dataset and then exits; Ordo refuses first, with Redis 7.2's text.
+            log.accept("DEBUG LOADAOF: appendonly is no, there is no append-only file to load");
+            throw new ErrorReply(Errors.AOF_LOAD_FAILED);
+        }
+        try {
+            file.flush(true);
+        } catch (IOException e) {
+            log.accept("DEBUG LOADAOF: " + e.getMessage());
+            throw new ErrorReply(Errors.AOF_LOAD_FAILED);
+        }
+        emptyAll();
+        aofBaseSize = 0;
+        aofOlderIncrSize = 0;
+        // Replaying must not log the replayed commands into the file being read.
+        engine.dispatcher().effects().setListener(null);
+        try {
+            loadAppendOnlyFile(manifest);
+        } catch (IOException e) {
+            log.accept("DEBUG LOADAOF: " + e.getMessage());
+            throw new ErrorReply(Errors.AOF_LOAD_FAILED);
+        } finally {
+            engine.dispatcher().effects().setListener(file);
+        }
+        log.accept("Append Only File loaded by DEBUG LOADAOF");
     }
 
     /** An image of now for a snapshot file ({@code aofBase}: an AOF base); see {@link Snapshot#capture}. */

@@ -244,6 +244,8 @@ public final class LuaReplies {
         private static final int ARRAY = 0;
         private static final int MAP_KIND = 1;
         private static final int SET_KIND = 2;
+        /** An attribute's pairs, which Redis's Lua conversion reads and drops. */
+        private static final int ATTRIBUTE_KIND = 3;
 
         void reset(int protocol) {
             resp = protocol;
@@ -330,6 +332,25 @@ public final class LuaReplies {
         }
 
         @Override
+        public void attributeHeader(int pairs) {
+            if (pairs > 0) {
+                open.push(new Frame(null, null, ATTRIBUTE_KIND, 2 * pairs));
+            }
+        }
+
+        /** RESP3: the table {@code {big_number=digits}}, as Redis gives a script; RESP2: a string. */
+        @Override
+        public void bigNumber(byte[] digits) {
+            if (resp == 3) {
+                LuaTable t = new LuaTable();
+                t.rawset(BIG_NUMBER, LuaString.valueUsing(digits.clone()));
+                value(t);
+            } else {
+                bulk(digits);
+            }
+        }
+
+        @Override
         public void doubleValue(double value) {
             if (resp == 3) {
                 LuaTable t = new LuaTable();
@@ -387,7 +408,9 @@ public final class LuaReplies {
                 result = v;
                 return;
             }
-            if (f.kind == ARRAY) {
+            if (f.kind == ATTRIBUTE_KIND) {
+                // dropped
+            } else if (f.kind == ARRAY) {
                 f.table.rawset(++f.index, v);
             } else if (f.kind == SET_KIND) {
                 f.target.rawset(v, LuaValue.TRUE);

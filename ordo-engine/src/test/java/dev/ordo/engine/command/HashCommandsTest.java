@@ -144,6 +144,11 @@ class HashCommandsTest extends CommandTestSupport {
             public void pushHeader(int count) {
                 events.add("push:" + count);
             }
+
+            @Override
+            public void attributeHeader(int pairs) {
+                events.add("attribute:" + pairs);
+            }
         };
         byte[][] raw = new byte[args.length][];
         for (int i = 0; i < args.length; i++) {

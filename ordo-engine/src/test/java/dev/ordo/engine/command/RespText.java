@@ -146,4 +146,9 @@ final class RespText implements ReplyWriter {
     public void pushHeader(int count) {
         line(resp3() ? '>' : '*', count);
     }
+
+    @Override
+    public void attributeHeader(int pairs) {
+        line('|', pairs);
+    }
 }

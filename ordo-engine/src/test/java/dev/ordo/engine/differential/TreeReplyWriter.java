@@ -94,6 +94,12 @@ final class TreeReplyWriter implements ReplyWriter {
         open(resp3() ? Reply.Kind.PUSH : Reply.Kind.ARRAY, count);
     }
 
+    /** No command of the differential corpus sends an attribute (only DEBUG PROTOCOL does). */
+    @Override
+    public void attributeHeader(int pairs) {
+        throw new UnsupportedOperationException("the differential corpus has no attributes");
+    }
+
     @Override
     public void bigNumber(byte[] digits) {
         value(Reply.text(resp3() ? Reply.Kind.BIG_NUMBER : Reply.Kind.BULK, digits));

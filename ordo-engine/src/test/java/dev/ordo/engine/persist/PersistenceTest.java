@@ -263,6 +263,47 @@ class PersistenceTest {
     }
 
     @Test
+    void debugDigest_acrossReloadAndLoadaof_isUnchanged_evenWhenEncodingsChange() throws IOException {
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            EmbeddedClient c = ordo.client();
+            fill(c, 100);
+            c.call("PEXPIREAT", "hash", String.valueOf(ordo.time.get() + 100_000));
+            String before = (String) c.call("DEBUG", "DIGEST");
+            // Loaded with small listpack limits, the small sorted set becomes a skiplist: same digest.
+            c.call("CONFIG", "SET", "zset-max-listpack-entries", "1");
+            assertThat(c.call("DEBUG", "RELOAD")).isEqualTo("OK");
+            assertThat(new String((byte[]) c.call("OBJECT", "ENCODING", "small"))).isEqualTo("skiplist");
+            assertThat(c.call("DEBUG", "DIGEST")).isEqualTo(before);
+            c.call("CONFIG", "SET", "zset-max-listpack-entries", "128");
+            Path incr = dir.resolve("appendonlydir").resolve("appendonly.aof.1.incr.aof");
+            assertThat(c.call("DEBUG", "LOADAOF")).isEqualTo("OK");
+            assertThat(new String((byte[]) c.call("OBJECT", "ENCODING", "small"))).isEqualTo("listpack");
+            assertThat(c.call("DEBUG", "DIGEST")).isEqualTo(before);
+            long flushed = Files.size(incr);
+            assertThat(flushed).as("LOADAOF flushed the log first").isPositive();
+            assertThat(c.call("DEBUG", "LOADAOF")).isEqualTo("OK");
+            assertThat(Files.size(incr)).as("replaying logs nothing again").isEqualTo(flushed);
+            c.call("ZADD", "small", "3", "c");
+            String changed = (String) c.call("DEBUG", "DIGEST");
+            assertThat(changed).isNotEqualTo(before);
+            assertThat(c.call("DEBUG", "LOADAOF")).isEqualTo("OK");
+            assertThat(c.call("DEBUG", "DIGEST")).isEqualTo(changed);
+        }
+    }
+
+    @Test
+    void debugLoadaof_appendonlyNo_isRefusedAndKeepsTheData() throws IOException {
+        try (EngineTestSupport ordo = open(config("no"))) {
+            EmbeddedClient c = ordo.client();
+            fill(c, 10);
+            String before = (String) c.call("DEBUG", "DIGEST");
+            assertThatThrownBy(() -> c.call("DEBUG", "LOADAOF")).isInstanceOf(ErrorReply.class)
+                    .hasMessage("ERR Error trying to load the AOF files, check server logs.");
+            assertThat(c.call("DEBUG", "DIGEST")).isEqualTo(before);
+        }
+    }
+
+    @Test
     void debugReloadOptions_noSaveLoadsTheOldFile_noFlushMergeKeepsTheRest_andDuplicatesFailWithoutMerge() throws IOException {
         try (EngineTestSupport ordo = open(config("no"))) {
             EmbeddedClient c = ordo.client();

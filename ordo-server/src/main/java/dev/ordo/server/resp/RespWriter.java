@@ -279,6 +279,11 @@ public final class RespWriter implements ReplyWriter {
     }
 
     @Override
+    public void attributeHeader(int pairs) {
+        header('|', pairs);
+    }
+
+    @Override
     public void doubleValue(double value) {
         int len = Doubles.format(value, scratch, 0);
         if (resp3()) {
