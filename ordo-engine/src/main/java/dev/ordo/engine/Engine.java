@@ -315,8 +315,10 @@ public final class Engine implements CallContext, KeyspaceListener {
             } finally {
                 tracking.setCurrent(null);
             }
-            Command named = commands.lookup(args[0]);
-            tracking.commandDone(session, named != null && named.name().equals("client"));
+            if (session.tracking() != null) {
+                Command named = commands.lookup(args[0]);
+                tracking.commandDone(session, named != null && named.name().equals("client"));
+            }
             tracking.flushBroadcasts();
             if (block != null) {
                 registerBlocked(session, args, out, resumer, block);

@@ -360,8 +360,11 @@ public final class Dispatcher {
         try {
             try {
                 command.handler().execute(call);
-                Session reader = context.tracking().current();
-                context.tracking().remember(reader != null ? reader : session, command, args);
+                Tracking tracking = context.tracking();
+                if (tracking.active()) {
+                    Session reader = tracking.current();
+                    tracking.remember(reader != null ? reader : session, command, args);
+                }
             } catch (ErrorReply e) {
                 failed = true;
                 replyError(out, e.getMessage());

@@ -96,6 +96,11 @@ public final class Tracking {
         current = s;
     }
 
+    /** Whether any client tracks (the command path asks this first). */
+    boolean active() {
+        return !clients.isEmpty();
+    }
+
     /** The client whose command runs, or null. */
     Session current() {
         return current;

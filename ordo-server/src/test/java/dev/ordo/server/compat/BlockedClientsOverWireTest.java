@@ -31,7 +31,6 @@ class BlockedClientsOverWireTest {
         return SERVERS.targets();
     }
 
-
     /** A new connection to {@code target} that has selected database {@code db}. */
     private RawClient client(SideBySide.Target target, int db) throws IOException {
         RawClient c = clients.open(target.port());

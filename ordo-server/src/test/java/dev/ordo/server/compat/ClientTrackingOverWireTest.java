@@ -39,8 +39,6 @@ class ClientTrackingOverWireTest {
         return SERVERS.targets();
     }
 
-
-
     @Test
     void theSameConversationGetsTheSameBytesFromBothServers() throws Exception {
         assertThat(conversation(SERVERS.ordoPort())).containsExactlyElementsOf(conversation(SERVERS.redis().port()));

@@ -1,12 +1,8 @@
 package dev.ordo.server.compat;
 
-import dev.ordo.engine.config.Config;
-import dev.ordo.engine.differential.RedisServer;
 import dev.ordo.engine.differential.RespSocket;
-import dev.ordo.server.Ordo;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -16,6 +12,7 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,28 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DebugOverWireTest {
     private static final byte[] END = "$3\r\nend\r\n".getBytes(StandardCharsets.US_ASCII);
 
-    private static RedisServer redis;
-    private static Ordo ordo;
-    private static int ordoPort;
-
-    @BeforeAll
-    static void start() throws Exception {
-        redis = RedisServer.start("--enable-debug-command", "yes");
-        Config config = new Config();
-        config.set("enable-debug-command", "yes", true);
-        ordo = Ordo.embedded(config);
-        ordoPort = ordo.openPort(0);
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        if (ordo != null) {
-            ordo.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-    }
+    @RegisterExtension
+    static final SideBySide SERVERS = new SideBySide(Map.of("enable-debug-command", "yes"));
 
     /** The raw bytes the server at {@code port} answers to {@code commands}, up to the closing {@code PING end}. */
     private static String rawReplies(int port, String... commands) throws IOException {
@@ -81,8 +58,8 @@ class DebugOverWireTest {
     }
 
     private static void assertSameBytes(String... commands) throws IOException {
-        String fromRedis = rawReplies(redis.port(), commands);
-        assertThat(rawReplies(ordoPort, commands)).isEqualTo(fromRedis);
+        String fromRedis = rawReplies(SERVERS.redis().port(), commands);
+        assertThat(rawReplies(SERVERS.ordoPort(), commands)).isEqualTo(fromRedis);
     }
 
     private static String[] protocolScenario(int resp) {
@@ -107,7 +84,7 @@ class DebugOverWireTest {
     void debugProtocol_everyTypeInResp3_sameBytesAsRedis() throws IOException {
         String[] commands = protocolScenario(3);
         assertSameBytes(commands);
-        assertThat(rawReplies(ordoPort, commands)).contains("|1\r\n$14\r\nkey-popularity\r\n").contains("(1234567999");
+        assertThat(rawReplies(SERVERS.ordoPort(), commands)).contains("|1\r\n$14\r\nkey-popularity\r\n").contains("(1234567999");
     }
 
     @Test

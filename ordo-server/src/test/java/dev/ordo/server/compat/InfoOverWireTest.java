@@ -50,7 +50,6 @@ class InfoOverWireTest {
         return SERVERS.targets();
     }
 
-
     private RawClient connect(int port) throws IOException {
         RawClient c = clients.open(port);
         return c;

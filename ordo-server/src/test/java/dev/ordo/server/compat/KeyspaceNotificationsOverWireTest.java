@@ -29,8 +29,6 @@ class KeyspaceNotificationsOverWireTest {
     @RegisterExtension
     final OpenClients clients = new OpenClients();
 
-
-
     @ParameterizedTest(name = "notify-keyspace-events {0}")
     @ValueSource(strings = {"KEA", "Kz", "Eg$", "KEhs", "KEnxm"})
     void theCorpusSendsTheSameNotificationsAsRedis(String classes) throws Exception {

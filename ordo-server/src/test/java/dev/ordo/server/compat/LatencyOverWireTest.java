@@ -1,13 +1,9 @@
 package dev.ordo.server.compat;
 
-import dev.ordo.engine.config.Config;
-import dev.ordo.engine.differential.RedisServer;
 import dev.ordo.engine.differential.Reply;
 import dev.ordo.engine.differential.RespSocket;
-import dev.ordo.server.Ordo;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -30,27 +26,8 @@ class LatencyOverWireTest {
             "\\d+\\. command: \\d+ latency spikes \\(average \\d+ms, mean deviation \\d+ms, period \\d+\\.\\d\\d sec\\)\\. "
                     + "Worst all time event \\d+ms\\.";
 
-    private static RedisServer redis;
-    private static Ordo ordo;
-
-    @BeforeAll
-    static void start() throws Exception {
-        redis = RedisServer.start("--enable-debug-command", "yes");
-        Config config = new Config();
-        config.set("enable-debug-command", "yes", true);
-        ordo = Ordo.embedded(config);
-        ordo.openPort(0);
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        if (ordo != null) {
-            ordo.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-    }
+    @RegisterExtension
+    static final SideBySide SERVERS = new SideBySide(Map.of("enable-debug-command", "yes"));
 
     /** What one server answered, by subcommand, after its spike. */
     private static Map<String, Reply> probe(int port) throws IOException {
@@ -74,8 +51,8 @@ class LatencyOverWireTest {
 
     @Test
     void everySubcommand_hasRedisShape() throws IOException {
-        Map<String, Reply> fromRedis = probe(redis.port());
-        Map<String, Reply> fromOrdo = probe(ordo.port());
+        Map<String, Reply> fromRedis = probe(SERVERS.redis().port());
+        Map<String, Reply> fromOrdo = probe(SERVERS.ordoPort());
         for (String what : fromRedis.keySet()) {
             Reply r = fromRedis.get(what);
             Reply o = fromOrdo.get(what);

@@ -35,8 +35,6 @@ class PubSubOverWireTest {
         return SERVERS.targets();
     }
 
-
-
     @Test
     void theSameConversationGetsTheSameBytesFromBothServers() throws Exception {
         List<String> ordo = conversation(SERVERS.ordoPort());
@@ -148,7 +146,6 @@ class PubSubOverWireTest {
         }
         return out;
     }
-
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
