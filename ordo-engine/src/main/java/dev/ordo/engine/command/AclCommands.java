@@ -52,7 +52,7 @@ final class AclCommands {
 
     /** ACL WHOAMI: the name of the user this connection runs as. */
     private static void whoAmI(Call c) {
-        bulk(c.reply(), c.session().userName());
+        c.reply().bulk(c.session().userName());
     }
 
     /** ACL SETUSER name [rule ...]: creates or changes the user, all rules or none. */
@@ -126,17 +126,17 @@ final class AclCommands {
             return;
         }
         r.mapHeader(6);
-        bulk(r, "flags");
+        r.bulk("flags");
         List<String> flags = u.flags();
         r.setHeader(flags.size());
-        flags.forEach(f -> bulk(r, f));
-        bulk(r, "passwords");
+        flags.forEach(f -> r.bulk(f));
+        r.bulk("passwords");
         List<String> hashes = u.passwordHashes();
         r.arrayHeader(hashes.size());
-        hashes.forEach(h -> bulk(r, h));
+        hashes.forEach(h -> r.bulk(h));
         List<String[]> selectors = u.selectorDescriptions();
         writeSelector(r, selectors.get(0));
-        bulk(r, "selectors");
+        r.bulk("selectors");
         r.arrayHeader(selectors.size() - 1);
         for (String[] s : selectors.subList(1, selectors.size())) {
             r.mapHeader(3);
@@ -145,26 +145,26 @@ final class AclCommands {
     }
 
     private static void writeSelector(ReplyWriter r, String[] s) {
-        bulk(r, "commands");
-        bulk(r, s[0]);
-        bulk(r, "keys");
-        bulk(r, s[1]);
-        bulk(r, "channels");
-        bulk(r, s[2]);
+        r.bulk("commands");
+        r.bulk(s[0]);
+        r.bulk("keys");
+        r.bulk(s[1]);
+        r.bulk("channels");
+        r.bulk(s[2]);
     }
 
     /** ACL LIST: every user as a rule line. */
     private static void list(Call c) {
         List<AclUser> users = new ArrayList<>(acl(c).users());
         c.reply().arrayHeader(users.size());
-        users.forEach(u -> bulk(c.reply(), u.describe()));
+        users.forEach(u -> c.reply().bulk(u.describe()));
     }
 
     /** ACL USERS: every user's name. */
     private static void users(Call c) {
         List<AclUser> users = new ArrayList<>(acl(c).users());
         c.reply().arrayHeader(users.size());
-        users.forEach(u -> bulk(c.reply(), u.name()));
+        users.forEach(u -> c.reply().bulk(u.name()));
     }
 
     /** ACL DELUSER name [name ...]: how many existed; their connections are closed. The default user is refused first. */
@@ -201,7 +201,7 @@ final class AclCommands {
         }
         if (c.argc() == 2) {
             c.reply().arrayHeader(Acl.CATEGORIES.size());
-            Acl.CATEGORIES.forEach(cat -> bulk(c.reply(), cat));
+            Acl.CATEGORIES.forEach(cat -> c.reply().bulk(cat));
             return;
         }
         String category = c.argString(2).toLowerCase(Locale.ROOT);
@@ -220,7 +220,7 @@ final class AclCommands {
             }
         }
         c.reply().arrayHeader(names.size());
-        names.forEach(n -> bulk(c.reply(), n));
+        names.forEach(n -> c.reply().bulk(n));
     }
 
     /** ACL GENPASS [bits]: a random password of {@code bits} bits (256 by default), as hex. */
@@ -235,7 +235,7 @@ final class AclCommands {
                 throw new ErrorReply(Errors.ACL_GENPASS_BITS);
             }
         }
-        bulk(c.reply(), acl(c).generatePassword((int) bits));
+        c.reply().bulk(acl(c).generatePassword((int) bits));
     }
 
     /**
@@ -264,7 +264,7 @@ final class AclCommands {
             return;
         }
         String object = d.position() > 0 ? new String(args[d.position()], StandardCharsets.UTF_8) : "";
-        bulk(c.reply(), switch (d.reason()) {
+        c.reply().bulk(switch (d.reason()) {
             case KEY -> Errors.aclKeyDenied(u.name(), object);
             case CHANNEL -> Errors.aclChannelDenied(u.name(), object);
             default -> Errors.aclCommandDenied(u.name(), cmd.fullName());
@@ -292,25 +292,25 @@ final class AclCommands {
         r.arrayHeader(entries.size());
         for (AclLog.Entry e : entries) {
             r.mapHeader(10);
-            bulk(r, "count");
+            r.bulk("count");
             r.integer(e.count());
-            bulk(r, "reason");
-            bulk(r, e.reason());
-            bulk(r, "context");
-            bulk(r, e.context());
-            bulk(r, "object");
-            bulk(r, e.object());
-            bulk(r, "username");
-            bulk(r, e.username());
-            bulk(r, "age-seconds");
+            r.bulk("reason");
+            r.bulk(e.reason());
+            r.bulk("context");
+            r.bulk(e.context());
+            r.bulk("object");
+            r.bulk(e.object());
+            r.bulk("username");
+            r.bulk(e.username());
+            r.bulk("age-seconds");
             r.doubleValue((now - e.updatedMillis()) / 1000.0);
-            bulk(r, "client-info");
-            bulk(r, e.clientInfo());
-            bulk(r, "entry-id");
+            r.bulk("client-info");
+            r.bulk(e.clientInfo());
+            r.bulk("entry-id");
             r.integer(e.id());
-            bulk(r, "timestamp-created");
+            r.bulk("timestamp-created");
             r.integer(e.createdMillis());
-            bulk(r, "timestamp-last-updated");
+            r.bulk("timestamp-last-updated");
             r.integer(e.updatedMillis());
         }
     }
@@ -362,9 +362,5 @@ final class AclCommands {
                 "    List all the registered usernames.",
                 "WHOAMI",
                 "    Return the current connection username.");
-    }
-
-    private static void bulk(ReplyWriter r, String s) {
-        r.bulk(s.getBytes(StandardCharsets.UTF_8));
     }
 }

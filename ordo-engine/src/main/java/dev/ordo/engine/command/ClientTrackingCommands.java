@@ -151,13 +151,13 @@ final class ClientTrackingCommands {
         ClientTracking mode = c.session().tracking();
         ReplyWriter r = c.reply();
         r.mapHeader(3);
-        r.bulk(bytes("flags"));
+        r.bulk("flags");
         List<String> flags = flagNames(mode);
         r.setHeader(flags.size());
-        flags.forEach(f -> r.bulk(bytes(f)));
-        r.bulk(bytes("redirect"));
+        flags.forEach(r::bulk);
+        r.bulk("redirect");
         r.integer(mode == null ? -1 : mode.redirect());
-        r.bulk(bytes("prefixes"));
+        r.bulk("prefixes");
         List<byte[]> prefixes = mode == null ? List.of() : mode.prefixes();
         r.arrayHeader(prefixes.size());
         prefixes.forEach(r::bulk);
@@ -205,9 +205,5 @@ final class ClientTrackingCommands {
             return "";
         }
         return "t" + (mode.redirectBroken() ? "R" : "") + (mode.bcast() ? "B" : "");
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.US_ASCII);
     }
 }

@@ -38,7 +38,7 @@ final class CommandIntrospection {
     /** Writes COMMAND INFO's description of {@code cmd}: name, arity, flags, keys, categories, tips, key specs, subcommands. */
     static void writeInfo(ReplyWriter r, Command cmd) {
         r.arrayHeader(10);
-        bulk(r, cmd.fullName());
+        r.bulk(cmd.fullName());
         r.integer(cmd.arity());
         writeStatusSet(r, flagNames(cmd), "");
         r.integer(cmd.firstKey());
@@ -60,17 +60,17 @@ final class CommandIntrospection {
     static void writeDocs(ReplyWriter r, Command cmd) {
         Map<String, Command> subs = cmd.subcommands();
         r.mapHeader(subs.isEmpty() ? 3 : 4);
-        bulk(r, "summary");
-        bulk(r, CommandDocs.summary(cmd.fullName()));
-        bulk(r, "since");
-        bulk(r, CommandDocs.since(cmd.fullName()));
-        bulk(r, "group");
-        bulk(r, group(cmd));
+        r.bulk("summary");
+        r.bulk(CommandDocs.summary(cmd.fullName()));
+        r.bulk("since");
+        r.bulk(CommandDocs.since(cmd.fullName()));
+        r.bulk("group");
+        r.bulk(group(cmd));
         if (!subs.isEmpty()) {
-            bulk(r, "subcommands");
+            r.bulk("subcommands");
             r.mapHeader(subs.size());
             for (Command sub : subs.values()) {
-                bulk(r, sub.fullName());
+                r.bulk(sub.fullName());
                 writeDocs(r, sub);
             }
         }
@@ -225,53 +225,53 @@ final class CommandIntrospection {
         for (KeySpec spec : specs) {
             r.mapHeader(spec.notes == null ? 3 : 4);
             if (spec.notes != null) {
-                bulk(r, "notes");
-                bulk(r, spec.notes);
+                r.bulk("notes");
+                r.bulk(spec.notes);
             }
-            bulk(r, "flags");
+            r.bulk("flags");
             writeStatusSet(r, spec.flags, "");
-            bulk(r, "begin_search");
+            r.bulk("begin_search");
             r.mapHeader(2);
-            bulk(r, "type");
-            bulk(r, spec.beginType);
-            bulk(r, "spec");
+            r.bulk("type");
+            r.bulk(spec.beginType);
+            r.bulk("spec");
             switch (spec.beginType) {
                 case "index" -> {
                     r.mapHeader(1);
-                    bulk(r, "index");
+                    r.bulk("index");
                     r.integer(spec.index);
                 }
                 case "keyword" -> {
                     r.mapHeader(2);
-                    bulk(r, "keyword");
-                    bulk(r, spec.keyword);
-                    bulk(r, "startfrom");
+                    r.bulk("keyword");
+                    r.bulk(spec.keyword);
+                    r.bulk("startfrom");
                     r.integer(spec.startFrom);
                 }
                 default -> r.mapHeader(0);
             }
-            bulk(r, "find_keys");
+            r.bulk("find_keys");
             r.mapHeader(2);
-            bulk(r, "type");
-            bulk(r, spec.findType);
-            bulk(r, "spec");
+            r.bulk("type");
+            r.bulk(spec.findType);
+            r.bulk("spec");
             switch (spec.findType) {
                 case "range" -> {
                     r.mapHeader(3);
-                    bulk(r, "lastkey");
+                    r.bulk("lastkey");
                     r.integer(spec.lastKey);
-                    bulk(r, "keystep");
+                    r.bulk("keystep");
                     r.integer(spec.keyStep);
-                    bulk(r, "limit");
+                    r.bulk("limit");
                     r.integer(spec.limit);
                 }
                 case "keynum" -> {
                     r.mapHeader(3);
-                    bulk(r, "keynumidx");
+                    r.bulk("keynumidx");
                     r.integer(spec.keyNumIndex);
-                    bulk(r, "firstkey");
+                    r.bulk("firstkey");
                     r.integer(spec.firstKey);
-                    bulk(r, "keystep");
+                    r.bulk("keystep");
                     r.integer(spec.keyStep);
                 }
                 default -> r.mapHeader(0);
@@ -284,9 +284,5 @@ final class CommandIntrospection {
         for (String item : items) {
             r.simpleString(prefix + item);
         }
-    }
-
-    private static void bulk(ReplyWriter r, String s) {
-        r.bulk(s.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -160,19 +160,19 @@ final class ConnectionCommands {
     private static void writeServerDescription(Call c) {
         ReplyWriter r = c.reply();
         r.mapHeader(7);
-        bulk(r, "server");
-        bulk(r, "redis");
-        bulk(r, "version");
-        bulk(r, ServerCommands.REDIS_VERSION);
-        bulk(r, "proto");
+        r.bulk("server");
+        r.bulk("redis");
+        r.bulk("version");
+        r.bulk(ServerCommands.REDIS_VERSION);
+        r.bulk("proto");
         r.integer(c.session().protocol());
-        bulk(r, "id");
+        r.bulk("id");
         r.integer(c.session().id());
-        bulk(r, "mode");
-        bulk(r, "standalone");
-        bulk(r, "role");
-        bulk(r, "master");
-        bulk(r, "modules");
+        r.bulk("mode");
+        r.bulk("standalone");
+        r.bulk("role");
+        r.bulk("master");
+        r.bulk("modules");
         r.arrayHeader(0);
     }
 
@@ -259,7 +259,7 @@ final class ConnectionCommands {
         if (name.isEmpty()) {
             c.reply().nullBulk();
         } else {
-            bulk(c.reply(), name);
+            c.reply().bulk(name);
         }
     }
 
@@ -539,9 +539,5 @@ final class ConnectionCommands {
                 "    Name the client library and its version, for CLIENT LIST.",
                 "UNBLOCK <client-id> [TIMEOUT|ERROR]",
                 "    Answer the client waiting in a blocking command as its timeout would, or with an error.");
-    }
-
-    private static void bulk(ReplyWriter r, String s) {
-        r.bulk(s.getBytes(StandardCharsets.UTF_8));
     }
 }

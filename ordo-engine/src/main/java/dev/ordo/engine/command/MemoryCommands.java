@@ -92,7 +92,7 @@ final class MemoryCommands {
         integer(r, "functions.caches", 0);
         for (int i : databases) {
             Database db = c.keyspace().db(i);
-            bulk(r, "db." + i);
+            r.bulk("db." + i);
             r.mapHeader(3);
             integer(r, "overhead.hashtable.main", db.tableBytes() - db.expiresTableBytes());
             integer(r, "overhead.hashtable.expires", db.expiresTableBytes());
@@ -176,17 +176,13 @@ final class MemoryCommands {
         c.reply().simpleString("OK");
     }
 
-    private static void bulk(ReplyWriter r, String s) {
-        r.bulk(s.getBytes(StandardCharsets.US_ASCII));
-    }
-
     private static void integer(ReplyWriter r, String name, long value) {
-        bulk(r, name);
+        r.bulk(name);
         r.integer(value);
     }
 
     private static void dbl(ReplyWriter r, String name, double value) {
-        bulk(r, name);
+        r.bulk(name);
         r.doubleValue(value);
     }
 }

@@ -60,7 +60,7 @@ final class PubSubCommands {
 
     /** The calling client's subscriptions; refused for a client that cannot receive messages. */
     private static Subscriptions subscriptionsOf(Call c) {
-        Subscriptions s = c.session().subscriptions();
+        Subscriptions s = c.session().subscribing();
         if (s == null) {
             throw new ErrorReply(Errors.subscribeNeedsConnection(c.command().fullName()));
         }

@@ -33,6 +33,11 @@ public interface ReplyWriter {
 
     void bulk(byte[] buf, int off, int len);
 
+    /** A bulk string of {@code text}'s UTF-8 bytes (field names, help lines, descriptions). */
+    default void bulk(String text) {
+        bulk(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     /** A missing value: RESP2 {@code $-1}, RESP3 {@code _}. */
     void nullBulk();
 

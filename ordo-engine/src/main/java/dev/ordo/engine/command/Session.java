@@ -237,7 +237,6 @@ public final class Session {
      */
     public void setPushSink(dev.ordo.engine.pubsub.PushSink sink) {
         this.pushSink = sink;
-        this.subscriptions = new dev.ordo.engine.pubsub.Subscriptions(sink);
     }
 
     /** Where this client's pushes go, or null when it cannot receive any. */
@@ -254,8 +253,19 @@ public final class Session {
         this.tracking = tracking;
     }
 
-    /** This client's subscriptions, or null when it cannot subscribe ({@link #setPushSink}). */
+    /** This client's subscriptions, or null before its first (un)subscribe command. */
     public dev.ordo.engine.pubsub.Subscriptions subscriptions() {
+        return subscriptions;
+    }
+
+    /**
+     * This client's subscriptions, made on first use (most clients never subscribe, so they
+     * hold none); null when it cannot subscribe ({@link #setPushSink}).
+     */
+    dev.ordo.engine.pubsub.Subscriptions subscribing() {
+        if (subscriptions == null && pushSink != null) {
+            subscriptions = new dev.ordo.engine.pubsub.Subscriptions(pushSink);
+        }
         return subscriptions;
     }
 

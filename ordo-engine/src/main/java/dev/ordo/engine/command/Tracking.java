@@ -173,6 +173,9 @@ public final class Tracking {
 
     /** Sends each BCAST prefix's gathered keys to its clients (NOLOOP: not the keys a client changed itself). */
     public void flushBroadcasts() {
+        if (prefixes.isEmpty()) {
+            return; // after every command: nothing to walk unless a client broadcasts
+        }
         for (Prefix p : prefixes.values()) {
             if (p.changed.isEmpty()) {
                 continue;
@@ -229,11 +232,6 @@ public final class Tracking {
         if (sink != null) {
             sink.invalidate(keys, true);
         }
-    }
-
-    /** Whether a redirect target is connected. */
-    boolean targetLeft(long id) {
-        return !targets.containsKey(id);
     }
 
     /** INFO's tracking_clients. */

@@ -27,7 +27,7 @@ import java.util.function.LongSupplier;
  * <p>Between those checks a script that keeps what it allocates can fill a small heap (64 KiB
  * strings, 65,536 instructions: some 800 MB), and the JVM's first OutOfMemoryError ends the
  * server ({@code -XX:+ExitOnOutOfMemoryError}). So a script is also checked each time it has
- * allocated a sixteenth of the heap ({@link #allocationBudget}, measured by the JVM's per-thread
+ * allocated a sixteenth of the heap ({@link #ALLOCATION_BUDGET}, measured by the JVM's per-thread
  * allocation counter): {@link #exhaustedNow} then looks at the whole heap as it is, garbage and
  * all, and only when that is over the limit asks for a collection (not rate-limited: the
  * allocation paces it, a collection per sixteenth of the heap at most) and judges what it leaves.
@@ -73,7 +73,7 @@ final class HeapGuard {
     }
 
     /**
-     * After a script allocated {@link #allocationBudget} bytes: whether the heap is nearly
+     * After a script allocated {@link #ALLOCATION_BUDGET} bytes: whether the heap is nearly
      * exhausted, judged after a collection when the heap, garbage included, is over the limit now.
      */
     synchronized boolean exhaustedNow() {
@@ -103,9 +103,7 @@ final class HeapGuard {
     }
 
     /** The bytes a script may allocate between two {@link #exhaustedNow} checks: a sixteenth of the heap, at least 1 MiB. */
-    static long allocationBudget() {
-        return Math.max(1L << 20, Runtime.getRuntime().maxMemory() / 16);
-    }
+    static final long ALLOCATION_BUDGET = Math.max(1L << 20, Runtime.getRuntime().maxMemory() / 16);
 
     /** The bytes the calling thread has allocated so far, or -1 where the JVM does not count them. */
     static long allocatedByThisThread() {

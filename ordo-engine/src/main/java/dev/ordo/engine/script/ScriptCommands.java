@@ -214,29 +214,29 @@ public final class ScriptCommands {
         r.arrayHeader(shown.size());
         for (Functions.Library l : shown) {
             r.mapHeader(withCode ? 4 : 3);
-            bulk(r, "library_name");
-            bulk(r, l.name());
-            bulk(r, "engine");
-            bulk(r, "LUA");
-            bulk(r, "functions");
+            r.bulk("library_name");
+            r.bulk(l.name());
+            r.bulk("engine");
+            r.bulk("LUA");
+            r.bulk("functions");
             r.arrayHeader(l.functions().size());
             for (Functions.Function fn : l.functions()) {
                 r.mapHeader(3);
-                bulk(r, "name");
-                bulk(r, fn.name());
-                bulk(r, "description");
+                r.bulk("name");
+                r.bulk(fn.name());
+                r.bulk("description");
                 if (fn.description() == null) {
                     r.nullBulk();
                 } else {
-                    bulk(r, fn.description());
+                    r.bulk(fn.description());
                 }
-                bulk(r, "flags");
+                r.bulk("flags");
                 r.setHeader(fn.flags().size());
                 fn.flags().forEach(r::simpleString);
             }
             if (withCode) {
-                bulk(r, "library_code");
-                bulk(r, l.code());
+                r.bulk("library_code");
+                r.bulk(l.code());
             }
         }
     }
@@ -257,34 +257,30 @@ public final class ScriptCommands {
     private static void functionStats(Call c, Scripting scripting) {
         ReplyWriter r = c.reply();
         r.mapHeader(2);
-        bulk(r, "running_script");
+        r.bulk("running_script");
         Scripting.Run run = scripting.running();
         if (run == null || !run.isFunction()) {
             r.nullBulk();
         } else {
             r.mapHeader(3);
-            bulk(r, "name");
-            bulk(r, run.name());
-            bulk(r, "command");
+            r.bulk("name");
+            r.bulk(run.name());
+            r.bulk("command");
             r.arrayHeader(run.command().length);
             for (byte[] a : run.command()) {
                 r.bulk(a);
             }
-            bulk(r, "duration_ms");
+            r.bulk("duration_ms");
             r.integer(run.elapsedMillis());
         }
-        bulk(r, "engines");
+        r.bulk("engines");
         r.mapHeader(1);
-        bulk(r, "LUA");
+        r.bulk("LUA");
         r.mapHeader(2);
-        bulk(r, "libraries_count");
+        r.bulk("libraries_count");
         r.integer(scripting.functions().libraries().size());
-        bulk(r, "functions_count");
+        r.bulk("functions_count");
         r.integer(scripting.functions().functionCount());
-    }
-
-    private static void bulk(ReplyWriter r, String s) {
-        r.bulk(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** EVAL script numkeys key... arg... (and the SHA and read-only variants); MONITOR sees it before its script's commands. */

@@ -734,7 +734,7 @@ public final class Scripting {
     }
 
     /**
-     * Whether the script has allocated {@link HeapGuard#allocationBudget} bytes on this thread
+     * Whether the script has allocated {@link HeapGuard#ALLOCATION_BUDGET} bytes on this thread
      * since the last such check (a coroutine's thread counts from its first check); restarts the count.
      */
     private static boolean allocatedPastBudget(Run r) {
@@ -747,7 +747,7 @@ public final class Scripting {
             r.allocationMark = now;
             return false;
         }
-        if (now - r.allocationMark < HeapGuard.allocationBudget()) {
+        if (now - r.allocationMark < HeapGuard.ALLOCATION_BUDGET) {
             return false;
         }
         r.allocationMark = now;
