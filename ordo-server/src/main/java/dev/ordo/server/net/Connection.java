@@ -277,10 +277,17 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         if (!outputWatch.breaks(limit, unsentBytes(), nowMillis)) {
             return false;
         }
+        closeOverOutputLimit();
+        return true;
+    }
+
+    private void closeOverOutputLimit() {
+        if (closing) {
+            return;
+        }
         server.log().warning("Client " + describe() + " closed for overcoming of output buffer limits.");
         server.networkStats().outputBufferLimitReached();
         closeNow();
-        return true;
     }
 
     /** Runs every 100 ms on the connection's event loop: the soft output limit, and fresh memory figures. */
@@ -745,6 +752,21 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     @Override
     public void push(Message message) {
         if (closing || ctx == null) {
+            return;
+        }
+        OutputBufferLimits.Limit limit = server.outputLimits().pubsub();
+        if (limit.hard() > 0 && message.encodedSize() >= limit.hard()) {
+            // It alone passes the hard limit, which closes this subscriber anyway: not copied
+            // first, so one large PUBLISH to many subscribers does not hold a copy for each.
+            if (ctx.executor().inEventLoop()) {
+                closeOverOutputLimit();
+            } else {
+                try {
+                    ctx.executor().execute(this::closeOverOutputLimit);
+                } catch (RejectedExecutionException e) {
+                    // The event loop is shutting down, which closes this channel too.
+                }
+            }
             return;
         }
         if (ctx.executor().inEventLoop() && !running && !blocked) {

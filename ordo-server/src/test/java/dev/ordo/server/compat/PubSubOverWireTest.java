@@ -199,6 +199,23 @@ class PubSubOverWireTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
+    void oneMessageLargerThanThePubsubHardLimitClosesTheSubscriber(SideBySide.Target target) throws Exception {
+        RawClient admin = clients.open(target.port());
+        assertThat(admin.call("CONFIG", "SET", "client-output-buffer-limit", "pubsub 1mb 0 0")).isEqualTo("+OK\r\n");
+        try {
+            RawClient big = clients.open(target.port());
+            assertThat(big.call("SUBSCRIBE", "big")).startsWith("*3\r\n");
+            // It counts as received, as in Redis, and the subscriber is closed rather than sent it.
+            assertThat(admin.call("PUBLISH", "big", "x".repeat(2 << 20))).isEqualTo(":1\r\n");
+            assertThat(big.drainedUntilClosed(10_000)).isTrue();
+            assertThat(admin.call("PUBSUB", "NUMSUB", "big")).isEqualTo("*2\r\n$3\r\nbig\r\n:0\r\n");
+        } finally {
+            admin.call("CONFIG", "SET", "client-output-buffer-limit", "pubsub 32mb 8mb 60");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
     void subscriptionsCountInTheClientsMemory(SideBySide.Target target) throws Exception {
         RawClient sub = clients.open(target.port());
         String id = sub.clientId();
