@@ -1,5 +1,7 @@
 package dev.ordo.engine;
 
+import dev.ordo.engine.time.Scheduler;
+import dev.ordo.engine.time.Clock;
 import dev.ordo.engine.acl.Acl;
 import dev.ordo.engine.command.BlockedClients;
 import dev.ordo.engine.command.Call;
@@ -28,10 +30,12 @@ import dev.ordo.engine.keyspace.KeyspaceListener;
 import dev.ordo.engine.memory.HeapBudget;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.persist.Persistence;
+import dev.ordo.engine.persist.PersistenceHost;
 import dev.ordo.engine.pubsub.KeyspaceNotifier;
 import dev.ordo.engine.pubsub.PubSub;
 import dev.ordo.engine.pubsub.Subscriber;
 import dev.ordo.engine.script.ScriptCommands;
+import dev.ordo.engine.script.Functions;
 import dev.ordo.engine.script.Scripting;
 
 import java.util.ArrayDeque;
@@ -67,7 +71,7 @@ import java.util.function.Function;
  * A network server whose event loop runs a long script answers its other clients from inside
  * the script ({@link Scripting.BusyHandler}), as Redis does.
  */
-public final class Engine implements CallContext, KeyspaceListener {
+public final class Engine implements CallContext, KeyspaceListener, PersistenceHost {
     private final ReentrantLock lock = new ReentrantLock();
     private final Config config;
     private final Keyspace keyspace;
@@ -526,6 +530,11 @@ public final class Engine implements CallContext, KeyspaceListener {
     public ScriptCounts scriptCounts() {
         return new ScriptCounts(scripting.cachedScripts(), scripting.functions().functionCount(),
                 scripting.functions().libraries().size());
+    }
+
+    @Override
+    public Functions functions() {
+        return scripting.functions();
     }
 
     /** The script runner (SCRIPT and FUNCTION state, the running script). */

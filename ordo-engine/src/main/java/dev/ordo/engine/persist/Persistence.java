@@ -1,7 +1,6 @@
 package dev.ordo.engine.persist;
 
 import dev.ordo.engine.value.Value;
-import dev.ordo.engine.Engine;
 import dev.ordo.engine.command.ObjectReplyWriter;
 import dev.ordo.engine.command.PersistenceControl;
 import dev.ordo.engine.command.Session;
@@ -56,7 +55,7 @@ public final class Persistence implements PersistenceControl {
     /** The incremental sequence of a rewrite that logs nothing (appendonly no). */
     private static final long NO_INCR = -1;
 
-    private final Engine engine;
+    private final PersistenceHost engine;
     private final Config config;
     private final Keyspace keyspace;
     private volatile Consumer<String> log = line -> { };
@@ -86,7 +85,7 @@ public final class Persistence implements PersistenceControl {
     private boolean lastRewriteOk = true;
     private Thread fsyncThread;
 
-    public Persistence(Engine engine) {
+    public Persistence(PersistenceHost engine) {
         this.engine = engine;
         this.config = engine.config();
         this.keyspace = engine.keyspace();
@@ -350,7 +349,7 @@ public final class Persistence implements PersistenceControl {
      */
     private void loadRdb(Path file, boolean merge) throws IOException {
         long[] counts = new long[2];
-        Functions functions = engine.scripting().functions();
+        Functions functions = engine.functions();
         long now = keyspace.now();
         try {
             RdbReader.read(file, new RdbSink() {
@@ -460,7 +459,7 @@ public final class Persistence implements PersistenceControl {
 
     private void emptyAll() {
         keyspace.flushAll();
-        engine.scripting().functions().flush();
+        engine.functions().flush();
     }
 
     // ------------------------------------------------------------------ snapshots
@@ -592,7 +591,7 @@ public final class Persistence implements PersistenceControl {
         aux.put("used-mem", Long.toString(Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()));
         aux.put("aof-base", aofBase ? "1" : "0");
         List<byte[]> libraries = new ArrayList<>();
-        engine.scripting().functions().libraries().forEach(l -> libraries.add(l.code().getBytes(StandardCharsets.UTF_8)));
+        engine.functions().libraries().forEach(l -> libraries.add(l.code().getBytes(StandardCharsets.UTF_8)));
         return Snapshot.capture(keyspace, aux, libraries, config.get("rdbcompression").equals("yes"),
                 config.get("rdbchecksum").equals("yes"), direct);
     }

@@ -1,4 +1,4 @@
-package dev.ordo.engine.persist.rdb;
+package dev.ordo.engine.encoding;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
