@@ -277,6 +277,26 @@ public final class Acl {
         return worst;
     }
 
+    /**
+     * Whether one of {@code user}'s selectors that allow this call may also read every key (all
+     * keys, or a {@code ~*} or {@code %R~*} pattern): SORT's BY and GET patterns name keys only
+     * their values spell, so Redis takes them only from such a user.
+     */
+    public boolean readsEveryKey(AclUser user, GuardedCommand cmd, byte[][] args) {
+        if (user == null || user.unrestricted()) {
+            return true;
+        }
+        if (check(user.root, cmd, args) == null && user.root.readsEveryKey()) {
+            return true;
+        }
+        for (Selector s : user.selectors) {
+            if (check(s, cmd, args) == null && s.readsEveryKey()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static Denial check(Selector s, GuardedCommand cmd, byte[][] args) {
         if (!s.allowsCommand(cmd, args)) {
             return new Denial(Reason.COMMAND, 0);

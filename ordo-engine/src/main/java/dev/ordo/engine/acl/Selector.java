@@ -76,6 +76,12 @@ final class Selector {
         this.table = table;
     }
 
+    /** Whether this selector may read any key: all keys, or a {@code *} pattern that reads. */
+    boolean readsEveryKey() {
+        KeyPattern star = keys.get("*");
+        return allKeys || star != null && star.read;
+    }
+
     Selector copy() {
         Selector s = new Selector(table);
         s.allowed = (BitSet) allowed.clone();
