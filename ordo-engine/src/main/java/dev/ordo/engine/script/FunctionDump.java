@@ -1,7 +1,7 @@
 package dev.ordo.engine.script;
 
 import dev.ordo.engine.persist.rdb.Crc64;
-import dev.ordo.engine.persist.rdb.Lzf;
+import dev.ordo.engine.encoding.Lzf;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;

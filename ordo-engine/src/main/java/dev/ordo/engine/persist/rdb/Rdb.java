@@ -32,7 +32,7 @@ package dev.ordo.engine.persist.rdb;
  * A length and that many bytes; or {@code 0xC0}, {@code 0xC1}, {@code 0xC2}: a decimal integer
  * stored as a signed 1-, 2- or 4-byte little-endian number (Redis uses them only for strings of at
  * most 11 bytes that are the canonical spelling of such a number); or {@code 0xC3}: LZF
- * ({@link Lzf}), then the compressed length, the original length and the compressed bytes.
+ * ({@link dev.ordo.engine.encoding.Lzf}), then the compressed length, the original length and the compressed bytes.
  *
  * <h2>Value types</h2>
  * 0 string; 2 set: a length, then the members; 3 sorted set: a length, then per member the member

@@ -1,0 +1,6 @@
+/**
+ * Pure byte formats Redis defines and Ordo keeps in memory and on disk (LZF, the listpack entry
+ * layout). Low level: this package imports nothing from the rest of the engine, so that both the
+ * value types and the persistence code can build on it.
+ */
+package dev.ordo.engine.encoding;
