@@ -1,6 +1,7 @@
 package dev.ordo.engine.persist.rdb;
 
 import dev.ordo.engine.encoding.Lzf;
+import dev.ordo.engine.value.Value;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
@@ -8,6 +9,7 @@ import dev.ordo.engine.keyspace.SetValue;
 import dev.ordo.engine.keyspace.StringValue;
 import dev.ordo.engine.number.Doubles;
 import dev.ordo.engine.zset.ListpackLimits;
+import dev.ordo.engine.zset.ZSet;
 import dev.ordo.engine.zset.ZSetBuilder;
 
 import java.io.IOException;
@@ -196,7 +198,7 @@ public final class RdbReader {
                                 + "): Ordo holds strings, hashes, sets and sorted sets only", at);
                     }
                     byte[] key = readString();
-                    Object value = value(op);
+                    Value value = value(op);
                     if (value != null) {
                         sink.entry(db, Key.of(key), value, expireAt);
                     }
@@ -265,7 +267,7 @@ public final class RdbReader {
     }
 
     /** The value of a supported type, or null for an empty collection. */
-    private Object value(int type) throws IOException {
+    private Value value(int type) throws IOException {
         switch (type) {
             case Rdb.TYPE_STRING:
                 return new StringValue(readString());
@@ -338,7 +340,7 @@ public final class RdbReader {
         return hash;
     }
 
-    private Object readZSet(boolean binaryScores) throws IOException {
+    private ZSet readZSet(boolean binaryScores) throws IOException {
         long at = offset();
         int n = count(readLength(), binaryScores ? 9 : 2, at, "sorted set");
         if (n == 0) {
@@ -428,7 +430,7 @@ public final class RdbReader {
         return set;
     }
 
-    private Object packedZSet(PackedList list, byte[] blob) throws RdbException {
+    private ZSet packedZSet(PackedList list, byte[] blob) throws RdbException {
         int declared = list.declaredCount();
         ZSetBuilder builder = new ZSetBuilder(zsetLimits, declared >= 0 ? declared / 2 : 16);
         while (list.next()) {
