@@ -3,7 +3,9 @@ package dev.ordo.engine.list;
 import dev.ordo.engine.encoding.Listpack;
 import dev.ordo.engine.encoding.Lzf;
 import dev.ordo.engine.memory.Footprint;
-import dev.ordo.engine.memory.MemorySized;
+import dev.ordo.engine.value.KeyType;
+import dev.ordo.engine.value.Value;
+import dev.ordo.engine.value.ValueDigest;
 
 import java.util.Arrays;
 
@@ -40,7 +42,7 @@ import java.util.Arrays;
  * walking node counts from the nearer end; range iteration decompresses each node once. Elements
  * are byte arrays copied in; arrays handed out are fresh. Not thread-safe.
  */
-public final class ListValue implements MemorySized {
+public final class ListValue implements Value {
     /** Redis's size limits for negative {@code list-max-listpack-size}: -1 is 4 KB ... -5 is 64 KB. */
     private static final int[] SIZE_LIMITS = {4096, 8192, 16384, 32768, 65536};
     /** A node's bytes never pass this when the limit is an entry count. */
@@ -402,7 +404,28 @@ public final class ListValue implements MemorySized {
         settleBoundaries();
     }
 
+    @Override
+    public KeyType type() {
+        return KeyType.LIST;
+    }
+
+    @Override
+    public String encodingName() {
+        return encoding().redisName();
+    }
+
+    @Override
+    public long weight() {
+        return size + 1;
+    }
+
+    @Override
+    public void digest(ValueDigest digest) {
+        forEach(digest::mix);
+    }
+
     /** A deep copy (COPY), in the same encoding and with the same limits. */
+    @Override
     public ListValue copy() {
         ListValue c = new ListValue();
         c.nodes = new byte[nodes.length][];
@@ -424,6 +447,20 @@ public final class ListValue implements MemorySized {
     /** The number of nodes (1 for a non-empty listpack). */
     public int nodeCount() {
         return nodeCount;
+    }
+
+    /** The limits this quicklist was created with (those of the defaults while it is a listpack). */
+    public Limits nodeLimits() {
+        return new Limits(fill, depth);
+    }
+
+    /** The sum of the nodes' uncompressed sizes (DEBUG OBJECT's ql_uncompressed_size). */
+    public long uncompressedBytes() {
+        long total = 0;
+        for (int i = 0; i < nodeCount; i++) {
+            total += rawSize(i);
+        }
+        return total;
     }
 
     /** Whether node {@code i} holds one element as it is, not a listpack. */
@@ -465,33 +502,31 @@ public final class ListValue implements MemorySized {
 
     /**
      * Appends a node read from a file: a listpack of {@code count} entries (the array is taken
-     * over; the caller has validated it) or a plain element. The list is a quicklist with
-     * {@code limits} afterwards unless it is a single packed node (then its encoding stays
-     * listpack until the caller asks otherwise).
+     * over; the caller has validated it) or a plain element. The list becomes a quicklist with
+     * {@code limits}; {@link #fitEncoding} picks the final encoding once every node is in.
      */
     public void appendNode(byte[] bytes, int count, boolean plain, Limits limits) {
-        if (nodeCount == 1 && !quick) {
-            quick = true;
-        }
-        fill = limits.fill();
-        depth = limits.compressDepth();
-        if (plain) {
-            quick = true;
-        }
-        makeNodeSlot(nodeCount);
-        setNode(nodeCount - 1, bytes, plain ? PLAIN | 1 : count);
-        size += count;
-        settleAround(nodeCount - 1);
-        settleBoundaries();
-    }
-
-    /** Turns a loaded list into a quicklist with {@code limits} (the RDB quicklist types when they do not fit a listpack). */
-    public void useQuicklist(Limits limits) {
         if (!quick) {
             quick = true;
             fill = limits.fill();
             depth = limits.compressDepth();
-            settleBoundaries();
+        }
+        makeNodeSlot(nodeCount);
+        setNode(nodeCount - 1, bytes, plain ? PLAIN | 1 : count);
+        size += count;
+        settleAround(nodeCount - 2);
+        settleAround(nodeCount - 1);
+        settleBoundaries();
+    }
+
+    /**
+     * After loading: a quicklist of one packed node within {@code limits} becomes a listpack, as
+     * Redis's loader converts it.
+     */
+    public void fitEncoding(Limits limits) {
+        if (quick && nodeCount == 1 && (info[0] & PLAIN) == 0 && !limits.exceeded(rawSize(0), size)) {
+            open(0);
+            quick = false;
         }
     }
 

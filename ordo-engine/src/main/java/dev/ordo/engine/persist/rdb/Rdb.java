@@ -62,6 +62,14 @@ final class Rdb {
     static final int OP_EOF = 0xFF;
 
     static final int TYPE_STRING = 0;
+    static final int TYPE_LIST = 1;
+    static final int TYPE_LIST_ZIPLIST = 10;
+    static final int TYPE_LIST_QUICKLIST = 14;
+    static final int TYPE_LIST_QUICKLIST_2 = 18;
+    /** A QUICKLIST_2 node's container: one element as it is. */
+    static final int QUICKLIST_NODE_PLAIN = 1;
+    /** A QUICKLIST_2 node's container: a listpack. */
+    static final int QUICKLIST_NODE_PACKED = 2;
     static final int TYPE_SET = 2;
     static final int TYPE_ZSET = 3;
     static final int TYPE_HASH = 4;
