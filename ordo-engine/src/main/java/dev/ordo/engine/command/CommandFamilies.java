@@ -15,6 +15,7 @@ public final class CommandFamilies {
         MemoryCommands.register(table);
         StringCommands.register(table);
         HashCommands.register(table);
+        ListCommands.register(table);
         SetCommands.register(table);
         ZSetCommands.register(table);
         Transactions.register(table);

@@ -22,6 +22,8 @@ final class CommandKeys {
             Map.entry("sintercard", new int[] {0, 1, 2}),
             Map.entry("zmpop", new int[] {0, 1, 2}),
             Map.entry("bzmpop", new int[] {0, 2, 3}),
+            Map.entry("lmpop", new int[] {0, 1, 2}),
+            Map.entry("blmpop", new int[] {0, 2, 3}),
             Map.entry("zunionstore", new int[] {1, 2, 3}),
             Map.entry("zinterstore", new int[] {1, 2, 3}),
             Map.entry("zdiffstore", new int[] {1, 2, 3}),

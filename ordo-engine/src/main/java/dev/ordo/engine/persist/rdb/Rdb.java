@@ -32,7 +32,7 @@ package dev.ordo.engine.persist.rdb;
  * A length and that many bytes; or {@code 0xC0}, {@code 0xC1}, {@code 0xC2}: a decimal integer
  * stored as a signed 1-, 2- or 4-byte little-endian number (Redis uses them only for strings of at
  * most 11 bytes that are the canonical spelling of such a number); or {@code 0xC3}: LZF
- * ({@link Lzf}), then the compressed length, the original length and the compressed bytes.
+ * ({@link dev.ordo.engine.encoding.Lzf}), then the compressed length, the original length and the compressed bytes.
  *
  * <h2>Value types</h2>
  * 0 string; 2 set: a length, then the members; 3 sorted set: a length, then per member the member
@@ -62,6 +62,14 @@ final class Rdb {
     static final int OP_EOF = 0xFF;
 
     static final int TYPE_STRING = 0;
+    static final int TYPE_LIST = 1;
+    static final int TYPE_LIST_ZIPLIST = 10;
+    static final int TYPE_LIST_QUICKLIST = 14;
+    static final int TYPE_LIST_QUICKLIST_2 = 18;
+    /** A QUICKLIST_2 node's container: one element as it is. */
+    static final int QUICKLIST_NODE_PLAIN = 1;
+    /** A QUICKLIST_2 node's container: a listpack. */
+    static final int QUICKLIST_NODE_PACKED = 2;
     static final int TYPE_SET = 2;
     static final int TYPE_ZSET = 3;
     static final int TYPE_HASH = 4;

@@ -4,7 +4,7 @@
  * write for strings, hashes, sets and sorted sets, into an
  * {@link dev.ordo.engine.persist.rdb.RdbSink}. The codecs they share with FUNCTION DUMP /
  * RESTORE live here too: {@link dev.ordo.engine.persist.rdb.Crc64} and
- * {@link dev.ordo.engine.persist.rdb.Lzf}. The format itself is described in {@code Rdb} and
+ * {@link dev.ordo.engine.encoding.Lzf}. The format itself is described in {@code Rdb} and
  * {@code PackedList}.
  */
 package dev.ordo.engine.persist.rdb;
