@@ -1,0 +1,115 @@
+package dev.ordo.server.compat;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.redisson.Redisson;
+import org.redisson.api.RLocalCachedMap;
+import org.redisson.api.RedissonClient;
+import org.redisson.api.options.LocalCachedMapOptions;
+import org.redisson.api.options.LocalCachedMapOptions.SyncStrategy;
+import org.redisson.config.Config;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Redisson's {@code RLocalCachedMap} run unchanged against Ordo and against redis-server: two
+ * clients, each with its own near cache over one hash, keep their caches right through the
+ * invalidation (or update) messages Redisson publishes on the map's topic when one of them
+ * writes. Each wait is for an outcome, bounded far above what it needs; none decides by timing.
+ */
+class LocalCachedMapClientsTest {
+    @RegisterExtension
+    static final SideBySide SERVERS = new SideBySide();
+
+    static List<SideBySide.Target> servers() {
+        return SERVERS.targets();
+    }
+
+    private static RedissonClient redisson(SideBySide.Target target) {
+        Config config = new Config();
+        config.useSingleServer().setAddress("redis://127.0.0.1:" + target.port()).setConnectionMinimumIdleSize(2)
+                .setSubscriptionConnectionMinimumIdleSize(1);
+        return Redisson.create(config);
+    }
+
+    private static RLocalCachedMap<String, String> map(RedissonClient client, String name, SyncStrategy sync) {
+        return client.getLocalCachedMap(LocalCachedMapOptions.<String, String>name(name).syncStrategy(sync));
+    }
+
+    /** Waits up to 30 s for {@code condition}; whether it came true is asserted by the caller. */
+    private static boolean eventually(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void invalidate_writeByOneClient_dropsTheOthersCachedEntry(SideBySide.Target target) throws Exception {
+        RedissonClient a = redisson(target);
+        RedissonClient b = redisson(target);
+        try {
+            RLocalCachedMap<String, String> writer = map(a, "lcm:invalidate", SyncStrategy.INVALIDATE);
+            RLocalCachedMap<String, String> reader = map(b, "lcm:invalidate", SyncStrategy.INVALIDATE);
+            writer.delete();
+            writer.put("k", "v1");
+            writer.put("other", "x");
+            assertThat(reader.get("k")).isEqualTo("v1");
+            assertThat(reader.getCachedMap()).containsEntry("k", "v1");
+
+            writer.put("k", "v2");
+            assertThat(eventually(() -> !reader.getCachedMap().containsKey("k")))
+                    .as("the put's invalidation message reached the other client").isTrue();
+            assertThat(reader.get("k")).isEqualTo("v2");
+
+            assertThat(reader.get("other")).isEqualTo("x");
+            writer.fastRemove("other");
+            assertThat(eventually(() -> !reader.getCachedMap().containsKey("other")))
+                    .as("the remove's invalidation message reached the other client").isTrue();
+            assertThat(reader.get("other")).isNull();
+            assertThat(reader.readAllMap()).containsExactlyEntriesOf(Map.of("k", "v2"));
+        } finally {
+            a.shutdown();
+            b.shutdown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void update_writeByOneClient_replacesTheOthersCachedEntry(SideBySide.Target target) throws Exception {
+        RedissonClient a = redisson(target);
+        RedissonClient b = redisson(target);
+        try {
+            RLocalCachedMap<String, String> writer = map(a, "lcm:update", SyncStrategy.UPDATE);
+            RLocalCachedMap<String, String> reader = map(b, "lcm:update", SyncStrategy.UPDATE);
+            writer.delete();
+            writer.put("k", "v1");
+            assertThat(reader.get("k")).isEqualTo("v1");
+
+            writer.putAll(Map.of("k", "v2", "n", "1"));
+            assertThat(eventually(() -> "v2".equals(reader.getCachedMap().get("k"))))
+                    .as("the update message carried the new value to the other client").isTrue();
+            assertThat(reader.get("n")).isEqualTo("1");
+
+            writer.delete();
+            assertThat(eventually(() -> reader.getCachedMap().isEmpty()))
+                    .as("deleting the map cleared the other client's cache").isTrue();
+            assertThat(reader.get("k")).isNull();
+            assertThat(reader.isExists()).isFalse();
+        } finally {
+            a.shutdown();
+            b.shutdown();
+        }
+    }
+}
