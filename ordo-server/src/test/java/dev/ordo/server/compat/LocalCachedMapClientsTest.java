@@ -12,6 +12,7 @@ import org.redisson.config.Config;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -107,6 +108,42 @@ class LocalCachedMapClientsTest {
                     .as("deleting the map cleared the other client's cache").isTrue();
             assertThat(reader.get("k")).isNull();
             assertThat(reader.isExists()).isFalse();
+        } finally {
+            a.shutdown();
+            b.shutdown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void mapOperations_throughTheirScripts_keepBothCachesAndTheHashInStep(SideBySide.Target target) throws Exception {
+        RedissonClient a = redisson(target);
+        RedissonClient b = redisson(target);
+        try {
+            RLocalCachedMap<String, String> writer = map(a, "lcm:ops", SyncStrategy.INVALIDATE);
+            RLocalCachedMap<String, String> reader = map(b, "lcm:ops", SyncStrategy.INVALIDATE);
+            writer.delete();
+            assertThat(writer.fastPutIfAbsent("a", "1")).isTrue();
+            assertThat(writer.fastPutIfAbsent("a", "2")).isFalse();
+            assertThat(writer.putIfAbsent("b", "2")).isNull();
+            assertThat(reader.getAll(Set.of("a", "b", "c"))).containsExactlyInAnyOrderEntriesOf(Map.of("a", "1", "b", "2"));
+            assertThat(reader.getCachedMap()).containsOnlyKeys("a", "b");
+
+            assertThat(writer.replace("a", "10")).isEqualTo("1");
+            assertThat(writer.remove("b", "wrong")).isFalse();
+            assertThat(writer.remove("b", "2")).isTrue();
+            assertThat(eventually(() -> !reader.getCachedMap().containsKey("a") && !reader.getCachedMap().containsKey("b")))
+                    .as("replace and remove invalidated the other client's entries").isTrue();
+            assertThat(reader.get("a")).isEqualTo("10");
+            assertThat(reader.containsKey("b")).isFalse();
+
+            for (int i = 0; i < 300; i++) {
+                writer.fastPut("bulk" + i, String.valueOf(i));
+            }
+            assertThat(reader.keySet()).hasSize(301).contains("a", "bulk0", "bulk299");
+            assertThat(reader.size()).isEqualTo(301);
+            assertThat(writer.fastRemove("bulk0", "bulk1", "missing")).isEqualTo(2L);
+            assertThat(reader.readAllKeySet()).hasSize(299).doesNotContain("bulk0", "bulk1");
         } finally {
             a.shutdown();
             b.shutdown();

@@ -39,7 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * against redis-server: {@code ConfigureNotifyKeyspaceEventsAction} turns on the keyspace
  * events, a listener container subscribes the repository to {@code __keyevent@0__:del},
  * {@code __keyevent@0__:expired} and its created-channel pattern, and the repository's events
- * are collected. A session is created, found by its principal-name index, deleted (a
+ * are collected. A session is created, found by its principal-name index, given a new id
+ * (RENAME of its keys), deleted (a
  * {@link SessionDeletedEvent} from the {@code del} event) and left to expire (a
  * {@link SessionExpiredEvent} from the server's own expiry of the session's expires key). Each
  * wait is for an event, bounded far above what it needs; none decides by timing.
@@ -152,7 +153,7 @@ class SpringSessionClientsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
-    void createFindAndDelete_publishCreatedAndDeletedEvents(SideBySide.Target target) throws Exception {
+    void createFindChangeIdAndDelete_publishCreatedAndDeletedEvents(SideBySide.Target target) throws Exception {
         Wiring w = new Wiring(target);
         try {
             RedisSession session = saveSession(w.repository, "alice", Duration.ofMinutes(30));
@@ -163,6 +164,14 @@ class SpringSessionClientsTest {
             assertThat(found.<String>getAttribute("cart")).isEqualTo("3 items");
             assertThat(w.repository.findByPrincipalName("alice")).containsOnlyKeys(session.getId());
             assertThat(w.repository.findByPrincipalName("bob")).isEmpty();
+
+            String oldId = session.getId();
+            String newId = found.changeSessionId();
+            w.repository.save(found);
+            assertThat(w.repository.findById(oldId)).isNull();
+            assertThat(w.repository.findByPrincipalName("alice")).containsOnlyKeys(newId);
+            session = w.repository.findById(newId);
+            assertThat(session).isNotNull();
 
             w.repository.deleteById(session.getId());
             SessionDeletedEvent deleted = w.next(SessionDeletedEvent.class, session.getId());
