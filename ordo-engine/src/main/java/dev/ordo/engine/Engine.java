@@ -22,7 +22,7 @@ import dev.ordo.engine.config.Config;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.Key;
-import dev.ordo.engine.keyspace.KeyType;
+import dev.ordo.engine.value.KeyType;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.keyspace.KeyspaceListener;
 import dev.ordo.engine.memory.HeapBudget;
@@ -742,7 +742,7 @@ public final class Engine implements CallContext, KeyspaceListener {
             if (entry == null) {
                 return;
             }
-            if (KeyType.of(entry.value()) != b.valueType
+            if (entry.value().type() != b.valueType
                     || dispatcher.retryBlocked(b.session, b.args, b.out, k.key()) != null) {
                 continue;
             }

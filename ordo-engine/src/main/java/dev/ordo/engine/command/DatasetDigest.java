@@ -1,14 +1,10 @@
 package dev.ordo.engine.command;
 
 import dev.ordo.engine.keyspace.Database;
-import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
-import dev.ordo.engine.keyspace.KeyType;
+import dev.ordo.engine.value.Value;
+import dev.ordo.engine.value.ValueDigest;
 import dev.ordo.engine.keyspace.Keyspace;
-import dev.ordo.engine.keyspace.SetValue;
-import dev.ordo.engine.keyspace.StringValue;
-import dev.ordo.engine.number.Doubles;
-import dev.ordo.engine.zset.ZSet;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -26,7 +22,7 @@ import java.util.HexFormat;
  *   <li>Equal content gives an equal digest whatever the encoding: members of a set, fields of a
  *       hash and members of a sorted set (each with its score) are digested one by one and
  *       xored in, so listpack, intset, table or tree order cannot show.</li>
- *   <li>A value's digest mixes its type code (Redis's: string 0, set 2, zset 3, hash 4), then its
+ *   <li>A value's digest mixes its type code (Redis's object type, {@link dev.ordo.engine.value.KeyType#objectCode}), then its
  *       content; a key with an expiry also xors in a marker and the absolute expiry time.</li>
  *   <li>The dataset's digest xors every key's digest (the key's name mixed, then its value's);
  *       each non-empty database first mixes its index, so a key moved to another database
@@ -45,10 +41,6 @@ final class DatasetDigest {
     /** The length of a digest in bytes (40 hex digits). */
     static final int LENGTH = 20;
 
-    private static final int STRING_TYPE = 0;
-    private static final int SET_TYPE = 2;
-    private static final int ZSET_TYPE = 3;
-    private static final int HASH_TYPE = 4;
     private static final byte[] EXPIRE_MARK = "!!expire!!".getBytes(StandardCharsets.US_ASCII);
 
     private final MessageDigest sha1;
@@ -93,35 +85,27 @@ final class DatasetDigest {
 
     /** Redis's xorObjectDigest: the type, the content, and (Ordo) the expiry time. */
     private void xorValue(byte[] digest, Database.Entry entry) {
-        Object value = entry.value();
-        switch (KeyType.of(value)) {
-            case STRING -> {
-                mix(digest, intBytes(STRING_TYPE));
-                mix(digest, ((StringValue) value).bytes());
+        Value value = entry.value();
+        mix(digest, intBytes(value.type().objectCode()));
+        value.digest(new ValueDigest() {
+            @Override
+            public void mix(byte[] buf, int off, int len) {
+                DatasetDigest.this.mix(digest, buf, off, len);
             }
-            case SET -> {
-                mix(digest, intBytes(SET_TYPE));
-                ((SetValue) value).forEach(member -> xor(digest, member));
+
+            @Override
+            public void element(byte[] part) {
+                xor(digest, part);
             }
-            case ZSET -> {
-                mix(digest, intBytes(ZSET_TYPE));
-                ((ZSet) value).forEachEntry((buf, off, len, score) -> {
-                    byte[] element = new byte[LENGTH];
-                    mix(element, buf, off, len);
-                    mix(element, Doubles.formatBytes(score));
-                    xor(digest, element);
-                });
+
+            @Override
+            public void element(byte[] first, int off, int len, byte[] second) {
+                byte[] element = new byte[LENGTH];
+                DatasetDigest.this.mix(element, first, off, len);
+                DatasetDigest.this.mix(element, second, 0, second.length);
+                xor(digest, element);
             }
-            case HASH -> {
-                mix(digest, intBytes(HASH_TYPE));
-                ((HashValue) value).forEach((field, v) -> {
-                    byte[] element = new byte[LENGTH];
-                    mix(element, field.bytes());
-                    mix(element, v);
-                    xor(digest, element);
-                });
-            }
-        }
+        });
         if (entry.expireAt() != Database.NO_EXPIRY) {
             xor(digest, EXPIRE_MARK);
             xor(digest, Long.toString(entry.expireAt()).getBytes(StandardCharsets.US_ASCII));

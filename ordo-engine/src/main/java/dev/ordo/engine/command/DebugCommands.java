@@ -5,10 +5,10 @@ import dev.ordo.engine.config.Glob;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Database;
-import dev.ordo.engine.keyspace.HashValue;
-import dev.ordo.engine.keyspace.SetValue;
 import dev.ordo.engine.keyspace.StringValue;
-import dev.ordo.engine.zset.ZSet;
+import dev.ordo.engine.value.KeyType;
+import dev.ordo.engine.value.Value;
+import dev.ordo.engine.value.ValueDigest;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -236,8 +236,8 @@ final class DebugCommands {
         if (entry == null) {
             throw new ErrorReply(Errors.NO_SUCH_KEY);
         }
-        Object value = entry.value();
-        String encoding = encoding(value);
+        Value value = entry.value();
+        String encoding = value.encodingName();
         long lruSeconds = entry.lastAccess() / 1000;
         c.reply().simpleString("Value at:0x" + Integer.toHexString(System.identityHashCode(value))
                 + " refcount:" + refcount(value, encoding)
@@ -247,24 +247,8 @@ final class DebugCommands {
                 + " lru_seconds_idle:" + Math.max(0, (c.now() - entry.lastAccess()) / 1000));
     }
 
-    private static String encoding(Object value) {
-        if (value instanceof StringValue s) {
-            return s.encoding();
-        }
-        if (value instanceof HashValue h) {
-            return h.encoding();
-        }
-        if (value instanceof SetValue s) {
-            return s.encoding().redisName();
-        }
-        if (value instanceof ZSet z) {
-            return z.encoding().redisName();
-        }
-        return "unknown";
-    }
-
     /** Redis shares the small non-negative integers (0..9999) among all keys. */
-    private static int refcount(Object value, String encoding) {
+    private static int refcount(Value value, String encoding) {
         if (encoding.equals("int")) {
             long n = Long.parseLong(new String(((StringValue) value).bytes(), StandardCharsets.US_ASCII));
             if (n >= 0 && n < SHARED_INTEGER_LIMIT) {
@@ -275,24 +259,31 @@ final class DebugCommands {
     }
 
     /**
-     * The value's length in Redis's RDB format, uncompressed: exact for integers and short
-     * strings, an estimate (element by element, as the hash-table encodings are saved) otherwise.
+     * The value's length in Redis's RDB format, uncompressed: exact for integers and strings, an
+     * estimate for collections (element by element, as the portable types save them, with scores
+     * as text).
      */
-    private static long serializedLength(Object value, String encoding) {
-        if (value instanceof StringValue s) {
-            return encoding.equals("int") ? integerLength(s.bytes()) : stringLength(s.length());
+    private static long serializedLength(Value value, String encoding) {
+        if (encoding.equals("int")) {
+            return integerLength(((StringValue) value).bytes());
         }
-        long[] total = {0};
-        if (value instanceof HashValue h) {
-            total[0] = lengthPrefix(h.size());
-            h.forEach((field, v) -> total[0] += stringLength(field.bytes().length) + stringLength(v.length));
-        } else if (value instanceof SetValue s) {
-            total[0] = lengthPrefix(s.size());
-            s.forEachEntry((buf, off, len, score) -> total[0] += stringLength(len));
-        } else if (value instanceof ZSet z) {
-            total[0] = lengthPrefix(z.size());
-            z.forEachEntry((buf, off, len, score) -> total[0] += stringLength(len) + Double.BYTES);
-        }
+        long[] total = {value.type() == KeyType.STRING ? 0 : lengthPrefix(value.weight() - 1)};
+        value.digest(new ValueDigest() {
+            @Override
+            public void mix(byte[] buf, int off, int len) {
+                total[0] += stringLength(len);
+            }
+
+            @Override
+            public void element(byte[] part) {
+                total[0] += stringLength(part.length);
+            }
+
+            @Override
+            public void element(byte[] first, int off, int len, byte[] second) {
+                total[0] += stringLength(len) + stringLength(second.length);
+            }
+        });
         return total[0];
     }
 

@@ -1,18 +1,15 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.value.Value;
 import dev.ordo.engine.config.Glob;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.EventClass;
-import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
-import dev.ordo.engine.keyspace.KeyType;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.keyspace.Lfu;
-import dev.ordo.engine.keyspace.SetValue;
 import dev.ordo.engine.keyspace.StringValue;
-import dev.ordo.engine.zset.ZSet;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -131,7 +128,7 @@ final class KeyCommands {
     /** TYPE key: the type's name as a status reply, {@code none} for a missing key. */
     private static void type(Call c) {
         Database.Entry e = readNoTouch(c, c.key(1));
-        c.reply().simpleString(e == null ? "none" : KeyType.of(e.value()).redisName());
+        c.reply().simpleString(e == null ? "none" : e.value().type().redisName());
     }
 
     // ------------------------------------------------------------------ expiry
@@ -343,12 +340,12 @@ final class KeyCommands {
         if (src == dst && srcKey.equals(dstKey)) {
             throw new ErrorReply(Errors.SAME_OBJECT);
         }
-        Object value = src.get(srcKey);
+        Value value = src.get(srcKey);
         if (value == null || (dst.exists(dstKey) && !replace)) {
             c.reply().integer(0);
             return;
         }
-        Object copy = ValueCopy.of(value);
+        Value copy = value.copy();
         long expireAt = src.expireAt(srcKey);
         dst.delete(dstKey);
         dst.add(dstKey, copy);
@@ -436,23 +433,7 @@ final class KeyCommands {
             c.reply().nullBulk();
             return;
         }
-        c.reply().bulk(encodingOf(e.value()).getBytes(StandardCharsets.US_ASCII));
-    }
-
-    private static String encodingOf(Object value) {
-        if (value instanceof StringValue) {
-            return ((StringValue) value).encoding();
-        }
-        if (value instanceof HashValue) {
-            return ((HashValue) value).encoding();
-        }
-        if (value instanceof SetValue) {
-            return ((SetValue) value).encoding().redisName();
-        }
-        if (value instanceof ZSet) {
-            return ((ZSet) value).encoding().redisName();
-        }
-        throw new IllegalArgumentException("not a keyspace value: " + value);
+        c.reply().bulk(e.value().encodingName().getBytes(StandardCharsets.US_ASCII));
     }
 
     /**
@@ -468,8 +449,8 @@ final class KeyCommands {
         c.reply().integer(isSharedInteger(c, e.value()) ? SHARED_REFCOUNT : 1);
     }
 
-    private static boolean isSharedInteger(Call c, Object value) {
-        if (!(value instanceof StringValue) || !"int".equals(((StringValue) value).encoding())) {
+    private static boolean isSharedInteger(Call c, Value value) {
+        if (!"int".equals(value.encodingName())) {
             return false;
         }
         String policy = c.context().config().get("maxmemory-policy");

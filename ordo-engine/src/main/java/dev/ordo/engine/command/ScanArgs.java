@@ -1,9 +1,10 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.value.Value;
 import dev.ordo.engine.config.Glob;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
-import dev.ordo.engine.keyspace.KeyType;
+import dev.ordo.engine.value.KeyType;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -52,12 +53,12 @@ final class ScanArgs {
     }
 
     /** Whether {@code value} has the TYPE asked for (always, without TYPE; never, for an unknown name). */
-    boolean typeMatches(Object value) {
+    boolean typeMatches(Value value) {
         if (typeName == null) {
             return true;
         }
         KeyType wanted = KeyType.named(typeName);
-        return wanted != null && KeyType.of(value) == wanted;
+        return wanted != null && value.type() == wanted;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.value.Value;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Database;
@@ -261,7 +262,7 @@ final class StringCommands {
     private static void mget(Call c) {
         c.reply().arrayHeader(c.argc() - 1);
         for (int i = 1; i < c.argc(); i++) {
-            Object value = c.db().get(c.key(i));
+            Value value = c.db().get(c.key(i));
             reply(c, value instanceof StringValue ? (StringValue) value : null);
         }
     }
@@ -415,8 +416,8 @@ final class StringCommands {
      * keys' types (a missing key is an empty string), the options, LEN with IDX, the table's size.
      */
     private static void lcs(Call c) {
-        Object first = c.db().get(c.key(1));
-        Object second = c.db().get(c.key(2));
+        Value first = c.db().get(c.key(1));
+        Value second = c.db().get(c.key(2));
         if ((first != null && !(first instanceof StringValue)) || (second != null && !(second instanceof StringValue))) {
             throw new ErrorReply(Errors.LCS_NOT_STRINGS);
         }

@@ -5,7 +5,7 @@ import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.Key;
-import dev.ordo.engine.keyspace.KeyType;
+import dev.ordo.engine.value.KeyType;
 import dev.ordo.engine.keyspace.SetValue;
 import dev.ordo.engine.zset.AddResult;
 import dev.ordo.engine.zset.Aggregate;

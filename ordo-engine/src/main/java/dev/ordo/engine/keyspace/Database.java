@@ -1,7 +1,7 @@
 package dev.ordo.engine.keyspace;
 
 import dev.ordo.engine.memory.Footprint;
-import dev.ordo.engine.memory.MemorySized;
+import dev.ordo.engine.value.Value;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -36,13 +36,13 @@ public final class Database {
         /** The heap bytes of an entry object: value reference, expiry, access field, accounted size. */
         static final long FOOTPRINT = Footprint.object(1, 24);
 
-        Object value;
+        Value value;
         long expireAt = NO_EXPIRY;
         long lastAccess;
         /** The value's size when last accounted ({@link Keyspace#storedBytes}): on storing it and after each change. */
         long accounted;
 
-        public Object value() {
+        public Value value() {
             return value;
         }
 
@@ -78,7 +78,7 @@ public final class Database {
     }
 
     /** The value stored at {@code key}, expired or not, with no side effect (no expiry, no statistics). */
-    public Object peek(Key key) {
+    public Value peek(Key key) {
         Entry e = entries.get(key);
         return e == null ? null : e.value;
     }
@@ -129,7 +129,7 @@ public final class Database {
      * Returns the live value of {@code key}, or null; counts a hit or a miss (a "keymiss" event)
      * and refreshes its access time.
      */
-    public Object get(Key key) {
+    public Value get(Key key) {
         Entry e = entry(key);
         if (e == null) {
             keyspace.stats().keyspaceMisses++;
@@ -149,7 +149,7 @@ public final class Database {
     }
 
     /** Sets {@code key} to a new value and removes any expiry (SET without KEEPTTL). */
-    public void set(Key key, Object value) {
+    public void set(Key key, Value value) {
         Entry e = entry(key);
         if (e == null) {
             add(key, value);
@@ -166,7 +166,7 @@ public final class Database {
     }
 
     /** Replaces the value of an existing key, keeping its expiry. */
-    public void replaceKeepingTtl(Key key, Object value) {
+    public void replaceKeepingTtl(Key key, Value value) {
         Entry e = entry(key);
         if (e == null) {
             add(key, value);
@@ -178,7 +178,7 @@ public final class Database {
     }
 
     /** Adds a key that must be absent; tells listeners a key was created. */
-    public void add(Key key, Object value) {
+    public void add(Key key, Value value) {
         Entry e = new Entry();
         e.value = value;
         e.lastAccess = keyspace.created();
@@ -231,8 +231,8 @@ public final class Database {
         e.accounted = now;
     }
 
-    private static long sizeOf(Object value) {
-        return ((MemorySized) value).memoryUsage();
+    private static long sizeOf(Value value) {
+        return value.memoryUsage();
     }
 
     /**

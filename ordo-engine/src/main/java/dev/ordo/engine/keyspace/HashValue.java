@@ -1,7 +1,9 @@
 package dev.ordo.engine.keyspace;
 
 import dev.ordo.engine.memory.Footprint;
-import dev.ordo.engine.memory.MemorySized;
+import dev.ordo.engine.value.KeyType;
+import dev.ordo.engine.value.Value;
+import dev.ordo.engine.value.ValueDigest;
 import dev.ordo.engine.zset.ListpackLimits;
 
 import java.util.LinkedHashMap;
@@ -19,7 +21,9 @@ import java.util.random.RandomGenerator;
  * <p>Exactly one of the two stores is in use. Fields and values are handed over: callers do not
  * change the arrays afterwards. Not thread-safe.
  */
-public final class HashValue implements MemorySized {
+public final class HashValue implements Value {
+    /** Limits under which no field forces a conversion: a copy keeps its source's encoding. */
+    private static final ListpackLimits UNBOUNDED = ListpackLimits.of(Integer.MAX_VALUE, Integer.MAX_VALUE);
     /** A LinkedHashMap entry: hash, key, value, next, before, after. */
     private static final long LINKED_ENTRY = Footprint.object(5, 4);
     private static final int LINKED_MIN_CAPACITY = 16;
@@ -125,6 +129,37 @@ public final class HashValue implements MemorySized {
             }
         }
         return null;
+    }
+
+    @Override
+    public KeyType type() {
+        return KeyType.HASH;
+    }
+
+    @Override
+    public String encodingName() {
+        return encoding();
+    }
+
+    /** A copy in the same encoding and, while listpack-encoded, the same field order. */
+    @Override
+    public HashValue copy() {
+        HashValue copy = new HashValue();
+        if (isHashtable()) {
+            copy.convertToHashtable();
+        }
+        forEach((field, value) -> copy.put(field, value.clone(), UNBOUNDED));
+        return copy;
+    }
+
+    @Override
+    public long weight() {
+        return size() + 1L;
+    }
+
+    @Override
+    public void digest(ValueDigest digest) {
+        forEach((field, value) -> digest.element(field.bytes(), 0, field.bytes().length, value));
     }
 
     /** The name OBJECT ENCODING reports. */

@@ -1,7 +1,9 @@
 package dev.ordo.engine.keyspace;
 
 import dev.ordo.engine.memory.Footprint;
-import dev.ordo.engine.memory.MemorySized;
+import dev.ordo.engine.value.KeyType;
+import dev.ordo.engine.value.Value;
+import dev.ordo.engine.value.ValueDigest;
 import dev.ordo.engine.zset.EntryVisitor;
 import dev.ordo.engine.zset.ScoredMembers;
 
@@ -27,7 +29,7 @@ import java.util.random.RandomGenerator;
  * no longer change, and must not change the arrays they are given. The set also serves as an input
  * to the sorted-set algebra, every member scoring 1. Not thread-safe.
  */
-public final class SetValue implements ScoredMembers, MemorySized {
+public final class SetValue implements ScoredMembers, Value {
     private static final int MAX_INTSET_ENTRIES = 1 << 30;
 
     /** The encodings, named as OBJECT ENCODING reports them. */
@@ -276,7 +278,28 @@ public final class SetValue implements ScoredMembers, MemorySized {
         return table.scan(cursor, count, (k, v) -> visitor.accept(k.bytes()));
     }
 
+    @Override
+    public KeyType type() {
+        return KeyType.SET;
+    }
+
+    @Override
+    public String encodingName() {
+        return encoding.redisName();
+    }
+
+    @Override
+    public long weight() {
+        return size() + 1L;
+    }
+
+    @Override
+    public void digest(ValueDigest digest) {
+        forEach(digest::element);
+    }
+
     /** A copy in the same encoding, sharing the (immutable) member arrays. */
+    @Override
     public SetValue copy() {
         SetValue c = new SetValue(encoding);
         switch (encoding) {

@@ -1,7 +1,9 @@
 package dev.ordo.engine.keyspace;
 
 import dev.ordo.engine.memory.Footprint;
-import dev.ordo.engine.memory.MemorySized;
+import dev.ordo.engine.value.KeyType;
+import dev.ordo.engine.value.Value;
+import dev.ordo.engine.value.ValueDigest;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -17,7 +19,7 @@ import java.util.Arrays;
  * Redis's do. No value is longer than {@link #MAX_LENGTH}. APPEND and SETRANGE change an
  * instance in place, so a key never shares its instance with another key.
  */
-public final class StringValue implements MemorySized {
+public final class StringValue implements Value {
     /** The longest value a Java array can hold. */
     public static final int MAX_LENGTH = Integer.MAX_VALUE - 8;
 
@@ -107,6 +109,32 @@ public final class StringValue implements MemorySized {
     @Override
     public long memoryUsage() {
         return Footprint.object(2, 4) + Footprint.array(buffer.length);
+    }
+
+    @Override
+    public KeyType type() {
+        return KeyType.STRING;
+    }
+
+    @Override
+    public String encodingName() {
+        return encoding();
+    }
+
+    /** A copy with the same bytes and the same reported encoding. */
+    @Override
+    public StringValue copy() {
+        return new StringValue(Arrays.copyOf(buffer, length), origin);
+    }
+
+    @Override
+    public long weight() {
+        return 1 + length / 64;
+    }
+
+    @Override
+    public void digest(ValueDigest digest) {
+        digest.mix(buffer, 0, length);
     }
 
     /** The name OBJECT ENCODING reports. */

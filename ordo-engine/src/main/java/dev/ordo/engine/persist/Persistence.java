@@ -1,5 +1,6 @@
 package dev.ordo.engine.persist;
 
+import dev.ordo.engine.value.Value;
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.command.ObjectReplyWriter;
 import dev.ordo.engine.command.PersistenceControl;
@@ -359,7 +360,7 @@ public final class Persistence implements PersistenceControl {
                 }
 
                 @Override
-                public void entry(int db, Key key, Object value, long expireAtMillis) {
+                public void entry(int db, Key key, Value value, long expireAtMillis) {
                     if (db >= keyspace.databases()) {
                         throw new UncheckedIOException(new IOException("the file selects database " + db + ", but only "
                                 + keyspace.databases() + " are configured"));

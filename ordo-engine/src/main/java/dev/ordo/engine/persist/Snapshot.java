@@ -1,14 +1,11 @@
 package dev.ordo.engine.persist;
 
+import dev.ordo.engine.value.Value;
 import dev.ordo.engine.command.Dispatcher;
 import dev.ordo.engine.keyspace.Database;
-import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.Keyspace;
-import dev.ordo.engine.keyspace.SetValue;
-import dev.ordo.engine.keyspace.StringValue;
 import dev.ordo.engine.persist.rdb.RdbWriter;
-import dev.ordo.engine.zset.ZSet;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -56,7 +53,7 @@ final class Snapshot implements Dispatcher.WriteBarrier {
     private int currentDb = -1;
     private boolean finished;
 
-    private record Item(int db, Key key, Object value, long expireAt) {
+    private record Item(int db, Key key, Value value, long expireAt) {
     }
 
     private Snapshot(Keyspace keyspace, boolean compress, boolean checksum, OutputStream direct) {
@@ -113,7 +110,7 @@ final class Snapshot implements Dispatcher.WriteBarrier {
         }
         Database database = keyspace.db(db);
         for (int i = 1; i < args.length; i++) {
-            Object value = database.peek(Key.of(args[i]));
+            Value value = database.peek(Key.of(args[i]));
             if (value != null) {
                 Item item = pending.remove(value);
                 if (item != null) {
@@ -133,7 +130,7 @@ final class Snapshot implements Dispatcher.WriteBarrier {
             Item item = items.get(cursor++);
             if (!tracking || pending.remove(item.value) != null) {
                 write(item);
-                spent += weight(item.value);
+                spent += item.value.weight();
             }
         }
         if (cursor == items.size() && !finished) {
@@ -174,20 +171,4 @@ final class Snapshot implements Dispatcher.WriteBarrier {
         writer.entry(item.key, item.value, item.expireAt);
     }
 
-    /** Roughly how much work writing {@code value} is, in elements. */
-    private static long weight(Object value) {
-        if (value instanceof ZSet z) {
-            return z.size() + 1L;
-        }
-        if (value instanceof HashValue h) {
-            return h.size() + 1L;
-        }
-        if (value instanceof SetValue s) {
-            return s.size() + 1L;
-        }
-        if (value instanceof StringValue s) {
-            return 1 + s.length() / 64;
-        }
-        throw new UncheckedIOException(new IOException("not a keyspace value: " + value));
-    }
 }

@@ -3,7 +3,10 @@ package dev.ordo.engine.zset;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.memory.Footprint;
-import dev.ordo.engine.memory.MemorySized;
+import dev.ordo.engine.number.Doubles;
+import dev.ordo.engine.value.KeyType;
+import dev.ordo.engine.value.Value;
+import dev.ordo.engine.value.ValueDigest;
 
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -22,7 +25,7 @@ import java.util.random.RandomGenerator;
  *
  * <p>Not thread-safe: one thread (the keyspace's) owns each set.
  */
-public final class ZSet implements ScoredMembers, MemorySized {
+public final class ZSet implements ScoredMembers, Value {
     private static final int RANK_BATCH = 1024;
 
     private final ListpackLimits limits;
@@ -380,10 +383,31 @@ public final class ZSet implements ScoredMembers, MemorySized {
         store.visit(0, store.size(), false, visitor);
     }
 
+    @Override
+    public KeyType type() {
+        return KeyType.ZSET;
+    }
+
+    @Override
+    public String encodingName() {
+        return encoding().redisName();
+    }
+
+    @Override
+    public long weight() {
+        return size() + 1L;
+    }
+
+    @Override
+    public void digest(ValueDigest digest) {
+        forEachEntry((buf, off, len, score) -> digest.element(buf, off, len, Doubles.formatBytes(score)));
+    }
+
     /**
      * A deep copy in this set's encoding, as Redis's COPY makes one: a listpack stays a listpack
      * whatever the limits say now, and a skiplist stays a skiplist even when small enough to pack.
      */
+    @Override
     public ZSet copy() {
         if (store instanceof ListpackZSet lp) {
             return new ZSet(limits, shape, lp.copy());

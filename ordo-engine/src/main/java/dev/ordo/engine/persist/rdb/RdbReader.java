@@ -1,5 +1,6 @@
 package dev.ordo.engine.persist.rdb;
 
+import dev.ordo.engine.value.Value;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
@@ -7,6 +8,7 @@ import dev.ordo.engine.keyspace.SetValue;
 import dev.ordo.engine.keyspace.StringValue;
 import dev.ordo.engine.number.Doubles;
 import dev.ordo.engine.zset.ListpackLimits;
+import dev.ordo.engine.zset.ZSet;
 import dev.ordo.engine.zset.ZSetBuilder;
 
 import java.io.IOException;
@@ -195,7 +197,7 @@ public final class RdbReader {
                                 + "): Ordo holds strings, hashes, sets and sorted sets only", at);
                     }
                     byte[] key = readString();
-                    Object value = value(op);
+                    Value value = value(op);
                     if (value != null) {
                         sink.entry(db, Key.of(key), value, expireAt);
                     }
@@ -264,7 +266,7 @@ public final class RdbReader {
     }
 
     /** The value of a supported type, or null for an empty collection. */
-    private Object value(int type) throws IOException {
+    private Value value(int type) throws IOException {
         switch (type) {
             case Rdb.TYPE_STRING:
                 return new StringValue(readString());
@@ -337,7 +339,7 @@ public final class RdbReader {
         return hash;
     }
 
-    private Object readZSet(boolean binaryScores) throws IOException {
+    private ZSet readZSet(boolean binaryScores) throws IOException {
         long at = offset();
         int n = count(readLength(), binaryScores ? 9 : 2, at, "sorted set");
         if (n == 0) {
@@ -427,7 +429,7 @@ public final class RdbReader {
         return set;
     }
 
-    private Object packedZSet(PackedList list, byte[] blob) throws RdbException {
+    private ZSet packedZSet(PackedList list, byte[] blob) throws RdbException {
         int declared = list.declaredCount();
         ZSetBuilder builder = new ZSetBuilder(zsetLimits, declared >= 0 ? declared / 2 : 16);
         while (list.next()) {

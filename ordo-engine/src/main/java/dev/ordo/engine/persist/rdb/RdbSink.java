@@ -1,5 +1,6 @@
 package dev.ordo.engine.persist.rdb;
 
+import dev.ordo.engine.value.Value;
 import dev.ordo.engine.keyspace.Key;
 
 /**
@@ -22,9 +23,8 @@ public interface RdbSink {
     }
 
     /**
-     * A key of database {@code db} with its value: a {@code StringValue}, {@code HashValue},
-     * {@code SetValue} or {@code ZSet} in the encoding Redis would give it after loading, and its
+     * A key of database {@code db} with its value, in the encoding Redis would give it after loading, and its
      * expiry time in Unix milliseconds, or -1 for none. The sink owns the key and value.
      */
-    void entry(int db, Key key, Object value, long expireAtMillis);
+    void entry(int db, Key key, Value value, long expireAtMillis);
 }

@@ -1,5 +1,6 @@
 package dev.ordo.engine.persist.rdb;
 
+import dev.ordo.engine.value.Value;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.SetValue;
@@ -157,7 +158,7 @@ public final class RdbWriter {
      * Writes a key of the current database with its value (a {@link StringValue}, {@link HashValue},
      * {@link SetValue} or {@link ZSet}) and its expiry in Unix milliseconds, or -1 for none.
      */
-    public void entry(Key key, Object value, long expireAtMillis) {
+    public void entry(Key key, Value value, long expireAtMillis) {
         requireOpen();
         if (value instanceof ZSet z) {
             if (z.size() == 0) {

@@ -1,5 +1,6 @@
 package dev.ordo.engine.persist.rdb;
 
+import dev.ordo.engine.value.Value;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
@@ -357,7 +358,7 @@ class RdbRoundTripTest {
         byte[] intsetFile = writeOne(ints, true);
         assertThat(intsetFile[14]).isEqualTo((byte) Rdb.TYPE_SET_INTSET);
         assertThat(intsetFile[blobAt] & 0xFF).isEqualTo(0xC3);
-        for (Object v : List.of(z, tiny, ints)) {
+        for (Value v : List.<Value>of(z, tiny, ints)) {
             DataSet d = new DataSet();
             d.put(0, Key.of("k"), v, -1);
             assertSameData(RdbTestSupport.read(d.write(true, true)), d);
@@ -430,7 +431,7 @@ class RdbRoundTripTest {
     void writingSmallValuesAllocatesAlmostNothing() {
         int keys = 30_000;
         List<Key> names = new ArrayList<>();
-        List<Object> values = new ArrayList<>();
+        List<Value> values = new ArrayList<>();
         Random r = new Random(11);
         for (int i = 0; i < keys; i++) {
             names.add(Key.of("key:" + i));
@@ -540,7 +541,7 @@ class RdbRoundTripTest {
     }
 
     /** A file with database 0 holding {@code value} under the key "k", no AUX fields, checksummed. */
-    private static byte[] writeOne(Object value, boolean compress) {
+    private static byte[] writeOne(Value value, boolean compress) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         RdbWriter w = new RdbWriter(out, compress, true);
         w.header(Map.of());
@@ -641,7 +642,7 @@ class RdbRoundTripTest {
         return d;
     }
 
-    private static Object randomValue(Random r) {
+    private static Value randomValue(Random r) {
         boolean big = r.nextInt(5) == 0;
         switch (r.nextInt(7)) {
             case 0:

@@ -1,5 +1,6 @@
 package dev.ordo.engine.persist.rdb;
 
+import dev.ordo.engine.value.Value;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
@@ -100,7 +101,7 @@ final class RdbTestSupport {
     }
 
     /** A value and its expiry (-1 for none). */
-    record Stored(Object value, long expireAt) {
+    record Stored(Value value, long expireAt) {
     }
 
     /** Everything in a file: AUX fields, function libraries, and per database its keys in file order. */
@@ -122,14 +123,14 @@ final class RdbTestSupport {
         }
 
         @Override
-        public void entry(int db, Key key, Object value, long expireAtMillis) {
+        public void entry(int db, Key key, Value value, long expireAtMillis) {
             Stored previous = dbs.computeIfAbsent(db, d -> new LinkedHashMap<>()).put(key, new Stored(value, expireAtMillis));
             if (previous != null && strict) {
                 throw new AssertionError("key " + key + " delivered twice in db " + db);
             }
         }
 
-        void put(int db, Key key, Object value, long expireAt) {
+        void put(int db, Key key, Value value, long expireAt) {
             dbs.computeIfAbsent(db, d -> new LinkedHashMap<>()).put(key, new Stored(value, expireAt));
         }
 
