@@ -1,14 +1,20 @@
 package dev.ordo.server.compat;
 
+import dev.ordo.server.RawClient;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.redisson.Redisson;
+import org.redisson.api.RBucket;
+import org.redisson.api.RClientSideCaching;
 import org.redisson.api.RLocalCachedMap;
+import org.redisson.api.RMap;
 import org.redisson.api.RedissonClient;
+import org.redisson.api.options.ClientSideCachingOptions;
 import org.redisson.api.options.LocalCachedMapOptions;
 import org.redisson.api.options.LocalCachedMapOptions.SyncStrategy;
 import org.redisson.config.Config;
+import org.redisson.config.Protocol;
 
 import java.util.List;
 import java.util.Map;
@@ -19,10 +25,13 @@ import java.util.function.BooleanSupplier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Redisson's {@code RLocalCachedMap} run unchanged against Ordo and against redis-server: two
- * clients, each with its own near cache over one hash, keep their caches right through the
- * invalidation (or update) messages Redisson publishes on the map's topic when one of them
- * writes. Each wait is for an outcome, bounded far above what it needs; none decides by timing.
+ * Redisson's near caches run unchanged against Ordo and against redis-server: two clients, each
+ * with an {@code RLocalCachedMap} over one hash, keep their caches right through the invalidation
+ * (or update) messages Redisson publishes on the map's topic when one of them writes; and
+ * {@code RClientSideCaching}, which rests on RESP3 CLIENT TRACKING instead, drops what another
+ * client changed. A reader's map is made after the writes that set a test up, so that no
+ * invalidation of theirs, published before it subscribed, can reach its cache late. Each wait is
+ * for an outcome, bounded far above what it needs; none decides by timing.
  */
 class LocalCachedMapClientsTest {
     @RegisterExtension
@@ -62,10 +71,10 @@ class LocalCachedMapClientsTest {
         RedissonClient b = redisson(target);
         try {
             RLocalCachedMap<String, String> writer = map(a, "lcm:invalidate", SyncStrategy.INVALIDATE);
-            RLocalCachedMap<String, String> reader = map(b, "lcm:invalidate", SyncStrategy.INVALIDATE);
             writer.delete();
             writer.put("k", "v1");
             writer.put("other", "x");
+            RLocalCachedMap<String, String> reader = map(b, "lcm:invalidate", SyncStrategy.INVALIDATE);
             assertThat(reader.get("k")).isEqualTo("v1");
             assertThat(reader.getCachedMap()).containsEntry("k", "v1");
 
@@ -93,9 +102,9 @@ class LocalCachedMapClientsTest {
         RedissonClient b = redisson(target);
         try {
             RLocalCachedMap<String, String> writer = map(a, "lcm:update", SyncStrategy.UPDATE);
-            RLocalCachedMap<String, String> reader = map(b, "lcm:update", SyncStrategy.UPDATE);
             writer.delete();
             writer.put("k", "v1");
+            RLocalCachedMap<String, String> reader = map(b, "lcm:update", SyncStrategy.UPDATE);
             assertThat(reader.get("k")).isEqualTo("v1");
 
             writer.putAll(Map.of("k", "v2", "n", "1"));
@@ -121,11 +130,11 @@ class LocalCachedMapClientsTest {
         RedissonClient b = redisson(target);
         try {
             RLocalCachedMap<String, String> writer = map(a, "lcm:ops", SyncStrategy.INVALIDATE);
-            RLocalCachedMap<String, String> reader = map(b, "lcm:ops", SyncStrategy.INVALIDATE);
             writer.delete();
             assertThat(writer.fastPutIfAbsent("a", "1")).isTrue();
             assertThat(writer.fastPutIfAbsent("a", "2")).isFalse();
             assertThat(writer.putIfAbsent("b", "2")).isNull();
+            RLocalCachedMap<String, String> reader = map(b, "lcm:ops", SyncStrategy.INVALIDATE);
             assertThat(reader.getAll(Set.of("a", "b", "c"))).containsExactlyInAnyOrderEntriesOf(Map.of("a", "1", "b", "2"));
             assertThat(reader.getCachedMap()).containsOnlyKeys("a", "b");
 
@@ -147,6 +156,43 @@ class LocalCachedMapClientsTest {
         } finally {
             a.shutdown();
             b.shutdown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void clientSideCaching_overResp3Tracking_seesChangesMadeByAnotherClient(SideBySide.Target target) throws Exception {
+        Config config = new Config();
+        config.setProtocol(Protocol.RESP3);
+        config.useSingleServer().setAddress("redis://127.0.0.1:" + target.port()).setConnectionMinimumIdleSize(2)
+                .setSubscriptionConnectionMinimumIdleSize(1);
+        RedissonClient cachingClient = Redisson.create(config);
+        RedissonClient other = redisson(target);
+        try {
+            other.getKeys().delete("csc:bucket", "csc:map");
+            other.<String>getBucket("csc:bucket").set("v1");
+            other.<String, String>getMap("csc:map").put("f", "1");
+            RClientSideCaching caching = cachingClient.getClientSideCaching(ClientSideCachingOptions.defaults());
+            try {
+                RBucket<String> bucket = caching.getBucket("csc:bucket");
+                RMap<String, String> map = caching.getMap("csc:map");
+                assertThat(bucket.get()).isEqualTo("v1");
+                assertThat(map.get("f")).isEqualTo("1");
+                try (RawClient admin = new RawClient(target.port())) {
+                    assertThat(admin.call("CLIENT", "LIST")).as("a connection of the caching client tracks keys")
+                            .containsPattern("flags=[A-Za-z]*t[A-Za-z]* ");
+                }
+
+                other.<String>getBucket("csc:bucket").set("v2");
+                other.<String, String>getMap("csc:map").put("f", "2");
+                assertThat(eventually(() -> "v2".equals(bucket.get()))).as("the bucket's invalidation arrived").isTrue();
+                assertThat(eventually(() -> "2".equals(map.get("f")))).as("the map's invalidation arrived").isTrue();
+            } finally {
+                caching.destroy();
+            }
+        } finally {
+            cachingClient.shutdown();
+            other.shutdown();
         }
     }
 }
