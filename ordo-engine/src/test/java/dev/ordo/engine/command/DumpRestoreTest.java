@@ -160,9 +160,14 @@ class DumpRestoreTest extends CommandTestSupport {
     }
 
     @Test
-    void restore_version11FromRedis72_isAccepted() {
+    void restore_version11FromRedis72_isAccepted_listpackSetsIncluded() {
         assertThat(call("RESTORE", "k", 0, payload(HELLO, 11))).isEqualTo("OK");
         assertThat(s(call("GET", "k"))).isEqualTo("hello");
+        // type 20 (a set as a listpack, new in version 11): total bytes, count, "a", "b", end
+        byte[] listpackSet = {20, 13, 13, 0, 0, 0, 2, 0, (byte) 0x81, 'a', 2, (byte) 0x81, 'b', 2, (byte) 0xFF};
+        assertThat(call("RESTORE", "s", 0, payload(listpackSet, 11))).isEqualTo("OK");
+        assertThat(strings(call("SMEMBERS", "s"))).containsExactlyInAnyOrder("a", "b");
+        assertThat(s(call("OBJECT", "ENCODING", "s"))).isEqualTo("listpack");
     }
 
     @Test
