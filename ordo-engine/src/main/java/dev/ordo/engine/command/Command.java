@@ -179,6 +179,13 @@ public final class Command implements GuardedCommand {
                 return;
             }
         }
+        if (name.equals("sort") && parent == null) {
+            // No key spec can find SORT's STORE destination; Redis asks its getkeys procedure, as here.
+            int store = CommandKeys.sortStore(args);
+            if (store > 0) {
+                visitor.visit(store, false, true);
+            }
+        }
     }
 
     public int firstKey() {
