@@ -43,10 +43,10 @@ final class CommandKeys {
                 || COUNTED.containsKey(cmd.fullName());
     }
 
-    /** Whether every command with movable keys in {@code table} has its key count's place here (or is SORT). */
+    /** Whether every command with movable keys in {@code table} has its key count's place here (or is SORT or SORT_RO). */
     static boolean knowsEveryMovableCommand(CommandTable table) {
         return table.all().stream().filter(c -> c.is(Command.Flag.MOVABLE_KEYS))
-                .allMatch(c -> COUNTED.containsKey(c.fullName()) || c.fullName().equals("sort"));
+                .allMatch(c -> COUNTED.containsKey(c.fullName()) || c.fullName().startsWith("sort"));
     }
 
     /**

@@ -53,8 +53,8 @@ final class SortCommands {
     }
 
     static void register(CommandTable t) {
-        t.register(Command.of("sort", -2, "write denyoom movable_keys", 1, 1, 1, "generic", c -> sort(c, false)));
-        t.register(Command.of("sort_ro", -2, "readonly movable_keys", 1, 1, 1, "generic", c -> sort(c, true)));
+        t.register(Command.of("sort", c -> sort(c, false)));
+        t.register(Command.of("sort_ro", c -> sort(c, true)));
     }
 
     /** One element to sort, with its weight: a number, or (ALPHA with BY) the bytes BY found. */
