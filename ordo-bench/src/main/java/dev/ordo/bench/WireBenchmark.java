@@ -36,6 +36,11 @@ import java.util.function.ToDoubleFunction;
  * million, a fixed {@code now}, window 60,000 ms, limit 100, a random request id), the
  * scripting issue's benchmark; no set is loaded then.
  *
+ * <p>With {@code -Dsuite=list} each server instead gets a 1,000,000-element list ({@code blist},
+ * 14-byte elements {@code e0000000000000} ..), the used_memory each server reports for it per
+ * element is printed, and the table is LPUSH and RPOP on a work list, LRANGE 0 99 and LINDEX of
+ * the middle of the big list.
+ *
  * <p>Run: {@code ordo-bench/wire-benchmark.sh} (builds the jars first), or
  * {@code java -cp ordo-bench/target/benchmarks.jar dev.ordo.bench.WireBenchmark ordo-server/bin/ordo-server [ordo JVM flags...]}:
  * Ordo starts as the README starts it (the launcher and its jvm.options), the flags added after
@@ -51,6 +56,14 @@ public final class WireBenchmark {
         {"ZREVRANK", KEY, "m:__rand_int__"},
         {"ZREVRANGE", KEY, "0", "9", "WITHSCORES"},
         {"ZRANGEBYSCORE", KEY, "__rand_int__", "+inf", "LIMIT", "0", "10"},
+    };
+
+    private static final String LIST_KEY = "blist";
+    private static final String[][] LIST_COMMANDS = {
+        {"LPUSH", "lwork", "e:__rand_int__"},
+        {"RPOP", "lwork"},
+        {"LRANGE", LIST_KEY, "0", "99"},
+        {"LINDEX", LIST_KEY, String.valueOf(MEMBERS / 2)},
     };
 
     /** The seeds' sliding-window limiter (seed 000), byte for byte as users send it. */
@@ -99,9 +112,17 @@ public final class WireBenchmark {
             throw e;
         }
         boolean scripts = "script".equals(System.getProperty("suite"));
+        boolean lists = "list".equals(System.getProperty("suite"));
         String[][] commands = COMMANDS;
         try {
-            if (scripts) {
+            if (lists) {
+                commands = LIST_COMMANDS;
+                System.out.printf(Locale.ROOT, "loading a %,d-element list into each server ...%n", MEMBERS);
+                double redisPerElement = loadList(redisPort);
+                double ordoPerElement = loadList(ordoPort);
+                System.out.printf(Locale.ROOT, "used_memory per element: redis-server %.2f bytes, Ordo %.2f bytes (ratio %.3f)%n",
+                        redisPerElement, ordoPerElement, ordoPerElement / redisPerElement);
+            } else if (scripts) {
                 String sha = scriptLoad(redisPort);
                 if (!sha.equals(scriptLoad(ordoPort))) {
                     throw new IllegalStateException("the servers disagree on the script's SHA1");
@@ -233,6 +254,39 @@ public final class WireBenchmark {
         } finally {
             client.shutdown();
         }
+    }
+
+    /** RPUSHes the benchmark list; returns INFO's used_memory growth per element. */
+    private static double loadList(int port) {
+        RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
+        try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(ByteArrayCodec.INSTANCE)) {
+            RedisCommands<byte[], byte[]> cmd = conn.sync();
+            long before = usedMemory(cmd.info("memory"));
+            byte[] key = LIST_KEY.getBytes(StandardCharsets.US_ASCII);
+            int batch = 1000;
+            for (int from = 0; from < MEMBERS; from += batch) {
+                byte[][] elements = new byte[batch][];
+                for (int i = 0; i < batch; i++) {
+                    elements[i] = String.format("e%013d", from + i).getBytes(StandardCharsets.US_ASCII);
+                }
+                cmd.rpush(key, elements);
+            }
+            if (cmd.llen(key) != MEMBERS) {
+                throw new IllegalStateException("server on port " + port + " holds " + cmd.llen(key) + " elements");
+            }
+            return (usedMemory(cmd.info("memory")) - before) / (double) MEMBERS;
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static long usedMemory(String info) {
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith("used_memory:")) {
+                return Long.parseLong(line.substring("used_memory:".length()).trim());
+            }
+        }
+        throw new IllegalStateException("INFO memory has no used_memory");
     }
 
     /** SCRIPT LOAD of the sliding-window script; returns its SHA1. */

@@ -139,6 +139,28 @@ final class CommandDocs {
             sunionstore 1.0.0 Unite sets and store the result
             bzmpop 7.0.0 Pop members with the lowest or highest scores from the first non-empty sorted set, waiting for one
             bzpopmax 5.0.0 Pop the member with the highest score from the first non-empty sorted set, waiting for one
+            lpush 1.0.0 Add elements at the head of a list, creating it if needed
+            rpush 1.0.0 Add elements at the tail of a list, creating it if needed
+            lpushx 2.2.0 Add elements at the head of a list that exists
+            rpushx 2.2.0 Add elements at the tail of a list that exists
+            linsert 2.2.0 Insert an element before or after the first occurrence of another
+            llen 1.0.0 Count a list's elements
+            lindex 1.0.0 Get the element at a position of a list
+            lset 1.0.0 Replace the element at a position of a list
+            lrange 1.0.0 Get the elements between two positions of a list
+            ltrim 1.0.0 Keep only the elements between two positions of a list
+            lrem 1.0.0 Remove occurrences of an element from a list
+            lpos 6.0.6 Find the positions of an element in a list
+            lpop 1.0.0 Remove and return elements from the head of a list
+            rpop 1.0.0 Remove and return elements from the tail of a list
+            lmpop 7.0.0 Pop elements from the first non-empty of several lists
+            rpoplpush 1.2.0 Move the tail element of a list to the head of another
+            lmove 6.2.0 Move an element from one end of a list to an end of another
+            blpop 2.0.0 Pop the head element of the first non-empty list, waiting for one
+            brpop 2.0.0 Pop the tail element of the first non-empty list, waiting for one
+            brpoplpush 2.2.0 Move the tail element of a list to the head of another, waiting for one
+            blmove 6.2.0 Move an element between lists, waiting for the source to have one
+            blmpop 7.0.0 Pop elements from the first non-empty of several lists, waiting for one
             bzpopmin 5.0.0 Pop the member with the lowest score from the first non-empty sorted set, waiting for one
             zadd 1.2.0 Add members to a sorted set or change their scores
             zcard 1.2.0 Count the members of a sorted set

@@ -15,7 +15,9 @@ public final class CommandFamilies {
         MemoryCommands.register(table);
         StringCommands.register(table);
         HashCommands.register(table);
+        ListCommands.register(table);
         SetCommands.register(table);
+        SortCommands.register(table);
         ZSetCommands.register(table);
         Transactions.register(table);
         PubSubCommands.register(table);

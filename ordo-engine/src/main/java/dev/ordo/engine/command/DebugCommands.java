@@ -1,5 +1,6 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.list.ListValue;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.config.Glob;
 import dev.ordo.engine.error.ErrorReply;
@@ -244,7 +245,21 @@ final class DebugCommands {
                 + " encoding:" + encoding
                 + " serializedlength:" + serializedLength(value, encoding)
                 + " lru:" + (lruSeconds & 0xFFFFFF)
-                + " lru_seconds_idle:" + Math.max(0, (c.now() - entry.lastAccess()) / 1000));
+                + " lru_seconds_idle:" + Math.max(0, (c.now() - entry.lastAccess()) / 1000)
+                + quicklistDetails(value));
+    }
+
+    /** What Redis adds for a quicklist: nodes, average entries per node, the fill, compression, raw bytes. */
+    private static String quicklistDetails(Value value) {
+        if (!(value instanceof ListValue list) || list.encoding() != ListValue.Encoding.QUICKLIST) {
+            return "";
+        }
+        ListValue.Limits limits = list.nodeLimits();
+        return " ql_nodes:" + list.nodeCount()
+                + " ql_avg_node:" + String.format(java.util.Locale.ROOT, "%.2f", (double) list.size() / list.nodeCount())
+                + " ql_listpack_max:" + limits.fill()
+                + " ql_compressed:" + (limits.compressDepth() != 0 ? 1 : 0)
+                + " ql_uncompressed_size:" + list.uncompressedBytes();
     }
 
     /** Redis shares the small non-negative integers (0..9999) among all keys. */

@@ -1,5 +1,6 @@
 package dev.ordo.engine.config;
 
+import dev.ordo.engine.list.ListValue;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.number.Decimal;
@@ -102,6 +103,8 @@ public final class Config {
         memory("zset-max-listpack-value", 64, true, 0, "zset-max-ziplist-value");
         integer("hash-max-listpack-entries", 512, true, 0, Long.MAX_VALUE, "hash-max-ziplist-entries");
         memory("hash-max-listpack-value", 64, true, 0, "hash-max-ziplist-value");
+        integer("list-max-listpack-size", -2, true, Integer.MIN_VALUE, Integer.MAX_VALUE, "list-max-ziplist-size");
+        integer("list-compress-depth", 0, true, 0, Integer.MAX_VALUE);
         integer("set-max-intset-entries", 512, true, 0, Long.MAX_VALUE);
         integer("set-max-listpack-entries", 128, true, 0, Long.MAX_VALUE);
         integer("set-max-listpack-value", 64, true, 0, Long.MAX_VALUE);
@@ -372,6 +375,11 @@ public final class Config {
     /** The live sorted-set listpack limits ({@code zset-max-listpack-entries / -value}). */
     public ListpackLimits zsetListpackLimits() {
         return zsetListpackLimits;
+    }
+
+    /** The list node limits as they are now ({@code list-max-listpack-size}, {@code list-compress-depth}). */
+    public ListValue.Limits listLimits() {
+        return new ListValue.Limits((int) byName.get("list-max-listpack-size").number, (int) byName.get("list-compress-depth").number);
     }
 
     /** The live hash listpack limits ({@code hash-max-listpack-entries / -value}). */

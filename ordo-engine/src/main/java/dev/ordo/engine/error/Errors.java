@@ -34,6 +34,14 @@ public final class Errors {
     public static final String WRONGPASS = "WRONGPASS invalid username-password pair or user is disabled.";
     /** AUTH on a server without a password. */
     public static final String AUTH_NO_PASSWORD = "ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?";
+    /** LSET's index beyond the list. */
+    public static final String INDEX_OUT_OF_RANGE = "ERR index out of range";
+    /** LPOS RANK 0. */
+    public static final String LPOS_RANK_ZERO = "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start from the end of the list";
+    /** LPOS COUNT below 0. */
+    public static final String LPOS_COUNT_NEGATIVE = "ERR COUNT can't be negative";
+    /** LPOS MAXLEN below 0. */
+    public static final String LPOS_MAXLEN_NEGATIVE = "ERR MAXLEN can't be negative";
     /** A count that must be positive. */
     public static final String NOT_POSITIVE = "ERR value is out of range, must be positive";
     /** SELECT / MOVE / SWAPDB with a database that does not exist. */

@@ -2,13 +2,14 @@ package dev.ordo.engine.persist;
 
 import dev.ordo.engine.command.DumpFormat;
 import dev.ordo.engine.config.Config;
+import dev.ordo.engine.encoding.DumpFooter;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.persist.rdb.DumpPayload;
 import dev.ordo.engine.persist.rdb.RdbException;
 import dev.ordo.engine.value.Value;
 
-/** DUMP / RESTORE payloads through the RDB codec ({@link DumpPayload}), under the live configuration. */
+/** DUMP / RESTORE payloads through the RDB codec ({@link DumpFooter}), under the live configuration. */
 public final class RdbDumpFormat implements DumpFormat {
     private final Config config;
 
@@ -23,7 +24,7 @@ public final class RdbDumpFormat implements DumpFormat {
 
     @Override
     public Value restore(byte[] payload) {
-        int body = DumpPayload.bodyLength(payload);
+        int body = DumpFooter.bodyLength(payload);
         if (body < 0) {
             throw new ErrorReply(Errors.DUMP_PAYLOAD);
         }

@@ -1,7 +1,7 @@
 package dev.ordo.engine.script;
 
-import dev.ordo.engine.persist.rdb.DumpPayload;
-import dev.ordo.engine.persist.rdb.Lzf;
+import dev.ordo.engine.encoding.DumpFooter;
+import dev.ordo.engine.encoding.Lzf;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * FUNCTION DUMP's payload in Redis's format, so dumps move between Ordo and Redis 7: for each
  * library the RDB function opcode {@code 0xF5} and the library code as an RDB string, framed as
- * {@link DumpPayload} describes (RDB version, CRC-64). Ordo writes plain strings; it reads plain,
+ * {@link DumpFooter} describes (RDB version, CRC-64). Ordo writes plain strings; it reads plain,
  * integer-free and LZF-compressed ones (Redis compresses code over 20 bytes).
  */
 final class FunctionDump {
@@ -26,12 +26,12 @@ final class FunctionDump {
             writeLength(out, code.length);
             out.writeBytes(code);
         }
-        return DumpPayload.seal(out);
+        return DumpFooter.seal(out);
     }
 
     /** The library codes in a payload, or null when its version or checksum is wrong or it is malformed. */
     static List<byte[]> restore(byte[] payload) {
-        int footer = DumpPayload.bodyLength(payload);
+        int footer = DumpFooter.bodyLength(payload);
         if (footer < 0) {
             return null;
         }

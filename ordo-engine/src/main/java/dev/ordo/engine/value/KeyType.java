@@ -3,6 +3,7 @@ package dev.ordo.engine.value;
 /** The value types a key can hold, named as TYPE replies. */
 public enum KeyType {
     STRING("string", 0),
+    LIST("list", 1),
     SET("set", 2),
     ZSET("zset", 3),
     HASH("hash", 4);

@@ -1,6 +1,6 @@
 package dev.ordo.engine.command;
 
-import dev.ordo.engine.persist.rdb.Crc64;
+import dev.ordo.engine.encoding.Crc64;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

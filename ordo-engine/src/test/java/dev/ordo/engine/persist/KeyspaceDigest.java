@@ -1,5 +1,6 @@
 package dev.ordo.engine.persist;
 
+import dev.ordo.engine.list.ListValue;
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.HashValue;
@@ -60,6 +61,11 @@ public final class KeyspaceDigest {
             s.members().forEach(m -> members.add(hex(m)));
             members.sort(null);
             return "set " + String.join(" ", members) + ttl;
+        }
+        if (v instanceof ListValue l) {
+            StringBuilder sb = new StringBuilder("list");
+            l.forEach((buf, off, len) -> sb.append(' ').append(hex(java.util.Arrays.copyOfRange(buf, off, off + len))));
+            return sb + ttl;
         }
         return "unknown " + v;
     }

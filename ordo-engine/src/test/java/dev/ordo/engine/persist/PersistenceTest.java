@@ -56,7 +56,13 @@ class PersistenceTest {
             c.call("SADD", "set:" + (i % 7), String.valueOf(i));
             c.call("HSET", "hash", "f" + (i % 300), "v" + i);
             c.call("SET", "str:" + (i % 50), "value " + i);
+            c.call(i % 3 == 0 ? "LPUSH" : "RPUSH", "list:" + (i % 5), "e" + i, String.valueOf(i));
+            if (i % 11 == 0) {
+                c.call("LPOP", "list:" + (i % 5));
+            }
         }
+        c.call("RPUSH", "list:big", "x".repeat(10_000), "y");
+        c.call("LINSERT", "list:0", "BEFORE", "e0", "inserted");
         c.call("ZADD", "small", "1", "a", "2", "b\0binary");
         c.call("SET", "counter", "12345");
         c.call("SET", "ttl", "x", "EX", "1000");

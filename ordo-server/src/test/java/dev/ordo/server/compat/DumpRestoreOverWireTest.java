@@ -2,7 +2,7 @@ package dev.ordo.server.compat;
 
 import dev.ordo.engine.differential.Reply;
 import dev.ordo.engine.differential.RespSocket;
-import dev.ordo.engine.persist.rdb.Crc64;
+import dev.ordo.engine.encoding.Crc64;
 import dev.ordo.server.RawClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -60,6 +60,10 @@ class DumpRestoreOverWireTest {
             hset.append(" f").append(i).append(" v").append(i);
         }
         manyMembers.add(zadd.toString());
+        StringBuilder rpush = new StringBuilder("RPUSH k");
+        for (int i = 0; i < 3000; i++) {
+            rpush.append(" element-").append(i);
+        }
         return List.of(
                 new Case("string int", "int", List.of("SET k 12345"), "GET k"),
                 new Case("string negative int", "int", List.of("SET k -9000000000"), "GET k"),
@@ -76,7 +80,11 @@ class DumpRestoreOverWireTest {
                 new Case("set hashtable", "hashtable", List.of("SADD k a " + LONG_FIELD), "SMEMBERS k"),
                 new Case("zset listpack", "listpack", List.of("ZADD k 1.5 a -2 b inf c 0 d"), "ZRANGE k 0 -1 WITHSCORES"),
                 new Case("zset skiplist by member size", "skiplist", List.of("ZADD k 1 a 2 " + LONG_FIELD), "ZRANGE k 0 -1 WITHSCORES"),
-                new Case("zset skiplist by entries", "skiplist", manyMembers, "ZRANGE k 0 -1 WITHSCORES"));
+                new Case("zset skiplist by entries", "skiplist", manyMembers, "ZRANGE k 0 -1 WITHSCORES"),
+                new Case("list listpack", "listpack", List.of("RPUSH k a 1 -7 " + "x".repeat(30)), "LRANGE k 0 -1"),
+                new Case("list quicklist", "quicklist", List.of(rpush.toString()), "LRANGE k 0 -1"),
+                new Case("list quicklist with a plain node", "quicklist", List.of("RPUSH k a " + "p".repeat(9000) + " b"),
+                        "LRANGE k 0 -1"));
     }
 
     private static byte[] b(String s) {

@@ -30,7 +30,7 @@ class KeyspaceNotificationsOverWireTest {
     final OpenClients clients = new OpenClients();
 
     @ParameterizedTest(name = "notify-keyspace-events {0}")
-    @ValueSource(strings = {"KEA", "Kz", "Eg$", "KEhs", "KEnxm"})
+    @ValueSource(strings = {"KEA", "Kz", "Eg$", "KEhs", "KEnxm", "KEl"})
     void theCorpusSendsTheSameNotificationsAsRedis(String classes) throws Exception {
         List<String> redis = notifications(SERVERS.redis().port(), classes);
         List<String> ordo = notifications(SERVERS.ordoPort(), classes);
@@ -119,7 +119,17 @@ class KeyspaceNotificationsOverWireTest {
             {"ZDIFFSTORE", "zd", "1", "z"}, {"ZRANGESTORE", "zr", "z", "0", "0"}, {"ZRANGESTORE", "zr", "z", "10", "20"},
             {"BZPOPMIN", "z", "0"}, {"BZMPOP", "0", "1", "z", "MAX"}, {"ZREM", "z2", "z"}, {"ZSCORE", "nosuch", "a"},
         };
-        for (String[][] family : List.of(strings, generic, hashes, sets, zsets)) {
+        String[][] lists = {
+            {"RPUSH", "l", "a", "b", "c", "d"}, {"LPUSH", "l", "z"}, {"LPUSHX", "nosuch", "x"}, {"RPUSHX", "l", "e"},
+            {"LINSERT", "l", "BEFORE", "c", "x"}, {"LINSERT", "l", "AFTER", "nosuch", "x"}, {"LSET", "l", "0", "y"},
+            {"LREM", "l", "0", "nosuch"}, {"LREM", "l", "1", "x"}, {"LTRIM", "l", "0", "-1"}, {"LTRIM", "l", "1", "-1"},
+            {"LPOP", "l"}, {"RPOP", "l", "2"}, {"LPOP", "l", "0"}, {"LPOP", "nosuch"}, {"RPUSH", "l2", "1", "2"},
+            {"LMOVE", "l", "l2", "LEFT", "RIGHT"}, {"RPOPLPUSH", "l", "l3"}, {"LMOVE", "l2", "l2", "LEFT", "LEFT"},
+            {"LMPOP", "2", "nosuch", "l2", "RIGHT", "COUNT", "10"}, {"RPUSH", "l4", "a"}, {"LTRIM", "l4", "5", "6"},
+            {"RPUSH", "l5", "a", "a"}, {"LREM", "l5", "0", "a"}, {"BLPOP", "l3", "0"}, {"BLMOVE", "nosuch", "l", "LEFT", "LEFT", "0.01"},
+            {"LRANGE", "nosuch", "0", "-1"},
+        };
+        for (String[][] family : List.of(strings, generic, hashes, sets, zsets, lists)) {
             for (String[] command : family) {
                 c.call(command);
             }
@@ -135,6 +145,10 @@ class KeyspaceNotificationsOverWireTest {
             awaitBlocked(c, 1);
             c.call("ZADD", "zb2", "1", "m", "2", "n");
             assertThat(waiter.reply()).startsWith("*2\r\n");
+            waiter.send(RawClient.command("BLMOVE", "lb", "lb2", "LEFT", "RIGHT", "0"));
+            awaitBlocked(c, 1);
+            c.call("RPUSH", "lb", "m", "n");
+            assertThat(waiter.reply()).isEqualTo("$1\r\nm\r\n");
         } finally {
             waiter.close();
         }

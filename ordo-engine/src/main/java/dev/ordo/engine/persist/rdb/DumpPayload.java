@@ -1,34 +1,19 @@
 package dev.ordo.engine.persist.rdb;
 
 import dev.ordo.engine.config.Config;
+import dev.ordo.engine.encoding.DumpFooter;
 import dev.ordo.engine.value.Value;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.util.Arrays;
 
 /**
- * The payload of DUMP / RESTORE and FUNCTION DUMP / FUNCTION RESTORE, in Redis's layout, so
- * payloads move between Ordo and Redis:
- * <pre>
- *   0                  n        n+2                n+10
- *   +------------------+--------+------------------+
- *   | body             | version| CRC-64           |
- *   | RDB-encoded      | 2 bytes| 8 bytes          |
- *   |                  | LE     | LE, of [0, n+2)  |
- *   +------------------+--------+------------------+
- * </pre>
- * For DUMP the body is one value as an RDB file holds it without its key: the type byte, then the
- * value ({@link RdbWriter} writes it, {@link RdbReader} reads it; bytes after the value are
- * ignored, as Redis ignores them). For FUNCTION DUMP it is a sequence of function records. The
- * version is the RDB version of the body's encoding: Ordo writes {@link Rdb#VERSION} (10, which
- * Redis 7.0 and 7.2 accept) and accepts up to {@link Rdb#MAX_READ_VERSION} (11, what Redis 7.2
- * writes). A payload counts as intact when it is at least 10 bytes long, its version is not newer
- * and its CRC-64 ({@link Crc64}) matches; nothing of it is read otherwise.
+ * DUMP's payload for one value and RESTORE's reading of it: the body is the value as an RDB file
+ * holds it without its key (the type byte, then the value; {@link RdbWriter} writes it,
+ * {@link RdbReader} reads it; bytes after the value are ignored, as Redis ignores them), framed
+ * by {@link DumpFooter} (RDB version and CRC-64).
  */
 public final class DumpPayload {
-    private static final int FOOTER = 10;
-
     private DumpPayload() {
     }
 
@@ -38,34 +23,7 @@ public final class DumpPayload {
         RdbWriter writer = RdbWriter.forValues(out, compress);
         writer.entry(null, value, -1);
         writer.flush();
-        return seal(out);
-    }
-
-    /** Appends the version and the CRC-64 to the body written to {@code body} and returns the payload. */
-    public static byte[] seal(ByteArrayOutputStream body) {
-        body.write(Rdb.VERSION & 0xFF);
-        body.write(Rdb.VERSION >>> 8);
-        byte[] b = body.toByteArray();
-        long crc = Crc64.of(b, 0, b.length);
-        byte[] payload = Arrays.copyOf(b, b.length + 8);
-        for (int i = 0; i < 8; i++) {
-            payload[b.length + i] = (byte) (crc >>> (8 * i));
-        }
-        return payload;
-    }
-
-    /** The length of the body of an intact payload (see the class comment), or -1. */
-    public static int bodyLength(byte[] payload) {
-        if (payload.length < FOOTER) {
-            return -1;
-        }
-        int n = payload.length - FOOTER;
-        int version = (payload[n] & 0xFF) | (payload[n + 1] & 0xFF) << 8;
-        long crc = 0;
-        for (int i = 0; i < 8; i++) {
-            crc |= (payload[n + 2 + i] & 0xFFL) << (8 * i);
-        }
-        return version <= Rdb.MAX_READ_VERSION && crc == Crc64.of(payload, 0, n + 2) ? n : -1;
+        return DumpFooter.seal(out);
     }
 
     /**

@@ -1,9 +1,12 @@
 package dev.ordo.engine.persist.rdb;
 
+import dev.ordo.engine.encoding.Lzf;
+import dev.ordo.engine.encoding.Crc64;
 import dev.ordo.engine.value.Value;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.list.ListValue;
 import dev.ordo.engine.keyspace.SetValue;
 import dev.ordo.engine.keyspace.StringValue;
 import dev.ordo.engine.number.Doubles;
@@ -80,6 +83,7 @@ public final class RdbReader {
     private final ListpackLimits zsetLimits;
     private final ListpackLimits hashLimits;
     private final SetValue.Limits setLimits;
+    private final ListValue.Limits listLimits;
     private final int databases;
 
     /** {@value #BUFFER_SIZE} bytes, less for a short input of known length (a DUMP payload), at least 512. */
@@ -112,6 +116,7 @@ public final class RdbReader {
         this.setLimits = new SetValue.Limits(config.getLong("set-max-intset-entries"),
                 config.getLong("set-max-listpack-entries"), config.getLong("set-max-listpack-value"));
         this.databases = config.getInt("databases");
+        this.listLimits = config.listLimits();
     }
 
     /** Reads a whole RDB file from {@code in} (not closed) into {@code sink}. */
@@ -264,6 +269,10 @@ public final class RdbReader {
     private static boolean isSupported(int type) {
         switch (type) {
             case Rdb.TYPE_STRING:
+            case Rdb.TYPE_LIST:
+            case Rdb.TYPE_LIST_ZIPLIST:
+            case Rdb.TYPE_LIST_QUICKLIST:
+            case Rdb.TYPE_LIST_QUICKLIST_2:
             case Rdb.TYPE_SET:
             case Rdb.TYPE_ZSET:
             case Rdb.TYPE_HASH:
@@ -285,6 +294,17 @@ public final class RdbReader {
         switch (type) {
             case Rdb.TYPE_STRING:
                 return new StringValue(readString());
+            case Rdb.TYPE_LIST:
+                return readList();
+            case Rdb.TYPE_LIST_ZIPLIST: {
+                long at = offset();
+                ListValue list = new ListValue();
+                addAll(list, PackedList.ziplist(readString(), at));
+                return finishList(list);
+            }
+            case Rdb.TYPE_LIST_QUICKLIST:
+            case Rdb.TYPE_LIST_QUICKLIST_2:
+                return readQuicklist(type == Rdb.TYPE_LIST_QUICKLIST_2);
             case Rdb.TYPE_SET:
                 return readSet();
             case Rdb.TYPE_ZSET:
@@ -315,6 +335,66 @@ public final class RdbReader {
     }
 
     // ---- collections in the plain types
+
+    private ListValue readList() throws IOException {
+        long at = offset();
+        int n = count(readLength(), 1, at, "list");
+        ListValue list = new ListValue();
+        for (int i = 0; i < n; i++) {
+            byte[] e = readString();
+            list.prepareForAdd(e, listLimits);
+            list.push(e, false);
+        }
+        return finishList(list);
+    }
+
+    /**
+     * A quicklist: nodes that are ziplists (type 14) or, in type 18, a container (plain or packed)
+     * then a listpack or a plain element. A listpack node is validated and then kept as it is.
+     */
+    private ListValue readQuicklist(boolean withContainers) throws IOException {
+        long at = offset();
+        int nodes = count(readLength(), 1, at, "quicklist");
+        ListValue list = new ListValue();
+        for (int i = 0; i < nodes; i++) {
+            long container = withContainers ? readLength() : Rdb.QUICKLIST_NODE_PACKED;
+            long nodeAt = offset();
+            byte[] blob = readString();
+            if (container == Rdb.QUICKLIST_NODE_PLAIN) {
+                list.appendNode(blob, 1, true, listLimits);
+            } else if (container != Rdb.QUICKLIST_NODE_PACKED) {
+                throw new RdbException("quicklist node container " + container + " is neither plain nor packed", nodeAt);
+            } else if (!withContainers) {
+                addAll(list, PackedList.ziplist(blob, nodeAt));
+            } else {
+                PackedList entries = PackedList.listpack(blob, nodeAt);
+                while (entries.next()) {
+                    // walked for validation only
+                }
+                if (entries.seen() > 0) {
+                    list.appendNode(blob, entries.seen(), false, listLimits);
+                }
+            }
+        }
+        return finishList(list);
+    }
+
+    private void addAll(ListValue list, PackedList entries) throws RdbException {
+        while (entries.next()) {
+            byte[] e = entries.bytes();
+            list.prepareForAdd(e, listLimits);
+            list.push(e, false);
+        }
+    }
+
+    /** The loaded list in the encoding Redis would give it, or null when it is empty. */
+    private ListValue finishList(ListValue list) {
+        if (list.size() == 0) {
+            return null;
+        }
+        list.fitEncoding(listLimits);
+        return list;
+    }
 
     private SetValue readSet() throws IOException {
         long at = offset();

@@ -1,8 +1,11 @@
 package dev.ordo.engine.persist.rdb;
 
+import dev.ordo.engine.encoding.Lzf;
+import dev.ordo.engine.encoding.Crc64;
 import dev.ordo.engine.value.Value;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.list.ListValue;
 import dev.ordo.engine.keyspace.SetValue;
 import dev.ordo.engine.keyspace.StringValue;
 import dev.ordo.engine.zset.Encoding;
@@ -218,6 +221,26 @@ public final class RdbWriter {
             prefix(Rdb.TYPE_SET, key, expireAtMillis);
             length(set.size());
             set.forEach(setMember);
+        } else if (value instanceof ListValue list) {
+            if (list.size() == 0) {
+                return;
+            }
+            prefix(Rdb.TYPE_LIST_QUICKLIST_2, key, expireAtMillis);
+            length(list.nodeCount());
+            for (int i = 0; i < list.nodeCount(); i++) {
+                length(list.isPlain(i) ? Rdb.QUICKLIST_NODE_PLAIN : Rdb.QUICKLIST_NODE_PACKED);
+                if (list.isCompressed(i)) {
+                    // Already LZF in memory: written as it is, as Redis writes its compressed nodes.
+                    byte[] lzfBytes = list.compressedNode(i);
+                    ensure(MAX_HEADER);
+                    buf[pos++] = (byte) (0xC0 | Rdb.ENC_LZF);
+                    length(lzfBytes.length - 4);
+                    length(list.rawSize(i));
+                    writeBytes(lzfBytes, 4, lzfBytes.length - 4);
+                } else {
+                    string(list.rawNode(i), 0, list.rawSize(i));
+                }
+            }
         } else {
             throw new IllegalArgumentException("not a keyspace value: " + value);
         }

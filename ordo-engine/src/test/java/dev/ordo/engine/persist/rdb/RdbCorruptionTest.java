@@ -1,5 +1,7 @@
 package dev.ordo.engine.persist.rdb;
 
+import dev.ordo.engine.encoding.Lzf;
+import dev.ordo.engine.encoding.Crc64;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
@@ -213,8 +215,9 @@ class RdbCorruptionTest {
 
     @Test
     void unsupportedOrInvalidContentIsNamed() {
-        assertMessage(new RawRdb(10).b(1).string("list").length(1).string("a").finish(), "unsupported value type 1 (list)", 9);
-        assertMessage(new RawRdb(10).b(14).string("l").finish(), "unsupported value type 14 (list (quicklist))", 9);
+        assertMessage(new RawRdb(10).b(18).string("l").length(1).length(3).string("x").finish(),
+                "quicklist node container 3 is neither plain nor packed", 14);
+        assertMessage(new RawRdb(10).b(18).string("l").length(1).length(2).string("xxxxxxx").finish(), "malformed listpack", 14);
         assertMessage(new RawRdb(10).b(15).string("s").finish(), "unsupported value type 15 (stream)", 9);
         assertMessage(new RawRdb(10).b(7).string("m").finish(), "unsupported value type 7 (module value)", 9);
         assertMessage(new RawRdb(10).b(0x42).finish(), "unsupported value type 66 (unknown)", 9);

@@ -1,5 +1,6 @@
 package dev.ordo.engine.persist.rdb;
 
+import dev.ordo.engine.encoding.Lzf;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.persist.rdb.RdbTestSupport.DataSet;
 import dev.ordo.engine.persist.rdb.RdbTestSupport.Stored;

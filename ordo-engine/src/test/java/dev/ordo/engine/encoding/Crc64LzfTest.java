@@ -1,5 +1,6 @@
-package dev.ordo.engine.persist.rdb;
+package dev.ordo.engine.encoding;
 
+import dev.ordo.engine.encoding.Lzf;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
