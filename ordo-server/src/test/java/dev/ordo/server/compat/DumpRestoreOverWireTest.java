@@ -84,7 +84,9 @@ class DumpRestoreOverWireTest {
                 new Case("list listpack", "listpack", List.of("RPUSH k a 1 -7 " + "x".repeat(30)), "LRANGE k 0 -1"),
                 new Case("list quicklist", "quicklist", List.of(rpush.toString()), "LRANGE k 0 -1"),
                 new Case("list quicklist with a plain node", "quicklist", List.of("RPUSH k a " + "p".repeat(9000) + " b"),
-                        "LRANGE k 0 -1"));
+                        "LRANGE k 0 -1"),
+                new Case("list quicklist with compressed nodes", "quicklist", List.of("CONFIG SET list-compress-depth 1",
+                        rpush.toString(), "CONFIG SET list-compress-depth 0"), "LRANGE k 0 -1"));
     }
 
     private static byte[] b(String s) {
