@@ -193,7 +193,10 @@ class DumpRestoreTest extends CommandTestSupport {
         fails("ERR Bad data format", "RESTORE", "n", 0, payload(new byte[] {2, 0}, 10));
         fails("ERR Bad data format", "RESTORE", "n", 0, payload(new byte[] {2, 2, 1, 'a', 1, 'a'}, 10));
         fails("ERR Bad data format", "RESTORE", "n", 0, payload(new byte[] {0, 5, 'h', 'e', 'l'}, 10));
-        fails("ERR Bad data format", "RESTORE", "n", 0, payload(new byte[] {15, 0}, 10));
+        // a stream, a type Ordo does not hold
+        fails("ERR Bad data format", "RESTORE", "n", 0, payload(new byte[] {21, 0}, 10));
+        // a hash naming a field twice, which Redis without sanitize-dump-payload would keep, corrupt
+        fails("ERR Bad data format", "RESTORE", "n", 0, payload(new byte[] {4, 2, 1, 'f', 1, 'v', 1, 'f', 1, 'w'}, 10));
         fails("ERR Bad data format", "RESTORE", "k", 0, payload(new byte[] {2, 0}, 10), "REPLACE");
         assertThat(s(call("GET", "k"))).isEqualTo("old");
         assertThat(call("EXISTS", "n")).isEqualTo(0L);
