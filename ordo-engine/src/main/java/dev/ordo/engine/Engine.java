@@ -1,5 +1,7 @@
 package dev.ordo.engine;
 
+import dev.ordo.engine.time.Scheduler;
+import dev.ordo.engine.time.Clock;
 import dev.ordo.engine.acl.Acl;
 import dev.ordo.engine.command.BlockedClients;
 import dev.ordo.engine.command.Call;
@@ -19,30 +21,21 @@ import dev.ordo.engine.command.Tracking;
 import dev.ordo.engine.command.Transactions;
 import dev.ordo.engine.command.CommandFamilies;
 import dev.ordo.engine.config.Config;
-import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.Key;
-import dev.ordo.engine.value.KeyType;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.keyspace.KeyspaceListener;
 import dev.ordo.engine.memory.HeapBudget;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.persist.Persistence;
+import dev.ordo.engine.persist.PersistenceHost;
 import dev.ordo.engine.pubsub.KeyspaceNotifier;
 import dev.ordo.engine.pubsub.PubSub;
 import dev.ordo.engine.pubsub.Subscriber;
 import dev.ordo.engine.script.ScriptCommands;
+import dev.ordo.engine.script.Functions;
 import dev.ordo.engine.script.Scripting;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
@@ -52,7 +45,7 @@ import java.util.function.Function;
  * <p>Atomicity: every command runs while holding one lock, so each is atomic with respect to
  * every other, as under Redis's single thread. The network server runs its I/O on one event loop
  * thread that takes the lock per command, so on the fast path the lock is never contended;
- * embedded callers take it from their own threads. Blocked clients (BZPOPMIN ...) wait without
+ * embedded callers take it from their own threads. Blocked clients (BLPOP, BZPOPMIN ...; {@link Waiters}) wait without
  * the lock and are served, first come first served, right after the command that created the key
  * they wait for or swapped it in (SWAPDB), still under that command's lock, from that key, and
  * only while it holds the type of value they wait for: a key of another type leaves them waiting.
@@ -67,7 +60,7 @@ import java.util.function.Function;
  * A network server whose event loop runs a long script answers its other clients from inside
  * the script ({@link Scripting.BusyHandler}), as Redis does.
  */
-public final class Engine implements CallContext, KeyspaceListener {
+public final class Engine implements CallContext, KeyspaceListener, PersistenceHost {
     private final ReentrantLock lock = new ReentrantLock();
     private final Config config;
     private final Keyspace keyspace;
@@ -94,10 +87,8 @@ public final class Engine implements CallContext, KeyspaceListener {
     private volatile String stopped;
     private volatile java.util.function.Consumer<String> onFailStop = why -> { };
 
-    private final Map<DbKey, ArrayDeque<Blocked>> blockedByKey = new HashMap<>();
-    private final Set<DbKey> readyKeys = new LinkedHashSet<>();
-    private int blockedCount;
-    private long blockedArrivals;
+    private final Waiters waiters;
+    private final BusyScriptGate busyGate;
     private volatile boolean closed;
 
     /** How a command ended for its caller. */
@@ -115,30 +106,6 @@ public final class Engine implements CallContext, KeyspaceListener {
         void resume();
     }
 
-    private record DbKey(int db, Key key) {
-    }
-
-    private final class Blocked {
-        final Session session;
-        final byte[][] args;
-        final ReplyWriter out;
-        final Resumer resumer;
-        final KeyType valueType;
-        /** Order of arrival among all blocked clients (first come, first served). */
-        final long arrival;
-        final List<DbKey> keys = new ArrayList<>();
-        Scheduler.Task timeout;
-
-        Blocked(Session session, byte[][] args, ReplyWriter out, Resumer resumer, KeyType valueType, long arrival) {
-            this.session = session;
-            this.args = args;
-            this.out = out;
-            this.resumer = resumer;
-            this.valueType = valueType;
-            this.arrival = arrival;
-        }
-    }
-
     public Engine(Config config, Clock clock, Scheduler scheduler) {
         this(config, clock, scheduler, HeapBudget.ofThisJvm());
     }
@@ -153,8 +120,10 @@ public final class Engine implements CallContext, KeyspaceListener {
         this.tracking = new Tracking(config.liveNumber("tracking-table-max-keys"));
         this.dispatcher = new Dispatcher(this);
         this.scripting = new Scripting(this);
+        this.waiters = new Waiters(lock, keyspace, dispatcher, scheduler);
         ScriptCommands.register(commands, scripting);
         this.acl = new Acl(config, commands);
+        this.busyGate = new BusyScriptGate(lock, config, commands, acl, scripting, dispatcher, () -> server);
         this.embeddedClients = new EmbeddedServerControl();
         this.server = embeddedClients;
         this.persistence = new Persistence(this);
@@ -303,7 +272,7 @@ public final class Engine implements CallContext, KeyspaceListener {
             out.error(Errors.ENGINE_STOPPED);
             return Outcome.DONE;
         }
-        if (!acquire(session, args, out)) {
+        if (!busyGate.acquire(session, args, out)) {
             return Outcome.DONE;
         }
         try {
@@ -321,10 +290,10 @@ public final class Engine implements CallContext, KeyspaceListener {
             }
             tracking.flushBroadcasts();
             if (block != null) {
-                registerBlocked(session, args, out, resumer, block);
+                waiters.register(session, args, out, resumer, block);
                 return Outcome.BLOCKED;
             }
-            serveReadyKeys();
+            waiters.serveReadyKeys();
             return Outcome.DONE;
         } finally {
             scheduleEvictionIfRunning();
@@ -395,7 +364,7 @@ public final class Engine implements CallContext, KeyspaceListener {
             return dispatcher.asOneUnit(() -> body.apply(args -> callInUnit(session, textBulks, args)));
         } finally {
             try {
-                serveReadyKeys();
+                waiters.serveReadyKeys();
             } finally {
                 lock.unlock();
             }
@@ -410,122 +379,22 @@ public final class Engine implements CallContext, KeyspaceListener {
     }
 
     /**
-     * Takes the lock, or answers the command without it while a script is busy: returns whether
-     * the lock is held.
-     */
-    private boolean acquire(Session session, byte[][] args, ReplyWriter out) {
-        if (lock.tryLock()) {
-            return true;
-        }
-        while (true) {
-            Scripting.Run run = scripting.running();
-            if (run != null && run.elapsedMillis() >= config.getLong("busy-reply-threshold")) {
-                if (answerWhileBusy(session, args, out, run, false)) {
-                    return false;
-                }
-            }
-            try {
-                if (lock.tryLock(2, TimeUnit.MILLISECONDS)) {
-                    return true;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                lock.lock();
-                return true;
-            }
-        }
-    }
-
-    /**
      * What Redis answers while a script is busy, for a transport serving its clients from inside
-     * the script's thread (see {@link Scripting.BusyHandler}): the usual unknown-command, arity and
-     * NOAUTH errors; SCRIPT KILL, FUNCTION KILL and SHUTDOWN NOSAVE act; the other commands Redis
-     * flags allow-busy (AUTH, HELLO, MULTI, DISCARD, WATCH, UNWATCH, RESET, QUIT, FUNCTION STATS)
-     * run as usual, and inside MULTI every allow-busy command is queued as usual (or refused, for
-     * SHUTDOWN); EXEC discards the transaction (EXECABORT naming BUSY); everything else is BUSY.
+     * the script's thread (see {@link Scripting.BusyHandler} and {@link BusyScriptGate}).
      */
     public void answerWhileBusy(Session session, byte[][] args, ReplyWriter out, Scripting.Run run) {
-        answerWhileBusy(session, args, out, run, true);
-    }
-
-    /**
-     * Answers a command that arrives while a script is busy; returns false, having written
-     * nothing, for an allow-busy command or EXEC when the caller is not on the script's thread:
-     * only that thread may touch engine state beside the script, so such a caller waits for the
-     * lock instead.
-     */
-    private boolean answerWhileBusy(Session session, byte[][] args, ReplyWriter out, Scripting.Run run, boolean onScriptThread) {
-        Command c = commands.lookup(args[0]);
-        if (c == null) {
-            session.failTransaction();
-            dispatcher.replyError(out, Errors.unknownCommand(new String(args[0], java.nio.charset.StandardCharsets.UTF_8), List.of()));
-            return true;
-        }
-        if (!c.arityAccepts(args.length)) {
-            session.failTransaction();
-            dispatcher.replyError(out, Errors.wrongArity(c.fullName()));
-            return true;
-        }
-        if (!session.authenticated() && acl.authRequired() && !c.is(Command.Flag.NO_AUTH)) {
-            session.failTransaction();
-            dispatcher.replyError(out, Errors.NOAUTH);
-            return true;
-        }
-        Command sub = args.length > 1 && !c.subcommands().isEmpty() ? c.subcommand(args[1]) : null;
-        Command target = sub != null ? sub : c;
-        String name = target.fullName();
-        boolean queues = session.inMulti() && !Transactions.runsInsideMulti(target);
-        boolean killOrShutdown = !queues && (name.equals("script|kill") || name.equals("function|kill") || name.equals("shutdown"));
-        // As Redis, permissions come before the busy check: no user stops a script, or the
-        // server, without the right to. Allow-busy commands are checked where they are dispatched.
-        Acl.Denial denial = killOrShutdown ? acl.check(session.user(), target, args) : null;
-        if (denial != null) {
-            session.failTransaction();
-            dispatcher.logAclDenial(session, session, denial, target, args, session.inMulti() ? "multi" : "toplevel");
-            dispatcher.replyError(out, Errors.noPermCommand(session.userName(), name));
-            return true;
-        }
-        if ((name.equals("script|kill") || name.equals("function|kill")) && args.length == 2 && !queues) {
-            String error = scripting.kill(name.startsWith("function"));
-            if (error == null) {
-                out.simpleString("OK");
-            } else {
-                dispatcher.replyError(out, error);
-            }
-        } else if (name.equals("shutdown") && hasWord(args, "nosave") && !queues) {
-            scripting.abort();
-            server.shutdown();
-            session.markClosing();
-        } else if (target.is(Command.Flag.ALLOW_BUSY) && (queues || !name.equals("shutdown"))) {
-            if (!onScriptThread) {
-                return false;
-            }
-            dispatcher.dispatchBesideScript(session, args, out);
-        } else if (name.equals("exec")) {
-            if (!onScriptThread) {
-                return false;
-            }
-            dispatcher.refuse(target, session, args, out, Errors.busy(run.isFunction()));
-        } else {
-            session.failTransaction();
-            dispatcher.replyError(out, Errors.busy(run.isFunction()));
-        }
-        return true;
-    }
-
-    private static boolean hasWord(byte[][] args, String word) {
-        for (int i = 1; i < args.length; i++) {
-            if (new String(args[i], java.nio.charset.StandardCharsets.ISO_8859_1).equalsIgnoreCase(word)) {
-                return true;
-            }
-        }
-        return false;
+        busyGate.answerWhileBusy(session, args, out, run, true);
     }
 
     @Override
     public ScriptCounts scriptCounts() {
         return new ScriptCounts(scripting.cachedScripts(), scripting.functions().functionCount(),
                 scripting.functions().libraries().size());
+    }
+
+    @Override
+    public Functions functions() {
+        return scripting.functions();
     }
 
     /** The script runner (SCRIPT and FUNCTION state, the running script). */
@@ -560,22 +429,7 @@ public final class Engine implements CallContext, KeyspaceListener {
                 pubSub.forget(session.subscriptions());
             }
             tracking.forget(session);
-            for (Iterator<Map.Entry<DbKey, ArrayDeque<Blocked>>> it = blockedByKey.entrySet().iterator(); it.hasNext(); ) {
-                ArrayDeque<Blocked> queue = it.next().getValue();
-                queue.removeIf(b -> {
-                    if (b.session == session) {
-                        if (b.timeout != null) {
-                            b.timeout.cancel();
-                        }
-                        return true;
-                    }
-                    return false;
-                });
-                if (queue.isEmpty()) {
-                    it.remove();
-                }
-            }
-            blockedCount = blocking().clients();
+            waiters.forget(session);
         } finally {
             lock.unlock();
         }
@@ -583,20 +437,12 @@ public final class Engine implements CallContext, KeyspaceListener {
 
     /** Number of clients waiting in a blocking command. */
     public int blockedClients() {
-        return blockedCount;
+        return waiters.count();
     }
 
     @Override
     public BlockedClients blocking() {
-        Set<Blocked> distinct = new java.util.HashSet<>();
-        blockedByKey.values().forEach(distinct::addAll);
-        int withTimeout = 0;
-        for (Blocked b : distinct) {
-            if (b.timeout != null) {
-                withTimeout++;
-            }
-        }
-        return new BlockedClients(distinct.size(), blockedByKey.size(), withTimeout);
+        return waiters.stats();
     }
 
     @Override
@@ -615,11 +461,6 @@ public final class Engine implements CallContext, KeyspaceListener {
         dispatcher.effects().deleted(db, key.bytes());
     }
 
-    /**
-     * SWAPDB: watched keys of either database are touched, and a key that clients of either
-     * database wait for and that exists there now is ready, as if it had just been created (Redis
-     * rescans its blocked keys the same way). Keys are served in the order their first waiter came.
-     */
     /** A database is being emptied: tracking clients drop their caches once, not key by key. */
     @Override
     public void flushing(int db, boolean started) {
@@ -629,129 +470,25 @@ public final class Engine implements CallContext, KeyspaceListener {
         tracking.setFlushing(started);
     }
 
+    /**
+     * SWAPDB: watched keys of either database are touched, and a key that clients of either
+     * database wait for and that exists there now is ready, as if it had just been created (Redis
+     * rescans its blocked keys the same way). Keys are served in the order their first waiter came.
+     */
     @Override
     public void databasesSwapped(int a, int b) {
         transactions.swapped(a, b, keyspace);
-        List<DbKey> swappedIn = new ArrayList<>();
-        for (DbKey k : blockedByKey.keySet()) {
-            if ((k.db() == a || k.db() == b) && keyspace.db(k.db()).peek(k.key()) != null) {
-                swappedIn.add(k);
-            }
-        }
-        swappedIn.sort(java.util.Comparator.comparingLong(k -> blockedByKey.get(k).peekFirst().arrival));
-        readyKeys.addAll(swappedIn);
+        waiters.swapped(a, b);
     }
 
     @Override
     public void keyCreated(int db, Key key) {
-        DbKey k = new DbKey(db, key);
-        if (blockedByKey.containsKey(k)) {
-            readyKeys.add(k);
-        }
-    }
-
-    private void registerBlocked(Session session, byte[][] args, ReplyWriter out, Resumer resumer, Call.BlockRequest block) {
-        Blocked b = new Blocked(session, args, out, resumer, block.valueType(), blockedArrivals++);
-        for (Key key : block.keys()) {
-            DbKey k = new DbKey(session.db(), key);
-            b.keys.add(k);
-            blockedByKey.computeIfAbsent(k, x -> new ArrayDeque<>()).add(b);
-        }
-        blockedCount++;
-        if (block.timeoutMillis() > 0) {
-            b.timeout = scheduler.schedule(() -> timeOut(b), block.timeoutMillis());
-        }
+        waiters.keyCreated(db, key);
     }
 
     @Override
     public boolean unblock(long clientId, boolean withError) {
-        for (ArrayDeque<Blocked> queue : blockedByKey.values()) {
-            for (Blocked b : queue) {
-                if (b.session.id() == clientId) {
-                    unregister(b);
-                    if (b.timeout != null) {
-                        b.timeout.cancel();
-                    }
-                    if (withError) {
-                        dispatcher.replyError(b.out, Errors.UNBLOCKED);
-                    } else {
-                        b.out.nullArray();
-                    }
-                    b.resumer.resume();
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    private void timeOut(Blocked b) {
-        if (!lock.tryLock()) {
-            scheduler.schedule(() -> timeOut(b), 10);
-            return;
-        }
-        try {
-            if (unregister(b)) {
-                b.out.nullArray();
-                b.resumer.resume();
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Removes {@code b} from every queue; returns whether it was still waiting. */
-    private boolean unregister(Blocked b) {
-        boolean found = false;
-        for (DbKey k : b.keys) {
-            ArrayDeque<Blocked> queue = blockedByKey.get(k);
-            if (queue != null && queue.remove(b)) {
-                found = true;
-                if (queue.isEmpty()) {
-                    blockedByKey.remove(k);
-                }
-            }
-        }
-        if (found) {
-            blockedCount--;
-        }
-        return found;
-    }
-
-    /** Serves the clients waiting on keys that were created or swapped in, key by key in the order they became ready. */
-    private void serveReadyKeys() {
-        while (!readyKeys.isEmpty()) {
-            Iterator<DbKey> it = readyKeys.iterator();
-            DbKey k = it.next();
-            it.remove();
-            serveWaitersOf(k);
-        }
-    }
-
-    /**
-     * Serves the clients waiting on {@code k} in arrival order, each from {@code k}, while it holds
-     * a value; a client waiting for another type of value is passed over and keeps waiting.
-     */
-    private void serveWaitersOf(DbKey k) {
-        ArrayDeque<Blocked> queue = blockedByKey.get(k);
-        if (queue == null) {
-            return;
-        }
-        for (Blocked b : List.copyOf(queue)) {
-            Database.Entry entry = keyspace.db(k.db()).entry(k.key());
-            if (entry == null) {
-                return;
-            }
-            if (entry.value().type() != b.valueType
-                    || dispatcher.retryBlocked(b.session, b.args, b.out, k.key()) != null) {
-                continue;
-            }
-            unregister(b);
-            if (b.timeout != null) {
-                b.timeout.cancel();
-            }
-            b.resumer.resume();
-        }
+        return waiters.unblock(clientId, withError);
     }
 
     /** The subscriptions of every client (PUBLISH, SUBSCRIBE, PUBSUB); changed under the engine lock. */

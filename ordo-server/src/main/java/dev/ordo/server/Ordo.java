@@ -1,6 +1,6 @@
 package dev.ordo.server;
 
-import dev.ordo.engine.Clock;
+import dev.ordo.engine.time.Clock;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.config.Config;

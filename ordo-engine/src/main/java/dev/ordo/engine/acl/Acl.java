@@ -1,7 +1,5 @@
 package dev.ordo.engine.acl;
 
-import dev.ordo.engine.command.Command;
-import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
@@ -72,7 +70,7 @@ public final class Acl {
     }
 
     private final Config config;
-    private final CommandTable table;
+    private final CommandCatalog table;
     private final Random random;
     private final TreeMap<String, AclUser> users = new TreeMap<>();
     private AclUser defaultUser;
@@ -85,12 +83,12 @@ public final class Acl {
      * then the config file's {@code user} lines or the {@code aclfile}. Throws
      * {@link IllegalStateException} with Redis's reason when those cannot be loaded.
      */
-    public Acl(Config config, CommandTable table) {
+    public Acl(Config config, CommandCatalog table) {
         this(config, table, new SecureRandom());
     }
 
-    /** As {@link #Acl(Config, CommandTable)}, with the source of ACL GENPASS's bits. */
-    public Acl(Config config, CommandTable table, Random random) {
+    /** As {@link #Acl(Config, CommandCatalog)}, with the source of ACL GENPASS's bits. */
+    public Acl(Config config, CommandCatalog table, Random random) {
         this.config = config;
         this.table = table;
         this.random = random;
@@ -258,7 +256,7 @@ public final class Acl {
      * {@code user}'s permissions: null when allowed, else the refusal. A null user (the
      * server's own sessions: loading, scripts' inner client) may run anything.
      */
-    public Denial check(AclUser user, Command cmd, byte[][] args) {
+    public Denial check(AclUser user, GuardedCommand cmd, byte[][] args) {
         if (user == null || user.unrestricted()) {
             return null;
         }
@@ -279,7 +277,27 @@ public final class Acl {
         return worst;
     }
 
-    private static Denial check(Selector s, Command cmd, byte[][] args) {
+    /**
+     * Whether one of {@code user}'s selectors that allow this call may also read every key (all
+     * keys, or a {@code ~*} or {@code %R~*} pattern): SORT's BY and GET patterns name keys only
+     * their values spell, so Redis takes them only from such a user.
+     */
+    public boolean readsEveryKey(AclUser user, GuardedCommand cmd, byte[][] args) {
+        if (user == null || user.unrestricted()) {
+            return true;
+        }
+        if (check(user.root, cmd, args) == null && user.root.readsEveryKey()) {
+            return true;
+        }
+        for (Selector s : user.selectors) {
+            if (check(s, cmd, args) == null && s.readsEveryKey()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Denial check(Selector s, GuardedCommand cmd, byte[][] args) {
         if (!s.allowsCommand(cmd, args)) {
             return new Denial(Reason.COMMAND, 0);
         }

@@ -1,6 +1,5 @@
 package dev.ordo.engine.acl;
 
-import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.error.Errors;
 
 import java.nio.charset.StandardCharsets;
@@ -29,7 +28,7 @@ import java.util.Set;
  */
 public final class AclUser {
     private final String name;
-    private final CommandTable table;
+    private final CommandCatalog table;
     boolean enabled;
     boolean nopass;
     /** True for sanitize-payload, false for skip-sanitize-payload. */
@@ -40,7 +39,7 @@ public final class AclUser {
     /** Whether the root selector allows every command, key and channel (the check's fast path); kept by {@link #refresh}. */
     private boolean unrestricted;
 
-    AclUser(String name, CommandTable table, boolean allChannels) {
+    AclUser(String name, CommandCatalog table, boolean allChannels) {
         this.name = name;
         this.table = table;
         this.root = new Selector(table);

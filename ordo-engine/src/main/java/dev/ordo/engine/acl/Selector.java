@@ -1,7 +1,5 @@
 package dev.ordo.engine.acl;
 
-import dev.ordo.engine.command.Command;
-import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.config.Glob;
 import dev.ordo.engine.error.Errors;
 
@@ -21,7 +19,7 @@ import java.util.Set;
  * One set of permissions: the commands, keys and channels it allows. A user has a root selector
  * and any number of further ones; a command is allowed when one selector allows all of it.
  *
- * <p>Commands: a bit per command and subcommand ({@link Command#id}). {@code +cmd} of a command
+ * <p>Commands: a bit per command and subcommand ({@link GuardedCommand#id}). {@code +cmd} of a command
  * with subcommands sets its bit and all its subcommands' bits; {@code +@cat} does that for every
  * command or subcommand in the category. {@code +cmd|arg} of a command without subcommands
  * allows that command only when its first argument is {@code arg} (Redis's first-arg rule).
@@ -63,7 +61,7 @@ final class Selector {
         }
     }
 
-    private final CommandTable table;
+    private final CommandCatalog table;
     BitSet allowed = new BitSet();
     boolean allowsFutureCommands;
     final Map<Integer, Set<String>> firstArgs = new HashMap<>();
@@ -74,8 +72,14 @@ final class Selector {
     boolean allChannels;
     final Set<String> channels = new LinkedHashSet<>();
 
-    Selector(CommandTable table) {
+    Selector(CommandCatalog table) {
         this.table = table;
+    }
+
+    /** Whether this selector may read any key: all keys, or a {@code *} pattern that reads. */
+    boolean readsEveryKey() {
+        KeyPattern star = keys.get("*");
+        return allKeys || star != null && star.read;
     }
 
     Selector copy() {
@@ -222,11 +226,11 @@ final class Selector {
             if (!Acl.CATEGORIES.contains(category)) {
                 throw new AclRuleException(Errors.ACL_UNKNOWN_COMMAND);
             }
-            for (Command cmd : table.all()) {
+            for (GuardedCommand cmd : table.all()) {
                 if (cmd.aclCategories().contains(category)) {
                     setCommand(cmd, allow);
                 }
-                for (Command sub : cmd.subcommands().values()) {
+                for (GuardedCommand sub : cmd.subcommands().values()) {
                     if (sub.aclCategories().contains(category)) {
                         setCommand(sub, allow);
                     }
@@ -237,7 +241,7 @@ final class Selector {
         }
         int bar = body.indexOf('|');
         if (bar < 0) {
-            Command cmd = table.lookup(body);
+            GuardedCommand cmd = table.lookup(body);
             if (cmd == null || body.isEmpty()) {
                 throw new AclRuleException(Errors.ACL_UNKNOWN_COMMAND);
             }
@@ -245,7 +249,7 @@ final class Selector {
             recordRule(rule);
             return;
         }
-        Command parent = table.lookup(body.substring(0, bar));
+        GuardedCommand parent = table.lookup(body.substring(0, bar));
         String arg = body.substring(bar + 1);
         if (parent == null) {
             throw new AclRuleException(Errors.ACL_UNKNOWN_COMMAND);
@@ -257,7 +261,7 @@ final class Selector {
             if (arg.indexOf('|') >= 0) {
                 throw new AclRuleException(Errors.ACL_SUBCOMMAND_FIRST_ARG);
             }
-            Command sub = parent.subcommand(arg.getBytes(StandardCharsets.UTF_8));
+            GuardedCommand sub = parent.subcommand(arg.getBytes(StandardCharsets.UTF_8));
             if (sub == null) {
                 throw new AclRuleException(Errors.ACL_UNKNOWN_COMMAND);
             }
@@ -274,10 +278,10 @@ final class Selector {
         recordRule(rule);
     }
 
-    private void setCommand(Command cmd, boolean allow) {
+    private void setCommand(GuardedCommand cmd, boolean allow) {
         allowed.set(cmd.id(), allow);
         firstArgs.remove(cmd.id());
-        for (Command sub : cmd.subcommands().values()) {
+        for (GuardedCommand sub : cmd.subcommands().values()) {
             allowed.set(sub.id(), allow);
         }
     }
@@ -291,8 +295,8 @@ final class Selector {
     }
 
     /** Whether this selector allows running {@code cmd} (a command or subcommand) with {@code args}. */
-    boolean allowsCommand(Command cmd, byte[][] args) {
-        if (allowed.get(cmd.id()) || cmd.is(Command.Flag.NO_AUTH)) {
+    boolean allowsCommand(GuardedCommand cmd, byte[][] args) {
+        if (allowed.get(cmd.id()) || cmd.runsWithoutAuth()) {
             return true;
         }
         Set<String> first = firstArgs.get(cmd.id());

@@ -1,5 +1,7 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.acl.GuardedCommand;
+
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -14,7 +16,7 @@ import java.util.Set;
  * positive arity is the exact argument count including the name, a negative one the minimum.
  * Key positions are 1-based; {@code lastKey} -1 means "to the last argument".
  */
-public final class Command {
+public final class Command implements GuardedCommand {
     /** Command flags, named as COMMAND INFO reports them. */
     public enum Flag {
         WRITE, READONLY, DENYOOM, ADMIN, PUBSUB, NOSCRIPT, BLOCKING, LOADING, STALE, SKIP_MONITOR,
@@ -45,16 +47,6 @@ public final class Command {
     /** Redis's ACL categories for this command, or null to derive them ({@link CommandIntrospection#categories}). */
     private List<String> redisCategories;
     private List<String> categories;
-
-    /** Told of each key argument of a call, with what the call does to it (a key spec's access flags). */
-    @FunctionalInterface
-    public interface KeyVisitor {
-        /**
-         * Visits the key at argument {@code position}; {@code reads} when the call reads its value
-         * (ACCESS), {@code writes} when it inserts, deletes or updates it. Returns false to stop.
-         */
-        boolean visit(int position, boolean reads, boolean writes);
-    }
 
     private Command(String name, int arity, Set<Flag> flags, int firstKey, int lastKey, int keyStep, String group,
                     CommandHandler handler) {
@@ -94,6 +86,7 @@ public final class Command {
     }
 
     /** The name in error texts and COMMAND INFO: {@code config|get} for a subcommand. */
+    @Override
     public String fullName() {
         return parent == null ? name : parent.name + "|" + name;
     }
@@ -104,6 +97,11 @@ public final class Command {
 
     public Set<Flag> flags() {
         return flags;
+    }
+
+    @Override
+    public boolean runsWithoutAuth() {
+        return is(Flag.NO_AUTH);
     }
 
     public boolean is(Flag flag) {
@@ -126,6 +124,7 @@ public final class Command {
     }
 
     /** This command's index in its table, dense from 0 ({@link CommandTable#idCount}). */
+    @Override
     public int id() {
         return id;
     }
@@ -155,6 +154,7 @@ public final class Command {
     }
 
     /** This command's ACL categories without '@' ({@code read}, {@code fast} ...), in Redis's order. */
+    @Override
     public List<String> aclCategories() {
         if (categories == null) {
             categories = List.copyOf(CommandIntrospection.categories(this));
@@ -172,6 +172,7 @@ public final class Command {
      * Redis's key specs find them, in spec order, with each spec's access flags; SET's key is
      * only read when the call has GET, as Redis refines its variable flags.
      */
+    @Override
     public void forEachKey(byte[][] args, KeyVisitor visitor) {
         for (KeySpec spec : keySpecs()) {
             if (!spec.visit(this, args, visitor)) {
@@ -200,11 +201,13 @@ public final class Command {
         return handler;
     }
 
+    @Override
     public Map<String, Command> subcommands() {
         return subcommandsView;
     }
 
     /** The subcommand named by {@code arg} (case-insensitive), or null. */
+    @Override
     public Command subcommand(byte[] arg) {
         return subcommands.get(new String(arg, java.nio.charset.StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT));
     }

@@ -1,5 +1,7 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.acl.CommandCatalog;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Collections;
@@ -12,7 +14,7 @@ import java.util.Map;
  * client sent (every command, every {@code redis.call}) allocate nothing: an open-addressing
  * table hashed on the ASCII-lowercased bytes, compared without copying.
  */
-public final class CommandTable {
+public final class CommandTable implements CommandCatalog {
     private final Map<String, Command> commands = new LinkedHashMap<>();
     private Command[] slots = new Command[512];
     private byte[][] slotNames = new byte[512][];
@@ -97,15 +99,18 @@ public final class CommandTable {
         return true;
     }
 
+    @Override
     public Command lookup(String name) {
         return commands.get(name.toLowerCase(Locale.ROOT));
     }
 
+    @Override
     public Collection<Command> all() {
         return Collections.unmodifiableCollection(commands.values());
     }
 
     /** One more than the highest {@link Command#id} of a command or subcommand in this table. */
+    @Override
     public int idCount() {
         return ids;
     }

@@ -1,5 +1,7 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.acl.GuardedCommand;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -95,7 +97,7 @@ final class KeySpec {
     }
 
     /** Visits the keys this spec finds in {@code args}; false when the visitor asked to stop. */
-    boolean visit(Command cmd, byte[][] args, Command.KeyVisitor visitor) {
+    boolean visit(Command cmd, byte[][] args, GuardedCommand.KeyVisitor visitor) {
         if (notKey) {
             return true;
         }

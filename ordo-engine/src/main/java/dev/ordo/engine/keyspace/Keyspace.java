@@ -1,6 +1,6 @@
 package dev.ordo.engine.keyspace;
 
-import dev.ordo.engine.Clock;
+import dev.ordo.engine.time.Clock;
 
 import java.util.ArrayList;
 import java.util.List;

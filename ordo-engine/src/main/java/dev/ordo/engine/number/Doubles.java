@@ -72,6 +72,24 @@ public final class Doubles {
         return convert(s, start, end);
     }
 
+    /**
+     * Parses a SORT weight as Redis's sort.c does: {@code strtod} over the C string (leading
+     * spaces allowed, "" is 0), which must read to its end with no range error and give a
+     * number; returns NaN otherwise.
+     */
+    public static double parseSortWeight(byte[] s) {
+        int end = cStringEnd(s, 0, s.length);
+        if (end == 0) {
+            return 0.0;
+        }
+        int start = skipCSpace(s, 0, end);
+        if (start == end || strtodEnd(s, start, end) != end) {
+            return Double.NaN;
+        }
+        double value = convert(s, start, end);
+        return isRangeError(s, start, end, value) ? Double.NaN : value;
+    }
+
     /** Formats {@code d} like Redis 7.2 {@code d2string}, with shortest round-trip digits. */
     public static String format(double d) {
         byte[] buffer = new byte[MAX_FORMATTED_LENGTH];

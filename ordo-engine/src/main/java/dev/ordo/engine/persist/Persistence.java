@@ -1,21 +1,11 @@
 package dev.ordo.engine.persist;
 
-import dev.ordo.engine.value.Value;
-import dev.ordo.engine.Engine;
-import dev.ordo.engine.command.ObjectReplyWriter;
 import dev.ordo.engine.command.PersistenceControl;
-import dev.ordo.engine.command.Session;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
-import dev.ordo.engine.keyspace.Database;
-import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.persist.aof.AofLayout;
-import dev.ordo.engine.persist.aof.AofReader;
-import dev.ordo.engine.persist.rdb.RdbReader;
-import dev.ordo.engine.persist.rdb.RdbSink;
-import dev.ordo.engine.script.Functions;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -56,9 +46,11 @@ public final class Persistence implements PersistenceControl {
     /** The incremental sequence of a rewrite that logs nothing (appendonly no). */
     private static final long NO_INCR = -1;
 
-    private final Engine engine;
+    private final PersistenceHost engine;
     private final Config config;
     private final Keyspace keyspace;
+    private final DataFiles files;
+    private final Loader loader;
     private volatile Consumer<String> log = line -> { };
     private boolean started;
 
@@ -68,8 +60,6 @@ public final class Persistence implements PersistenceControl {
     private boolean lastBgsaveOk = true;
     private long rdbSaves;
     private long lastBgsaveSeconds = -1;
-    private long lastLoadKeys;
-    private long lastLoadExpired;
 
     private Job job;
     private boolean bgsaveScheduled;
@@ -86,10 +76,12 @@ public final class Persistence implements PersistenceControl {
     private boolean lastRewriteOk = true;
     private Thread fsyncThread;
 
-    public Persistence(Engine engine) {
+    public Persistence(PersistenceHost engine) {
         this.engine = engine;
         this.config = engine.config();
         this.keyspace = engine.keyspace();
+        this.files = new DataFiles(config);
+        this.loader = new Loader(engine, files, line -> log.accept(line));
     }
 
     /** Where log lines go (the server's log). */
@@ -107,8 +99,10 @@ public final class Persistence implements PersistenceControl {
     public void start() throws IOException {
         locked(() -> {
             keyspace.beginCommand();
-            load();
-            if (appendOnly()) {
+            manifest = loader.loadAtStartup();
+            aofBaseSize = loader.aofBaseSize();
+            aofOlderIncrSize = loader.aofOlderIncrSize();
+            if (files.appendOnly()) {
                 openAppendOnlyFile();
             }
             dirtyAtLastSave = keyspace.dirty();
@@ -283,186 +277,6 @@ public final class Persistence implements PersistenceControl {
         return aof == null ? 0 : aofBaseSize + aofOlderIncrSize + aof.size();
     }
 
-    // ------------------------------------------------------------------ loading
-
-    private void load() throws IOException {
-        long started = System.nanoTime();
-        Path manifestFile = layout().manifestPath();
-        if (appendOnly()) {
-            upgradeSingleFileAof();
-        }
-        if (appendOnly() && Files.exists(manifestFile)) {
-            manifest = AofLayout.read(manifestFile);
-            loadAppendOnlyFile(manifest);
-            log.accept(String.format(java.util.Locale.ROOT, "DB loaded from append only file: %.3f seconds", seconds(started)));
-        } else if (Files.exists(rdbFile())) {
-            loadRdb(rdbFile());
-            log.accept(String.format(java.util.Locale.ROOT, "DB loaded from disk: %.3f seconds (%d keys)", seconds(started),
-                    lastLoadKeys));
-        }
-    }
-
-    /**
-     * Redis 7's upgrade of a Redis 6 append-only file, a single {@code appendfilename} in
-     * {@code dir}: it becomes the base of a new AOF directory. The manifest naming it is written
-     * first, then the file moves in; a crash in between is completed here at the next start.
-     */
-    private void upgradeSingleFileAof() throws IOException {
-        Path old = dir().resolve(config.get("appendfilename"));
-        if (!Files.isRegularFile(old)) {
-            return;
-        }
-        String name = old.getFileName().toString();
-        Path manifestFile = layout().manifestPath();
-        if (!Files.exists(manifestFile)) {
-            Files.createDirectories(aofDir());
-            AofLayout.writeAtomically(aofDir(), layout().manifestName(),
-                    new AofLayout.Manifest(new AofLayout.FileEntry(name, 1, AofLayout.Type.BASE), List.of(), List.of()));
-        } else {
-            AofLayout.FileEntry base = AofLayout.read(manifestFile).base();
-            if (base == null || !base.name().equals(name) || Files.exists(aofDir().resolve(name))) {
-                return;
-            }
-        }
-        Files.move(old, aofDir().resolve(name), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        AofLayout.fsyncDirectory(aofDir());
-        AofLayout.fsyncDirectory(dir());
-        log.accept("Successfully migrated an old-style AOF into the AOF directory: " + name);
-    }
-
-    private static double seconds(long startNanos) {
-        return (System.nanoTime() - startNanos) / 1e9;
-    }
-
-    /** Loads a snapshot at startup (or an AOF base) into the empty keyspace; a failure leaves it empty. */
-    private void loadRdb(Path file) throws IOException {
-        try {
-            loadRdb(file, true);
-        } catch (IOException e) {
-            emptyAll();
-            throw e;
-        }
-    }
-
-    /**
-     * Loads a snapshot into the keyspace as it is; with {@code merge} a key or library in the
-     * file replaces one already there, without it that fails the load (what loaded stays).
-     */
-    private void loadRdb(Path file, boolean merge) throws IOException {
-        long[] counts = new long[2];
-        Functions functions = engine.scripting().functions();
-        long now = keyspace.now();
-        try {
-            RdbReader.read(file, new RdbSink() {
-                @Override
-                public void function(byte[] libraryCode) {
-                    functions.load(libraryCode, merge);
-                }
-
-                @Override
-                public void entry(int db, Key key, Value value, long expireAtMillis) {
-                    if (db >= keyspace.databases()) {
-                        throw new UncheckedIOException(new IOException("the file selects database " + db + ", but only "
-                                + keyspace.databases() + " are configured"));
-                    }
-                    if (expireAtMillis != Database.NO_EXPIRY && expireAtMillis <= now && !keyspace.loading()) {
-                        counts[1]++;
-                        return;
-                    }
-                    Database d = keyspace.db(db);
-                    if (d.delete(key) && !merge) {
-                        throw new UncheckedIOException(new IOException("duplicated key '" + key + "' in DB " + db));
-                    }
-                    d.add(key, value);
-                    if (expireAtMillis != Database.NO_EXPIRY) {
-                        d.setExpireAt(key, expireAtMillis);
-                    }
-                    counts[0]++;
-                }
-            }, config);
-        } catch (IOException | RuntimeException e) {
-            throw new IOException("Bad file format reading " + file + ": " + e.getMessage(), e);
-        }
-        lastLoadKeys = counts[0];
-        lastLoadExpired = counts[1];
-    }
-
-    /**
-     * Loads the base, then replays the incremental files, all in loading mode: no key expires
-     * until the end (a base key past its time is kept too), so every logged command meets the
-     * state it met when it ran.
-     */
-    private void loadAppendOnlyFile(AofLayout.Manifest m) throws IOException {
-        keyspace.setLoading(true);
-        try {
-            loadAppendOnlyFiles(m);
-        } catch (java.nio.file.NoSuchFileException e) {
-            emptyAll();
-            throw new IOException("The AOF manifest " + layout().manifestPath() + " lists " + e.getFile() + ", which does not exist", e);
-        } finally {
-            keyspace.setLoading(false);
-        }
-    }
-
-    private void loadAppendOnlyFiles(AofLayout.Manifest m) throws IOException {
-        Path dir = aofDir();
-        if (m.base() != null) {
-            Path base = dir.resolve(m.base().name());
-            if (AofReader.startsWithRdb(base)) {
-                loadRdb(base);
-            } else {
-                replay(base, false);
-            }
-            aofBaseSize = Files.size(base);
-        }
-        for (int i = 0; i < m.incrs().size(); i++) {
-            Path incr = dir.resolve(m.incrs().get(i).name());
-            replay(incr, i == m.incrs().size() - 1);
-            if (i < m.incrs().size() - 1) {
-                aofOlderIncrSize += Files.size(incr);
-            }
-        }
-    }
-
-    /** Runs the commands of one AOF file; only the last incremental file may end torn. */
-    private void replay(Path file, boolean last) throws IOException {
-        Session session = new Session(keyspace.now(), true);
-        ObjectReplyWriter out = new ObjectReplyWriter(session::protocol);
-        long[] errors = new long[1];
-        AofReader.Result result;
-        try {
-            result = AofReader.read(file, (args, offset) -> {
-                keyspace.beginCommand();
-                engine.dispatcher().dispatch(session, args, out, false);
-                if (out.take() instanceof ErrorReply e && errors[0]++ < 10) {
-                    log.accept("Command in " + file.getFileName() + " at offset " + offset + " failed: " + e.getMessage());
-                }
-            });
-        } catch (IOException | RuntimeException e) {
-            emptyAll();
-            throw e instanceof IOException io ? io : new IOException(e.getMessage(), e);
-        }
-        if (result.torn()) {
-            if (!last || !config.get("aof-load-truncated").equals("yes")) {
-                emptyAll();
-                throw new IOException("Unexpected end of file in " + file + " at offset " + result.validUpTo()
-                        + (last ? " (aof-load-truncated is no)" : " (not the last file)")
-                        + ": run ordo-server --check-aof --fix " + file);
-            }
-            log.accept("!!! Warning: short read while loading the AOF file " + file.getFileName() + "!!! Truncating the AOF at offset "
-                    + result.validUpTo() + " (the last write was torn by a crash)");
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                ch.truncate(result.validUpTo());
-                ch.force(true);
-            }
-        }
-    }
-
-    private void emptyAll() {
-        keyspace.flushAll();
-        engine.scripting().functions().flush();
-    }
-
     // ------------------------------------------------------------------ snapshots
 
     @Override
@@ -472,13 +286,13 @@ public final class Persistence implements PersistenceControl {
         }
         rdbSaves++;
         try {
-            Path temp = dir().resolve("temp-" + ProcessHandle.current().pid() + ".rdb");
+            Path temp = files.dir().resolve("temp-" + ProcessHandle.current().pid() + ".rdb");
             try (OutputStream out = new OverlappedFileOutput(temp, config.getBoolean("rdb-save-incremental-fsync"))) {
                 capture(false, out).writeAll();
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }
-            install(temp, rdbFile());
+            DataFiles.install(temp, files.rdbFile());
             savedNow(keyspace.dirty());
             log.accept("DB saved on disk");
         } catch (IOException e) {
@@ -518,10 +332,10 @@ public final class Persistence implements PersistenceControl {
         lastSaveAttemptMillis = System.currentTimeMillis();
         rdbSaves++;
         long dirtyAtStart = keyspace.dirty();
-        Path temp = dir().resolve("temp-bgsave-" + ProcessHandle.current().pid() + ".rdb");
+        Path temp = files.dir().resolve("temp-bgsave-" + ProcessHandle.current().pid() + ".rdb");
         startJob(new Job(capture(false, null), temp, false, ok -> {
             if (ok) {
-                install(temp, rdbFile());
+                DataFiles.install(temp, files.rdbFile());
                 savedNow(dirtyAtStart);
                 log.accept("Background saving terminated with success");
             } else {
@@ -542,10 +356,10 @@ public final class Persistence implements PersistenceControl {
             save();
         }
         if (flush) {
-            emptyAll();
+            loader.emptyAll();
         }
         try {
-            loadRdb(rdbFile(), merge);
+            loader.loadRdb(files.rdbFile(), merge);
         } catch (IOException e) {
             log.accept("DEBUG RELOAD: " + e.getMessage());
             throw new ErrorReply("ERR Error trying to load the RDB dump, check server logs.");
@@ -567,13 +381,13 @@ public final class Persistence implements PersistenceControl {
             log.accept("DEBUG LOADAOF: " + e.getMessage());
             throw new ErrorReply(Errors.AOF_LOAD_FAILED);
         }
-        emptyAll();
-        aofBaseSize = 0;
-        aofOlderIncrSize = 0;
+        loader.emptyAll();
         // Replaying must not log the replayed commands into the file being read.
         engine.dispatcher().effects().setListener(null);
         try {
-            loadAppendOnlyFile(manifest);
+            loader.loadAppendOnlyFile(manifest);
+            aofBaseSize = loader.aofBaseSize();
+            aofOlderIncrSize = loader.aofOlderIncrSize();
         } catch (IOException e) {
             log.accept("DEBUG LOADAOF: " + e.getMessage());
             throw new ErrorReply(Errors.AOF_LOAD_FAILED);
@@ -592,7 +406,7 @@ public final class Persistence implements PersistenceControl {
         aux.put("used-mem", Long.toString(Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()));
         aux.put("aof-base", aofBase ? "1" : "0");
         List<byte[]> libraries = new ArrayList<>();
-        engine.scripting().functions().libraries().forEach(l -> libraries.add(l.code().getBytes(StandardCharsets.UTF_8)));
+        engine.functions().libraries().forEach(l -> libraries.add(l.code().getBytes(StandardCharsets.UTF_8)));
         return Snapshot.capture(keyspace, aux, libraries, config.get("rdbcompression").equals("yes"),
                 config.get("rdbchecksum").equals("yes"), direct);
     }
@@ -620,15 +434,15 @@ public final class Persistence implements PersistenceControl {
     private void openAppendOnlyFile() throws IOException {
         if (manifest != null && !manifest.incrs().isEmpty()) {
             AofLayout.FileEntry last = manifest.incrs().get(manifest.incrs().size() - 1);
-            FileChannel ch = FileChannel.open(aofDir().resolve(last.name()), StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+            FileChannel ch = FileChannel.open(files.aofDir().resolve(last.name()), StandardOpenOption.WRITE, StandardOpenOption.APPEND);
             appendTo(ch);
             aofSizeAtRewrite = aofSize();
             return;
         }
-        Files.createDirectories(aofDir());
+        Files.createDirectories(files.aofDir());
         long baseSeq = nextBaseSeq();
         long incrSeq = nextIncrSeq();
-        Path temp = aofDir().resolve(layout().tempRewriteName());
+        Path temp = files.aofDir().resolve(files.layout().tempRewriteName());
         try (OutputStream out = new OverlappedFileOutput(temp, config.getBoolean("aof-rewrite-incremental-fsync"))) {
             capture(true, out).writeAll();
         } catch (UncheckedIOException e) {
@@ -648,10 +462,10 @@ public final class Persistence implements PersistenceControl {
     }
 
     private FileChannel createIncr(long seq) throws IOException {
-        Path file = aofDir().resolve(layout().incrName(seq));
+        Path file = files.aofDir().resolve(files.layout().incrName(seq));
         FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
         ch.force(true);
-        AofLayout.fsyncDirectory(aofDir());
+        AofLayout.fsyncDirectory(files.aofDir());
         return ch;
     }
 
@@ -662,13 +476,13 @@ public final class Persistence implements PersistenceControl {
      */
     private void startRewrite() throws IOException {
         rewriteScheduled = false;
-        Files.createDirectories(aofDir());
+        Files.createDirectories(files.aofDir());
         long baseSeq = nextBaseSeq();
-        long incrSeq = appendOnly() ? nextIncrSeq() : NO_INCR;
+        long incrSeq = files.appendOnly() ? nextIncrSeq() : NO_INCR;
         if (incrSeq != NO_INCR) {
             startIncr(incrSeq);
         }
-        Path temp = aofDir().resolve(layout().tempRewriteName());
+        Path temp = files.aofDir().resolve(files.layout().tempRewriteName());
         startJob(new Job(capture(true, null), temp, true, ok -> {
             if (ok) {
                 finishRewrite(temp, baseSeq, incrSeq);
@@ -684,17 +498,17 @@ public final class Persistence implements PersistenceControl {
     /** Sends every write from now on to a new incremental file. */
     private void startIncr(long incrSeq) throws IOException {
         FileChannel incr = createIncr(incrSeq);
-        AofLayout.FileEntry newIncr = new AofLayout.FileEntry(layout().incrName(incrSeq), incrSeq,
+        AofLayout.FileEntry newIncr = new AofLayout.FileEntry(files.layout().incrName(incrSeq), incrSeq,
                 AofLayout.Type.INCR);
         if (aof != null && manifest != null) {
             // The manifest names the new file before any write goes to it: a crash in between
             // finds it empty, after the old file that still holds every write.
             AofLayout.Manifest next = manifest.withIncr(newIncr);
             try {
-                AofLayout.writeAtomically(aofDir(), layout().manifestName(), next);
+                AofLayout.writeAtomically(files.aofDir(), files.layout().manifestName(), next);
             } catch (IOException e) {
                 incr.close();
-                Files.deleteIfExists(aofDir().resolve(newIncr.name()));
+                Files.deleteIfExists(files.aofDir().resolve(newIncr.name()));
                 throw e;
             }
             manifest = next;
@@ -712,13 +526,13 @@ public final class Persistence implements PersistenceControl {
      * (none for {@link #NO_INCR}); older files go.
      */
     private void finishRewrite(Path temp, long baseSeq, long incrSeq) throws IOException {
-        Path base = aofDir().resolve(layout().baseName(baseSeq, true));
-        install(temp, base);
+        Path base = files.aofDir().resolve(files.layout().baseName(baseSeq, true));
+        DataFiles.install(temp, base);
         AofLayout.Manifest old = manifest;
         manifest = new AofLayout.Manifest(new AofLayout.FileEntry(base.getFileName().toString(), baseSeq, AofLayout.Type.BASE),
-                incrSeq == NO_INCR ? List.of() : List.of(new AofLayout.FileEntry(layout().incrName(incrSeq), incrSeq, AofLayout.Type.INCR)),
+                incrSeq == NO_INCR ? List.of() : List.of(new AofLayout.FileEntry(files.layout().incrName(incrSeq), incrSeq, AofLayout.Type.INCR)),
                 List.of());
-        AofLayout.writeAtomically(aofDir(), layout().manifestName(), manifest);
+        AofLayout.writeAtomically(files.aofDir(), files.layout().manifestName(), manifest);
         if (old != null) {
             List<AofLayout.FileEntry> gone = new ArrayList<>(old.history());
             if (old.base() != null) {
@@ -730,7 +544,7 @@ public final class Persistence implements PersistenceControl {
                 }
             }
             for (AofLayout.FileEntry e : gone) {
-                Files.deleteIfExists(aofDir().resolve(e.name()));
+                Files.deleteIfExists(files.aofDir().resolve(e.name()));
             }
         }
         aofBaseSize = Files.size(base);
@@ -774,7 +588,7 @@ public final class Persistence implements PersistenceControl {
         if (aof != null) {
             aof.setFsync(fsyncPolicy());
         }
-        if (appendOnly() && aof == null) {
+        if (files.appendOnly() && aof == null) {
             manifest = null;
             if (job == null) {
                 try {
@@ -785,7 +599,7 @@ public final class Persistence implements PersistenceControl {
             } else {
                 rewriteScheduled = true;
             }
-        } else if (!appendOnly() && aof != null) {
+        } else if (!files.appendOnly() && aof != null) {
             if (job != null && job.rewrite) {
                 abandonJob();
             }
@@ -876,7 +690,7 @@ public final class Persistence implements PersistenceControl {
 
     private void finished(Job j, boolean ok) {
         if (job != j) {
-            deleteQuietly(j.temp);
+            DataFiles.deleteQuietly(j.temp);
             return;
         }
         job = null;
@@ -897,7 +711,7 @@ public final class Persistence implements PersistenceControl {
                 lastBgsaveOk = false;
             }
         }
-        deleteQuietly(j.temp);
+        DataFiles.deleteQuietly(j.temp);
     }
 
     private void abandonJob() {
@@ -946,8 +760,8 @@ public final class Persistence implements PersistenceControl {
         f.put("rdb_current_bgsave_time_sec", bgsave ? String.valueOf((nowMillis - job.startMillis) / 1000) : "-1");
         f.put("rdb_saves", String.valueOf(rdbSaves));
         f.put("rdb_last_cow_size", "0");
-        f.put("rdb_last_load_keys_expired", String.valueOf(lastLoadExpired));
-        f.put("rdb_last_load_keys_loaded", String.valueOf(lastLoadKeys));
+        f.put("rdb_last_load_keys_expired", String.valueOf(loader.expiredKeys()));
+        f.put("rdb_last_load_keys_loaded", String.valueOf(loader.loadedKeys()));
         f.put("aof_enabled", aof != null ? "1" : "0");
         f.put("aof_rewrite_in_progress", rewrite ? "1" : "0");
         f.put("aof_rewrite_scheduled", rewriteScheduled ? "1" : "0");
@@ -967,44 +781,6 @@ public final class Persistence implements PersistenceControl {
             f.put("aof_buffer_length", String.valueOf(aof.bufferLength()));
             f.put("aof_pending_bio_fsync", "0");
             f.put("aof_delayed_fsync", "0");
-        }
-    }
-
-    // ------------------------------------------------------------------ files
-
-    private boolean appendOnly() {
-        return config.get("appendonly").equals("yes");
-    }
-
-    private Path dir() {
-        return Path.of(config.get("dir"));
-    }
-
-    private Path rdbFile() {
-        return dir().resolve(config.get("dbfilename"));
-    }
-
-    private Path aofDir() {
-        return layout().dir();
-    }
-
-    private AofLayout layout() {
-        return new AofLayout(dir(), config.get("appenddirname"), config.get("appendfilename"));
-    }
-
-    /** Fsyncs a written temporary file, then moves it over {@code target} ({@link AofLayout#moveIntoPlace}). */
-    private static void install(Path temp, Path target) throws IOException {
-        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-            ch.force(true);
-        }
-        AofLayout.moveIntoPlace(temp, target);
-    }
-
-    private static void deleteQuietly(Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException e) {
-            // a leftover temporary file is harmless: the next job overwrites it
         }
     }
 

@@ -1,6 +1,6 @@
 package dev.ordo.engine.script;
 
-import dev.ordo.engine.persist.rdb.Crc64;
+import dev.ordo.engine.encoding.Crc64;
 import dev.ordo.engine.encoding.Lzf;
 
 import java.io.ByteArrayOutputStream;

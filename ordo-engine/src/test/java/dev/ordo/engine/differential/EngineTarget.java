@@ -1,6 +1,6 @@
 package dev.ordo.engine.differential;
 
-import dev.ordo.engine.Clock;
+import dev.ordo.engine.time.Clock;
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.config.Config;

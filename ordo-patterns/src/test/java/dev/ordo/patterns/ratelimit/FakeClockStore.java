@@ -1,6 +1,6 @@
 package dev.ordo.patterns.ratelimit;
 
-import dev.ordo.engine.Clock;
+import dev.ordo.engine.time.Clock;
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.config.Config;
 import dev.ordo.patterns.store.EmbeddedStore;

@@ -1,6 +1,6 @@
 package dev.ordo.server.net;
 
-import dev.ordo.engine.Scheduler;
+import dev.ordo.engine.time.Scheduler;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 

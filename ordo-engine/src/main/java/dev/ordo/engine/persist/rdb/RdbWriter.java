@@ -1,6 +1,7 @@
 package dev.ordo.engine.persist.rdb;
 
 import dev.ordo.engine.encoding.Lzf;
+import dev.ordo.engine.encoding.Crc64;
 import dev.ordo.engine.value.Value;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;

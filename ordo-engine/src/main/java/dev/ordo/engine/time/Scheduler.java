@@ -1,4 +1,4 @@
-package dev.ordo.engine;
+package dev.ordo.engine.time;
 
 /** Runs tasks later: blocked-client timeouts and the active expiry cycle. */
 public interface Scheduler {

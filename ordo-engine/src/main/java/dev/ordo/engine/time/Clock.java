@@ -1,4 +1,4 @@
-package dev.ordo.engine;
+package dev.ordo.engine.time;
 
 /**
  * The engine's source of wall-clock time, in milliseconds since the epoch. Passed in, never read

@@ -1,4 +1,4 @@
-package dev.ordo.engine.persist.rdb;
+package dev.ordo.engine.encoding;
 
 import dev.ordo.engine.encoding.Lzf;
 import net.jqwik.api.Arbitraries;

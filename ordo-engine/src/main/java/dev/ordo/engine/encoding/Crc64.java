@@ -1,4 +1,4 @@
-package dev.ordo.engine.persist.rdb;
+package dev.ordo.engine.encoding;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
