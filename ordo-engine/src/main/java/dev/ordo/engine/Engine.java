@@ -10,6 +10,7 @@ import dev.ordo.engine.command.Command;
 import dev.ordo.engine.command.CommandObserver;
 import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.command.Dispatcher;
+import dev.ordo.engine.command.DumpFormat;
 import dev.ordo.engine.command.InstantaneousMetrics;
 import dev.ordo.engine.command.MaxMemory;
 import dev.ordo.engine.command.ObjectReplyWriter;
@@ -29,6 +30,7 @@ import dev.ordo.engine.memory.HeapBudget;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.persist.Persistence;
 import dev.ordo.engine.persist.PersistenceHost;
+import dev.ordo.engine.persist.RdbDumpFormat;
 import dev.ordo.engine.pubsub.KeyspaceNotifier;
 import dev.ordo.engine.pubsub.PubSub;
 import dev.ordo.engine.pubsub.Subscriber;
@@ -77,6 +79,7 @@ public final class Engine implements CallContext, KeyspaceListener, PersistenceH
     private final EmbeddedServerControl embeddedClients;
     private volatile ServerControl server;
     private final Persistence persistence;
+    private final DumpFormat dumpFormat;
     private final MaxMemory maxMemory;
     private volatile boolean persistent;
     /** DEBUG PAUSE-CRON: while set, the periodic tasks run but do nothing. */
@@ -127,6 +130,7 @@ public final class Engine implements CallContext, KeyspaceListener, PersistenceH
         this.embeddedClients = new EmbeddedServerControl();
         this.server = embeddedClients;
         this.persistence = new Persistence(this);
+        this.dumpFormat = new RdbDumpFormat(config);
         this.maxMemory = new MaxMemory(config, keyspace, () -> server.clientMemory(), scripting::memoryUsage, budget, clock::millis,
                 System::nanoTime, dispatcher.latencyMonitor());
         keyspace.addListener(this);
@@ -181,6 +185,11 @@ public final class Engine implements CallContext, KeyspaceListener, PersistenceH
     @Override
     public Persistence persistence() {
         return persistence;
+    }
+
+    @Override
+    public DumpFormat dumpFormat() {
+        return dumpFormat;
     }
 
     /**

@@ -78,6 +78,11 @@ public interface CallContext {
         throw new UnsupportedOperationException("this context runs no periodic work");
     }
 
+    /** DUMP's and RESTORE's payload codec. */
+    default DumpFormat dumpFormat() {
+        throw new UnsupportedOperationException("this context cannot serialize values");
+    }
+
     /** Snapshots and the append-only file. */
     default PersistenceControl persistence() {
         throw new UnsupportedOperationException("this context keeps no data on disk");

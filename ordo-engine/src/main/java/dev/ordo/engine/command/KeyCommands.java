@@ -18,7 +18,7 @@ import java.util.List;
 /**
  * The commands on keys and databases, whatever their values, with Redis 7.2's syntax, replies and
  * error texts: DEL UNLINK EXISTS TYPE TOUCH, the EXPIRE and TTL families and PERSIST, KEYS SCAN
- * RANDOMKEY DBSIZE, RENAME RENAMENX COPY MOVE, FLUSHDB FLUSHALL SWAPDB, OBJECT and MEMORY USAGE.
+ * RANDOMKEY DBSIZE, RENAME RENAMENX COPY MOVE, DUMP RESTORE, FLUSHDB FLUSHALL SWAPDB, OBJECT and MEMORY USAGE.
  *
  * <p>Each handler parses every argument and computes its result before it changes the keyspace
  * or replies. Expired keys count as absent everywhere (a DBSIZE may still count one that nobody
@@ -77,6 +77,8 @@ final class KeyCommands {
         t.register(Command.of("renamenx", 3, "write fast", 1, 2, 1, "generic", c -> rename(c, true)));
         t.register(Command.of("copy", -3, "write denyoom", 1, 2, 1, "generic", KeyCommands::copy));
         t.register(Command.of("move", 3, "write fast", 1, 1, 1, "generic", KeyCommands::move));
+        t.register(Command.of("dump", 2, "readonly", 1, 1, 1, "generic", KeyCommands::dump));
+        t.register(Command.of("restore", -4, "write denyoom", 1, 1, 1, "generic", KeyCommands::restore));
         t.register(Command.of("dbsize", 1, "readonly fast", 0, 0, 0, "server", c -> c.reply().integer(c.db().size())));
         t.register(Command.of("flushdb", -1, "write", 0, 0, 0, "server", c -> flush(c, false)));
         t.register(Command.of("flushall", -1, "write", 0, 0, 0, "server", c -> flush(c, true)));
@@ -375,6 +377,80 @@ final class KeyCommands {
         c.notifyKeyspaceEvent(EventClass.GENERIC, "move_from", key);
         c.keyspace().notifyKeyspaceEvent(EventClass.GENERIC, "move_to", key, dbIndex);
         c.reply().integer(1);
+    }
+
+    /** DUMP key: the value in Redis's payload format ({@link DumpFormat}), or a null reply for a missing key. */
+    private static void dump(Call c) {
+        Value value = c.db().get(c.key(1));
+        if (value == null) {
+            c.reply().nullBulk();
+        } else {
+            c.reply().bulk(c.context().dumpFormat().dump(value));
+        }
+    }
+
+    /**
+     * RESTORE key ttl payload [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]: creates the key
+     * from DUMP's payload, in Redis's order of checks (options, an existing key without REPLACE, the
+     * TTL, then the payload), none of which changes anything. A TTL of 0 means none; a time already
+     * passed stores nothing, but REPLACE still deletes the old key (logged as DEL). A relative TTL
+     * is logged as the absolute one with ABSTTL.
+     */
+    private static void restore(Call c) {
+        boolean replace = false;
+        boolean absTtl = false;
+        long idleSeconds = -1;
+        long freq = -1;
+        for (int j = 4; j < c.argc(); j++) {
+            boolean hasValue = j + 1 < c.argc();
+            if (c.argIs(j, "REPLACE")) {
+                replace = true;
+            } else if (c.argIs(j, "ABSTTL")) {
+                absTtl = true;
+            } else if (c.argIs(j, "IDLETIME") && hasValue && freq == -1) {
+                idleSeconds = c.longArg(++j);
+                if (idleSeconds < 0) {
+                    throw new ErrorReply(Errors.RESTORE_IDLETIME);
+                }
+            } else if (c.argIs(j, "FREQ") && hasValue && idleSeconds == -1) {
+                freq = c.longArg(++j);
+                if (freq < 0 || freq > 255) {
+                    throw new ErrorReply(Errors.RESTORE_FREQ);
+                }
+            } else {
+                throw new ErrorReply(Errors.SYNTAX);
+            }
+        }
+        Key key = c.key(1);
+        Database db = c.db();
+        if (!replace && db.entryForWrite(key) != null) {
+            throw new ErrorReply(Errors.BUSYKEY);
+        }
+        long ttl = c.longArg(2);
+        if (ttl < 0) {
+            throw new ErrorReply(Errors.RESTORE_TTL);
+        }
+        Value value = c.context().dumpFormat().restore(c.arg(3));
+        boolean deleted = replace && db.delete(key);
+        long expireAt = ttl == 0 ? Database.NO_EXPIRY : absTtl ? ttl : c.now() + Math.min(ttl, Long.MAX_VALUE - c.now());
+        if (expireAt != Database.NO_EXPIRY && expireAt <= c.now()) {
+            if (deleted) {
+                c.propagate("DEL", key);
+                c.notifyKeyspaceEvent(EventClass.GENERIC, "del", key);
+            }
+            c.reply().simpleString("OK");
+            return;
+        }
+        db.addRestored(key, value, expireAt, idleSeconds, (int) freq);
+        if (expireAt != Database.NO_EXPIRY && !absTtl && c.logsEffects()) {
+            Object[] effect = new Object[c.argc() + 1];
+            System.arraycopy(c.args(), 0, effect, 0, c.argc());
+            effect[2] = expireAt;
+            effect[c.argc()] = "ABSTTL";
+            c.propagate(effect);
+        }
+        c.notifyKeyspaceEvent(EventClass.GENERIC, "restore", key);
+        c.reply().simpleString("OK");
     }
 
     /** A database index argument as COPY and MOVE read it: a 32-bit integer naming an existing database. */

@@ -285,6 +285,18 @@ public final class Errors {
     public static final String LFU_NOT_SELECTED = "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.";
     /** OBJECT IDLETIME while the maxmemory policy is an LFU one. */
     public static final String LFU_SELECTED_NO_IDLETIME = "ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.";
+    /** RESTORE (without REPLACE) onto a key that exists. */
+    public static final String BUSYKEY = "BUSYKEY Target key name already exists.";
+    /** RESTORE / FUNCTION RESTORE given a payload whose RDB version is newer than Ordo reads, or whose CRC-64 is wrong. */
+    public static final String DUMP_PAYLOAD = "ERR DUMP payload version or checksum are wrong";
+    /** RESTORE given an intact payload that holds no value Ordo can store. */
+    public static final String BAD_DATA_FORMAT = "ERR Bad data format";
+    /** RESTORE with a negative TTL. */
+    public static final String RESTORE_TTL = "ERR Invalid TTL value, must be >= 0";
+    /** RESTORE ... IDLETIME with a negative idle time. */
+    public static final String RESTORE_IDLETIME = "ERR Invalid IDLETIME value, must be >= 0";
+    /** RESTORE ... FREQ outside 0 to 255. */
+    public static final String RESTORE_FREQ = "ERR Invalid FREQ value, must be >= 0 and <= 255";
     /** SINTERCARD with numkeys larger than the arguments that follow. */
     public static final String NUMKEYS_GREATER_THAN_ARGS = "ERR Number of keys can't be greater than number of args";
 

@@ -190,6 +190,18 @@ public final class Database {
     }
 
     /**
+     * Adds a key that must be absent, as RESTORE does: its expiry (or {@link #NO_EXPIRY}) and its
+     * access field from RESTORE's IDLETIME / FREQ hints (-1 when not given).
+     */
+    public void addRestored(Key key, Value value, long expireAt, long idleSeconds, int freq) {
+        add(key, value);
+        entries.get(key).lastAccess = keyspace.restored(idleSeconds, freq);
+        if (expireAt != NO_EXPIRY) {
+            setExpireAt(key, expireAt);
+        }
+    }
+
+    /**
      * Adds a key that must be absent holding a deleted key's entry as it is: value, expiry and
      * access field (RENAME and MOVE, for which Redis moves the object itself).
      */

@@ -99,6 +99,18 @@ public final class Keyspace {
         return lfu.active() && !touching ? field : accessed(field);
     }
 
+    /**
+     * The access field RESTORE gives a key it creates now: under an LFU policy the counter
+     * {@code freq}, otherwise the time {@code idleSeconds} ago (no earlier than the epoch); a
+     * hint that is -1, or that the policy does not keep, leaves it as a new key's.
+     */
+    long restored(long idleSeconds, int freq) {
+        if (lfu.active()) {
+            return freq >= 0 ? Lfu.withCounter(freq, now) : created();
+        }
+        return idleSeconds >= 0 ? now - Math.min(idleSeconds, now / 1000) * 1000 : created();
+    }
+
     /** The access field of a key created now. */
     long created() {
         return lfu.active() ? Lfu.created(now) : now;

@@ -52,7 +52,12 @@ public final class Lfu {
 
     /** The field of a key created at {@code nowMillis}. */
     static long created(long nowMillis) {
-        return minutes(nowMillis) << 8 | INIT;
+        return withCounter(INIT, nowMillis);
+    }
+
+    /** The field holding {@code counter} (0 to 255), brought up to date at {@code nowMillis} (RESTORE ... FREQ). */
+    static long withCounter(int counter, long nowMillis) {
+        return minutes(nowMillis) << 8 | counter;
     }
 
     /** The field after an access at {@code nowMillis}: decayed, then perhaps incremented. */

@@ -1,6 +1,6 @@
 package dev.ordo.engine.script;
 
-import dev.ordo.engine.encoding.Crc64;
+import dev.ordo.engine.encoding.DumpFooter;
 import dev.ordo.engine.encoding.Lzf;
 
 import java.io.ByteArrayOutputStream;
@@ -9,15 +9,12 @@ import java.util.List;
 
 /**
  * FUNCTION DUMP's payload in Redis's format, so dumps move between Ordo and Redis 7: for each
- * library the RDB function opcode {@code 0xF5} and the library code as an RDB string, then the
- * RDB version (2 bytes, little-endian) and the CRC-64/Jones of everything before it (8 bytes,
- * little-endian). Ordo writes plain strings; it reads plain, integer-free and LZF-compressed ones
- * (Redis compresses code over 20 bytes).
+ * library the RDB function opcode {@code 0xF5} and the library code as an RDB string, framed as
+ * {@link DumpFooter} describes (RDB version, CRC-64). Ordo writes plain strings; it reads plain,
+ * integer-free and LZF-compressed ones (Redis compresses code over 20 bytes).
  */
 final class FunctionDump {
     static final int OPCODE_FUNCTION2 = 0xF5;
-    /** The RDB version Redis 7.0 writes and accepts; 7.2 (11) accepts it too. */
-    static final int RDB_VERSION = 10;
 
     private FunctionDump() {
     }
@@ -29,28 +26,13 @@ final class FunctionDump {
             writeLength(out, code.length);
             out.writeBytes(code);
         }
-        out.write(RDB_VERSION & 0xFF);
-        out.write(RDB_VERSION >>> 8);
-        byte[] body = out.toByteArray();
-        long crc = Crc64.of(body, 0, body.length);
-        for (int i = 0; i < 8; i++) {
-            out.write((int) (crc >>> (8 * i)) & 0xFF);
-        }
-        return out.toByteArray();
+        return DumpFooter.seal(out);
     }
 
     /** The library codes in a payload, or null when its version or checksum is wrong or it is malformed. */
     static List<byte[]> restore(byte[] payload) {
-        if (payload.length < 10) {
-            return null;
-        }
-        int footer = payload.length - 10;
-        int version = (payload[footer] & 0xFF) | (payload[footer + 1] & 0xFF) << 8;
-        long crc = 0;
-        for (int i = 0; i < 8; i++) {
-            crc |= (payload[footer + 2 + i] & 0xFFL) << (8 * i);
-        }
-        if (version > RDB_VERSION + 1 || crc != Crc64.of(payload, 0, footer + 2)) {
+        int footer = DumpFooter.bodyLength(payload);
+        if (footer < 0) {
             return null;
         }
         List<byte[]> codes = new ArrayList<>();

@@ -248,7 +248,7 @@ public final class ScriptCommands {
         }
         List<byte[]> codes = FunctionDump.restore(c.arg(2));
         if (codes == null) {
-            throw new ErrorReply("ERR DUMP payload version or checksum are wrong");
+            throw new ErrorReply(Errors.DUMP_PAYLOAD);
         }
         f.restore(codes, policy);
         c.reply().simpleString("OK");

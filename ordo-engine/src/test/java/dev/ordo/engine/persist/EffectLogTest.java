@@ -176,6 +176,50 @@ class EffectLogTest {
         assertThat(run("ZADD", "b", "1", "m")).containsExactly(List.of("3: DEL b", "3: ZADD b 1 m"));
     }
 
+    @Test
+    void restoreIsLoggedWithAnAbsoluteTtl_andAnArrivalAlreadyExpiredAsTheDeletionItDid() {
+        client.call("SET", "s", "hello");
+        byte[] payload = (byte[]) client.call("DUMP", "s");
+        String p = new String(payload, StandardCharsets.ISO_8859_1);
+        assertThat(restore("r", "5000", payload, "REPLACE"))
+                .containsExactly(List.of("RESTORE r " + (now() + 5000) + " " + p + " REPLACE ABSTTL"));
+        assertThat(restore("n", "0", payload, "IDLETIME", "5")).containsExactly(List.of("RESTORE n 0 " + p + " IDLETIME 5"));
+        assertThat(restore("r", "1", payload, "REPLACE", "ABSTTL")).containsExactly(List.of("DEL r"));
+        assertThat(restore("q", "1", payload, "ABSTTL")).isEmpty();
+        assertThat(restore("n", "0", payload)).as("BUSYKEY").isEmpty();
+    }
+
+    /** The units logged for RESTORE key ttl payload options..., each command as ISO-8859-1 text. */
+    private List<List<String>> restore(String key, String ttl, byte[] payload, String... options) {
+        byte[][] args = new byte[4 + options.length][];
+        args[0] = "RESTORE".getBytes(StandardCharsets.US_ASCII);
+        args[1] = key.getBytes(StandardCharsets.US_ASCII);
+        args[2] = ttl.getBytes(StandardCharsets.US_ASCII);
+        args[3] = payload;
+        for (int i = 0; i < options.length; i++) {
+            args[4 + i] = options[i].getBytes(StandardCharsets.US_ASCII);
+        }
+        raw.clear();
+        try {
+            client.call(args);
+        } catch (ErrorReply e) {
+            // logged or not, as for any command
+        }
+        List<List<String>> out = new ArrayList<>();
+        for (List<EffectLog.Effect> unit : raw) {
+            List<String> texts = new ArrayList<>();
+            for (EffectLog.Effect e : unit) {
+                List<String> parts = new ArrayList<>();
+                for (byte[] a : e.args()) {
+                    parts.add(new String(a, StandardCharsets.ISO_8859_1));
+                }
+                texts.add(String.join(" ", parts));
+            }
+            out.add(texts);
+        }
+        return out;
+    }
+
     /** Commands with relative times, randomness, scripts and transactions, beside the differential streams. */
     private static List<String[]> extraCommands(SplittableRandom r, int n) {
         List<String[]> out = new ArrayList<>();

@@ -298,6 +298,28 @@ class PersistenceTest {
     }
 
     @Test
+    void restoredKeys_replayedFromTheAppendOnlyFile_keepTheirValuesAndAbsoluteExpiries() throws IOException {
+        try (EngineTestSupport ordo = open(config("yes"))) {
+            EmbeddedClient c = ordo.client();
+            fill(c, 20);
+            byte[] board = (byte[]) c.call("DUMP", "board");
+            byte[] small = (byte[]) c.call("DUMP", "small");
+            assertThat(c.call(ascii("RESTORE"), ascii("copy"), ascii("100000"), board)).isEqualTo("OK");
+            assertThat(c.call(ascii("RESTORE"), ascii("hash"), ascii("0"), small, ascii("REPLACE"))).isEqualTo("OK");
+            long expiry = (Long) c.call("PEXPIRETIME", "copy");
+            String before = (String) c.call("DEBUG", "DIGEST");
+            ordo.advance(5000);
+            assertThat(c.call("DEBUG", "LOADAOF")).isEqualTo("OK");
+            assertThat(c.call("PEXPIRETIME", "copy")).as("the relative TTL was logged as absolute").isEqualTo(expiry);
+            assertThat(c.call("DEBUG", "DIGEST")).isEqualTo(before);
+        }
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    @Test
     void debugLoadaof_appendonlyNo_isRefusedAndKeepsTheData() throws IOException {
         try (EngineTestSupport ordo = open(config("no"))) {
             EmbeddedClient c = ordo.client();

@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * The {@link Crc64} of a file's first bytes, computed on a thread of its own while the file is
+ * The {@link dev.ordo.engine.encoding.Crc64} of a file's first bytes, computed on a thread of its own while the file is
  * parsed, so that loading a snapshot does not pay for its checksum on the parsing thread (about a
  * tenth of a load). The file is read a second time, from the page cache the parser just filled.
  */

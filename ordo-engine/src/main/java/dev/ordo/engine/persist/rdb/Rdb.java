@@ -1,5 +1,7 @@
 package dev.ordo.engine.persist.rdb;
 
+import dev.ordo.engine.encoding.DumpFooter;
+
 /**
  * The facts of Redis's RDB file format that {@link RdbWriter} and {@link RdbReader} share.
  *
@@ -7,7 +9,7 @@ package dev.ordo.engine.persist.rdb;
  * The 9 ASCII bytes {@code REDIS} and a 4-digit version ({@code 0010} for Redis 7.0, {@code 0011}
  * for 7.2), then a sequence of items, each starting with one byte: an opcode (0xF5 and up) or the
  * type of a key-value entry (below 0xF5). {@code EOF} (0xFF) ends the items; since version 5 eight
- * bytes follow it, the CRC-64 ({@link Crc64}) of everything before them, least significant byte
+ * bytes follow it, the CRC-64 ({@link dev.ordo.engine.encoding.Crc64}) of everything before them, least significant byte
  * first; all zero means "not computed" and is not checked.
  * <ul>
  *   <li>{@code AUX} 0xFA: two strings, a header field's name and value.</li>
@@ -45,9 +47,9 @@ package dev.ordo.engine.persist.rdb;
  */
 final class Rdb {
     static final byte[] MAGIC = {'R', 'E', 'D', 'I', 'S'};
-    static final int VERSION = 10;
+    static final int VERSION = DumpFooter.VERSION;
     /** The newest version whose supported types Ordo can read (Redis 7.2's). */
-    static final int MAX_READ_VERSION = 11;
+    static final int MAX_READ_VERSION = DumpFooter.MAX_READ_VERSION;
 
     static final int OP_FUNCTION2 = 0xF5;
     static final int OP_FUNCTION_PRE_GA = 0xF6;

@@ -86,7 +86,8 @@ public final class RdbReader {
     private final ListValue.Limits listLimits;
     private final int databases;
 
-    private final byte[] buf = new byte[BUFFER_SIZE];
+    /** {@value #BUFFER_SIZE} bytes, less for a short input of known length (a DUMP payload), at least 512. */
+    private final byte[] buf;
     private int pos;
     private int limit;
     /** The file offset of {@code buf[0]}. */
@@ -109,6 +110,7 @@ public final class RdbReader {
         this.in = in;
         this.sink = sink;
         this.fileLength = fileLength;
+        this.buf = new byte[fileLength < 0 ? BUFFER_SIZE : (int) Math.max(512, Math.min(BUFFER_SIZE, fileLength))];
         this.zsetLimits = config.zsetListpackLimits();
         this.hashLimits = config.hashListpackLimits();
         this.setLimits = new SetValue.Limits(config.getLong("set-max-intset-entries"),
@@ -138,6 +140,19 @@ public final class RdbReader {
         } finally {
             checksum.cancel();
         }
+    }
+
+    /**
+     * Reads one value as DUMP's payload holds it, its type byte first, from {@code bytes[0, length)};
+     * bytes after the value are ignored, as Redis ignores them. Null for an empty collection.
+     */
+    static Value readValue(byte[] bytes, int length, Config config) throws IOException {
+        RdbReader reader = new RdbReader(new java.io.ByteArrayInputStream(bytes, 0, length), null, config, length);
+        int type = reader.u8();
+        if (!isSupported(type)) {
+            throw new RdbException("unsupported value type " + type + " (" + Rdb.typeName(type) + ")", 0);
+        }
+        return reader.value(type);
     }
 
     /** Whether {@code firstBytes} start like an RDB file ({@code REDIS}). */

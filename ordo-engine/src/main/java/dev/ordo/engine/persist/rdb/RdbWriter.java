@@ -82,7 +82,7 @@ public final class RdbWriter {
     private final BiConsumer<Key, byte[]> plainHashEntry = this::hashEntry;
     private final BiConsumer<Key, byte[]> packedHashEntry = this::packedHashEntry;
     private final Consumer<byte[]> setMember = this::string;
-    private final byte[] buf = new byte[BUFFER_SIZE];
+    private final byte[] buf;
     private final Lzf lzf;
     private byte[] compressed = new byte[256];
     private int pos;
@@ -110,12 +110,27 @@ public final class RdbWriter {
      * blobs: a baseline for measurements, and the fallback made testable.
      */
     RdbWriter(OutputStream out, boolean compress, boolean checksum, int maxBlobBytes) {
+        this(out, compress, checksum, maxBlobBytes, BUFFER_SIZE);
+    }
+
+    private RdbWriter(OutputStream out, boolean compress, boolean checksum, int maxBlobBytes, int bufferSize) {
+        this.buf = new byte[bufferSize];
         this.out = out;
         this.compress = compress;
         this.checksum = checksum;
         this.listpack = new ListpackEncoder(maxBlobBytes);
         this.packed = maxBlobBytes > 0;
         this.lzf = compress ? new Lzf() : null;
+    }
+
+    /**
+     * A writer of bare values for DUMP's payload ({@link DumpPayload}): no header and no checksum;
+     * {@link #entry} is called with a null key and no expiry, then {@link #flush}.
+     */
+    static RdbWriter forValues(OutputStream out, boolean compress) {
+        RdbWriter w = new RdbWriter(out, compress, false, ListpackEncoder.MAX_BYTES, 512);
+        w.state = State.OPEN;
+        return w;
     }
 
     /** Writes the magic, the version and one AUX field per map entry, in the map's order. */
@@ -159,7 +174,8 @@ public final class RdbWriter {
 
     /**
      * Writes a key of the current database with its value (a {@link StringValue}, {@link HashValue},
-     * {@link SetValue} or {@link ZSet}) and its expiry in Unix milliseconds, or -1 for none.
+     * {@link SetValue} or {@link ZSet}) and its expiry in Unix milliseconds, or -1 for none. With a
+     * null key (and no expiry) only the value is written, its type byte first, as DUMP's payload holds it.
      */
     public void entry(Key key, Value value, long expireAtMillis) {
         requireOpen();
@@ -273,7 +289,9 @@ public final class RdbWriter {
             putLongLE(expireAtMillis);
         }
         byte1(type);
-        string(key.bytes());
+        if (key != null) {
+            string(key.bytes());
+        }
     }
 
     private void zsetEntry(byte[] member, int off, int len, double score) {

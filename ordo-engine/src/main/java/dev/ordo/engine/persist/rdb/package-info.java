@@ -3,7 +3,7 @@
  * (Redis 7.0's) and {@link dev.ordo.engine.persist.rdb.RdbReader} reads what Redis 7.0 and 7.2
  * write for strings, hashes, sets and sorted sets, into an
  * {@link dev.ordo.engine.persist.rdb.RdbSink}. The codecs they share with FUNCTION DUMP /
- * RESTORE live here too: {@link dev.ordo.engine.persist.rdb.Crc64} and
+ * RESTORE live here too: {@link dev.ordo.engine.encoding.Crc64} and
  * {@link dev.ordo.engine.encoding.Lzf}. The format itself is described in {@code Rdb} and
  * {@code PackedList}.
  */
