@@ -388,13 +388,9 @@ public final class ListValue implements Value {
         if (count <= 0) {
             return;
         }
-        int i = 0;
-        long before = 0;
-        while (before + (info[i] & COUNT) <= start) {
-            before += info[i] & COUNT;
-            i++;
-        }
-        int from = (int) (start - before);
+        NodeAt at = nodeAt(start);
+        int i = at.node();
+        int from = (int) (start - at.before());
         long left = count;
         while (left > 0) {
             int n = info[i] & COUNT;
@@ -846,8 +842,12 @@ public final class ListValue implements Value {
         }
     }
 
-    private Cursor cursorAt(long index) {
-        Cursor c = new Cursor();
+    /** A node and the number of elements before it. */
+    private record NodeAt(int node, long before) {
+    }
+
+    /** The node holding element {@code index} (within the list), walking the counts from the nearer end. */
+    private NodeAt nodeAt(long index) {
         int i;
         long before;
         if (index < size / 2) {
@@ -865,8 +865,15 @@ public final class ListValue implements Value {
                 before -= info[i] & COUNT;
             }
         }
+        return new NodeAt(i, before);
+    }
+
+    private Cursor cursorAt(long index) {
+        Cursor c = new Cursor();
+        NodeAt at = nodeAt(index);
+        int i = at.node();
         c.load(i);
-        c.ordinal = (int) (index - before);
+        c.ordinal = (int) (index - at.before());
         if (!c.plain) {
             c.offset = offsetOf(c.bytes, c.ordinal, info[i] & COUNT);
         }
