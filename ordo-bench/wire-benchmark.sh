@@ -2,6 +2,7 @@
 # Ordo beside redis-server under redis-benchmark (see WireBenchmark's Javadoc for what it measures).
 # Usage: ordo-bench/wire-benchmark.sh [JVM flags for the Ordo server...]
 # SUITE=script runs the scripting table (EVALSHA of the seeds' sliding-window limiter) instead;
+# SUITE=default runs every test of a default redis-benchmark run, -P 1 and -P 16;
 # SUITE=list runs LPUSH, RPOP, LRANGE 0 99 and LINDEX of a 1M-element list's middle, with memory per element;
 # SUITE=tls runs ZSCORE and ZADD over TLS, both servers TLS-only (see TlsBenchmark's Javadoc).
 # SUITE=pubsub runs PUBLISH to 1 and to 100 subscribers (see PubSubBenchmark's Javadoc).

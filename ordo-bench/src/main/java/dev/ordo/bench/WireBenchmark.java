@@ -14,8 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -111,6 +113,14 @@ public final class WireBenchmark {
             redis.destroy(); // else a JVM flag Ordo refuses leaves redis-server running
             throw e;
         }
+        if ("default".equals(System.getProperty("suite"))) {
+            try {
+                defaultSuite(benchmark, redisPort, ordoPort, Integer.getInteger("requests", 100_000), rounds);
+            } finally {
+                stop(ordo, redis);
+            }
+            return;
+        }
         boolean scripts = "script".equals(System.getProperty("suite"));
         boolean lists = "list".equals(System.getProperty("suite"));
         String[][] commands = COMMANDS;
@@ -164,11 +174,65 @@ public final class WireBenchmark {
             System.out.printf(Locale.ROOT, "%nresident memory at the end: redis-server %,d KiB, Ordo %,d KiB%n", rssKiB(redis.pid()),
                     rssKiB(ordo.pid()));
         } finally {
-            ordo.destroy();
-            redis.destroy();
-            ordo.waitFor();
-            redis.waitFor();
+            stop(ordo, redis);
         }
+    }
+
+    private static void stop(Process ordo, Process redis) throws InterruptedException {
+        ordo.destroy();
+        redis.destroy();
+        ordo.waitFor();
+        redis.waitFor();
+    }
+
+    /**
+     * redis-benchmark's default run (every test it has, in its order: PING, SET, GET, INCR, the
+     * list, set, hash and sorted-set tests, LRANGE, MSET) against both servers, -P 1 and -P 16,
+     * the servers alternating per round; prints each test's median ops/s and the ratio.
+     */
+    private static void defaultSuite(String benchmark, int redisPort, int ordoPort, int requests, int rounds) throws Exception {
+        System.out.printf(Locale.ROOT, "redis-benchmark's default tests, -c 50 -n %,d, median of %d rounds%n", requests, rounds);
+        System.out.printf(Locale.ROOT, "%-44s %3s %12s %12s %6s%n", "test", "-P", "Redis ops/s", "Ordo ops/s", "ratio");
+        for (int pipeline : new int[] {1, 16}) {
+            List<Map<String, Double>> redisRounds = new ArrayList<>();
+            List<Map<String, Double>> ordoRounds = new ArrayList<>();
+            for (int k = 0; k < rounds; k++) {
+                redisRounds.add(runDefault(benchmark, redisPort, pipeline, requests));
+                ordoRounds.add(runDefault(benchmark, ordoPort, pipeline, requests));
+            }
+            for (String test : redisRounds.get(0).keySet()) {
+                double r = medianOf(redisRounds, test);
+                double o = medianOf(ordoRounds, test);
+                System.out.printf(Locale.ROOT, "%-44s %3d %12.0f %12.0f %6.2f%n", test, pipeline, r, o, o / r);
+            }
+        }
+    }
+
+    private static double medianOf(List<Map<String, Double>> rounds, String test) {
+        double[] v = rounds.stream().mapToDouble(m -> m.getOrDefault(test, 0.0)).sorted().toArray();
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+
+    /** One default redis-benchmark run: each test's ops/s by name, in its order; a test it did not finish fails the run. */
+    private static Map<String, Double> runDefault(String benchmark, int port, int pipeline, int requests) throws Exception {
+        Process p = new ProcessBuilder(benchmark, "-h", "127.0.0.1", "-p", String.valueOf(port), "-c", "50", "-n",
+                String.valueOf(requests), "-P", String.valueOf(pipeline), "--csv").redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IOException("redis-benchmark failed: " + output);
+        }
+        String[] lines = output.trim().split("\n");
+        String[] header = csv(lines[0]);
+        Map<String, Double> rps = new LinkedHashMap<>();
+        for (int i = 1; i < lines.length; i++) {
+            String[] values = csv(lines[i]);
+            rps.put(values[0], Double.parseDouble(values[indexOf(header, "rps")]));
+        }
+        if (rps.size() < 20) {
+            throw new IOException("redis-benchmark finished " + rps.size() + " of its default tests: " + output);
+        }
+        return rps;
     }
 
     record Result(double rps, double p50, double p99) {

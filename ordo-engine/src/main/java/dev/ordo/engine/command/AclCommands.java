@@ -20,9 +20,6 @@ import java.util.Locale;
  * dropped by LOAD have their connections closed, as in Redis.
  */
 final class AclCommands {
-    private static final String SERVER = "server";
-    private static final String ADMIN = "admin noscript loading stale";
-    private static final String PLAIN = "noscript loading stale";
     /** How many entries ACL LOG shows without a count. */
     private static final int LOG_DEFAULT_COUNT = 10;
 
@@ -30,20 +27,20 @@ final class AclCommands {
     }
 
     static void register(CommandTable table) {
-        table.register(Command.of("acl", -2, "", 0, 0, 0, SERVER, c -> { })
-                .with(Command.of("cat", -2, PLAIN, 0, 0, 0, SERVER, AclCommands::cat))
-                .with(Command.of("deluser", -3, ADMIN, 0, 0, 0, SERVER, AclCommands::delUser))
-                .with(Command.of("dryrun", -4, ADMIN, 0, 0, 0, SERVER, AclCommands::dryRun))
-                .with(Command.of("genpass", -2, PLAIN, 0, 0, 0, SERVER, AclCommands::genPass))
-                .with(Command.of("getuser", 3, ADMIN, 0, 0, 0, SERVER, AclCommands::getUser))
-                .with(Command.of("list", 2, ADMIN, 0, 0, 0, SERVER, AclCommands::list))
-                .with(Command.of("load", 2, ADMIN, 0, 0, 0, SERVER, AclCommands::load))
-                .with(Command.of("log", -2, ADMIN, 0, 0, 0, SERVER, AclCommands::log))
-                .with(Command.of("save", 2, ADMIN, 0, 0, 0, SERVER, AclCommands::save))
-                .with(Command.of("setuser", -3, ADMIN, 0, 0, 0, SERVER, AclCommands::setUser))
-                .with(Command.of("users", 2, ADMIN, 0, 0, 0, SERVER, AclCommands::users))
-                .with(Command.of("whoami", 2, PLAIN, 0, 0, 0, SERVER, AclCommands::whoAmI))
-                .with(Command.of("help", 2, "loading stale", 0, 0, 0, SERVER, AclCommands::help)));
+        table.register(Command.of("acl", c -> { })
+                .with(Command.of("cat", AclCommands::cat))
+                .with(Command.of("deluser", AclCommands::delUser))
+                .with(Command.of("dryrun", AclCommands::dryRun))
+                .with(Command.of("genpass", AclCommands::genPass))
+                .with(Command.of("getuser", AclCommands::getUser))
+                .with(Command.of("list", AclCommands::list))
+                .with(Command.of("load", AclCommands::load))
+                .with(Command.of("log", AclCommands::log))
+                .with(Command.of("save", AclCommands::save))
+                .with(Command.of("setuser", AclCommands::setUser))
+                .with(Command.of("users", AclCommands::users))
+                .with(Command.of("whoami", AclCommands::whoAmI))
+                .with(Command.of("help", AclCommands::help)));
     }
 
     private static Acl acl(Call c) {

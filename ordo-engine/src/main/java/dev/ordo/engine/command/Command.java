@@ -20,7 +20,8 @@ public final class Command implements GuardedCommand {
     /** Command flags, named as COMMAND INFO reports them. */
     public enum Flag {
         WRITE, READONLY, DENYOOM, ADMIN, PUBSUB, NOSCRIPT, BLOCKING, LOADING, STALE, SKIP_MONITOR,
-        SKIP_SLOWLOG, FAST, NO_AUTH, MAY_REPLICATE, NO_MULTI, NO_MANDATORY_KEYS, MOVABLE_KEYS, ALLOW_BUSY, PROTECTED;
+        SKIP_SLOWLOG, FAST, NO_AUTH, MAY_REPLICATE, NO_MANDATORY_KEYS, NO_ASYNC_LOADING, NO_MULTI, MOVABLE_KEYS, ALLOW_BUSY,
+        PROTECTED;
 
         /** The lowercase name Redis uses ({@code no_auth} is {@code no_auth}, {@code denyoom} ...). */
         public String redisName() {
@@ -29,49 +30,93 @@ public final class Command implements GuardedCommand {
     }
 
     private final String name;
-    private final int arity;
-    private final Set<Flag> flags;
-    private final int firstKey;
-    private final int lastKey;
-    private final int keyStep;
-    private final String group;
     private final CommandHandler handler;
+    /** Whether arity, flags, keys, group and docs are set: at once for {@link #custom}, on registration for {@link #of}. */
+    private boolean described;
+    private int arity;
+    private Set<Flag> flags = Set.of();
+    private int firstKey;
+    private int lastKey;
+    private int keyStep;
+    private String group = "";
+    private String since = "";
+    private String summary = "";
     private final Map<String, Command> subcommands = new LinkedHashMap<>();
     private final Map<String, Command> subcommandsView = Collections.unmodifiableMap(subcommands);
     private Command parent;
     private java.util.function.Function<byte[][], Set<Flag>> callFlags;
     /** This command's index in its table ({@link CommandTable#register}), for per-user permission bitmaps; -1 until registered. */
     private int id = -1;
-    /** Redis's key specifications of this command; derived from (first, last, step) when Redis's description has none. */
+    /** Redis's key specifications of this command; derived from (first, last, step) for a custom command. */
     private KeySpec[] keySpecs;
-    /** Redis's ACL categories for this command, or null to derive them ({@link CommandIntrospection#categories}). */
-    private List<String> redisCategories;
+    /** The ACL categories; derived from the flags for a custom command ({@link CommandIntrospection#derivedCategories}). */
     private List<String> categories;
 
-    private Command(String name, int arity, Set<Flag> flags, int firstKey, int lastKey, int keyStep, String group,
-                    CommandHandler handler) {
-        this.name = name;
+    private Command(String name, CommandHandler handler) {
+        this.name = name.toLowerCase(Locale.ROOT);
+        this.handler = handler;
+    }
+
+    /**
+     * A command of the table: everything but its handler comes from its line in
+     * {@code commands.txt} ({@link CommandDescriptors}) when the table registers it.
+     */
+    public static Command of(String name, CommandHandler handler) {
+        return new Command(name, handler);
+    }
+
+    /**
+     * A command described here rather than in {@code commands.txt} (a test's or an embedder's
+     * own): {@code flags} is a space-separated list of {@link Flag} names in any case ("write
+     * denyoom fast"); its ACL categories and key spec are derived from the flags and keys.
+     */
+    public static Command custom(String name, int arity, String flags, int firstKey, int lastKey, int keyStep, String group,
+                                 CommandHandler handler) {
+        Command c = new Command(name, handler);
+        c.describe(arity, parseFlags(flags), firstKey, lastKey, keyStep, group, "", "", null, null);
+        return c;
+    }
+
+    static Set<Flag> parseFlags(String flags) {
+        EnumSet<Flag> set = EnumSet.noneOf(Flag.class);
+        if (!flags.isBlank()) {
+            Arrays.stream(flags.trim().split("\\s+")).map(f -> Flag.valueOf(f.toUpperCase(Locale.ROOT).replace('-', '_'))).forEach(set::add);
+        }
+        return Collections.unmodifiableSet(set);
+    }
+
+    /** Sets everything but the name and handler (categories and specs null: derived); once. */
+    void describe(int arity, Set<Flag> flags, int firstKey, int lastKey, int keyStep, String group, String since, String summary,
+                  List<String> categories, KeySpec[] keySpecs) {
+        if (described) {
+            throw new IllegalStateException(fullName() + " is described twice");
+        }
+        described = true;
         this.arity = arity;
         this.flags = flags;
         this.firstKey = firstKey;
         this.lastKey = lastKey;
         this.keyStep = keyStep;
         this.group = group;
-        this.handler = handler;
+        this.since = since;
+        this.summary = summary;
+        this.categories = categories;
+        this.keySpecs = keySpecs;
     }
 
-    /**
-     * Describes a command. {@code flags} is a space-separated list of {@link Flag} names in any
-     * case ("write denyoom fast").
-     */
-    public static Command of(String name, int arity, String flags, int firstKey, int lastKey, int keyStep, String group,
-                             CommandHandler handler) {
-        EnumSet<Flag> set = EnumSet.noneOf(Flag.class);
-        if (!flags.isBlank()) {
-            Arrays.stream(flags.trim().split("\\s+")).map(f -> Flag.valueOf(f.toUpperCase(Locale.ROOT).replace('-', '_'))).forEach(set::add);
-        }
-        return new Command(name.toLowerCase(Locale.ROOT), arity, Collections.unmodifiableSet(set), firstKey, lastKey, keyStep,
-                group, handler);
+    /** Whether this command's description is set. */
+    boolean described() {
+        return described;
+    }
+
+    /** The version of Redis that introduced this command (COMMAND DOCS), or "". */
+    String since() {
+        return since;
+    }
+
+    /** One line saying what this command does (COMMAND DOCS), or "". */
+    String summary() {
+        return summary;
     }
 
     /** Adds a subcommand (CONFIG GET, OBJECT ENCODING ...); returns this command. */
@@ -145,26 +190,13 @@ public final class Command implements GuardedCommand {
         return keySpecs;
     }
 
-    void describeAsRedis(List<String> categories, KeySpec[] specs) {
-        this.redisCategories = categories;
-        this.categories = null;
-        if (specs != null) {
-            this.keySpecs = specs;
-        }
-    }
-
     /** This command's ACL categories without '@' ({@code read}, {@code fast} ...), in Redis's order. */
     @Override
     public List<String> aclCategories() {
         if (categories == null) {
-            categories = List.copyOf(CommandIntrospection.categories(this));
+            categories = List.copyOf(CommandIntrospection.derivedCategories(this));
         }
         return categories;
-    }
-
-    /** Redis's categories for this command, or null when Redis's description does not name it. */
-    List<String> redisCategories() {
-        return redisCategories;
     }
 
     /**
@@ -177,6 +209,13 @@ public final class Command implements GuardedCommand {
         for (KeySpec spec : keySpecs()) {
             if (!spec.visit(this, args, visitor)) {
                 return;
+            }
+        }
+        if (name.equals("sort") && parent == null) {
+            // No key spec can find SORT's STORE destination; Redis asks its getkeys procedure, as here.
+            int store = CommandKeys.sortStore(args);
+            if (store > 0) {
+                visitor.visit(store, false, true);
             }
         }
     }

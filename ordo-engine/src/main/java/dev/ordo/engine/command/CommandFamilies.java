@@ -17,6 +17,7 @@ public final class CommandFamilies {
         HashCommands.register(table);
         ListCommands.register(table);
         SetCommands.register(table);
+        SortCommands.register(table);
         ZSetCommands.register(table);
         Transactions.register(table);
         PubSubCommands.register(table);

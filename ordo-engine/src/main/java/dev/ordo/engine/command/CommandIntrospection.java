@@ -44,7 +44,7 @@ final class CommandIntrospection {
         r.integer(cmd.firstKey());
         r.integer(cmd.lastKey());
         r.integer(cmd.keyStep());
-        writeStatusSet(r, categories(cmd), "@");
+        writeStatusSet(r, cmd.aclCategories(), "@");
         r.setHeader(0);
         writeKeySpecs(r, cmd);
         Map<String, Command> subs = cmd.subcommands();
@@ -61,9 +61,9 @@ final class CommandIntrospection {
         Map<String, Command> subs = cmd.subcommands();
         r.mapHeader(subs.isEmpty() ? 3 : 4);
         r.bulk("summary");
-        r.bulk(CommandDocs.summary(cmd.fullName()));
+        r.bulk(cmd.summary());
         r.bulk("since");
-        r.bulk(CommandDocs.since(cmd.fullName()));
+        r.bulk(cmd.since());
         r.bulk("group");
         r.bulk(group(cmd));
         if (!subs.isEmpty()) {
@@ -88,38 +88,27 @@ final class CommandIntrospection {
 
     private static void addIfListed(List<String> out, Command cmd, String filterType, String filterValue) {
         if (filterType == null
-                || filterType.equals("aclcat") && categories(cmd).contains(filterValue.toLowerCase(Locale.ROOT))
+                || filterType.equals("aclcat") && cmd.aclCategories().contains(filterValue.toLowerCase(Locale.ROOT))
                 || filterType.equals("pattern") && Glob.matches(filterValue.getBytes(StandardCharsets.UTF_8),
                         cmd.fullName().getBytes(StandardCharsets.UTF_8), true)) {
             out.add(cmd.fullName());
         }
     }
 
-    /** The flag names COMMAND INFO shows (may_replicate is hidden, as in Redis). */
+    /** The flag names COMMAND INFO shows (may_replicate and protected are hidden, as in Redis). */
     static List<String> flagNames(Command cmd) {
         List<String> names = new ArrayList<>();
         for (Command.Flag f : cmd.flags()) {
             if (f == Command.Flag.MOVABLE_KEYS) {
                 names.add("movablekeys");
-            } else if (f != Command.Flag.MAY_REPLICATE) {
+            } else if (f != Command.Flag.MAY_REPLICATE && f != Command.Flag.PROTECTED) {
                 names.add(f.redisName());
             }
         }
         return names;
     }
 
-    /**
-     * The ACL categories of {@code cmd}, without '@', in Redis's order: Redis's own where its
-     * description names the command ({@link CommandDescriptors}), else derived.
-     */
-    static List<String> categories(Command cmd) {
-        if (cmd.redisCategories() != null) {
-            return cmd.redisCategories();
-        }
-        return derivedCategories(cmd);
-    }
-
-    /** The categories derived from flags, group and name, for a command Redis does not describe. */
+    /** The categories derived from flags, group and name, for a command described in Java ({@link Command#custom}). */
     static List<String> derivedCategories(Command cmd) {
         Set<String> cats = new HashSet<>();
         boolean container = !cmd.subcommands().isEmpty() && cmd.arity() == -2;

@@ -43,9 +43,33 @@ final class CommandKeys {
                 || COUNTED.containsKey(cmd.fullName());
     }
 
-    /** Whether every command with movable keys in {@code table} has its key count's place here. */
+    /** Whether every command with movable keys in {@code table} has its key count's place here (or is SORT or SORT_RO). */
     static boolean knowsEveryMovableCommand(CommandTable table) {
-        return table.all().stream().filter(c -> c.is(Command.Flag.MOVABLE_KEYS)).allMatch(c -> COUNTED.containsKey(c.fullName()));
+        return table.all().stream().filter(c -> c.is(Command.Flag.MOVABLE_KEYS))
+                .allMatch(c -> COUNTED.containsKey(c.fullName()) || c.fullName().startsWith("sort"));
+    }
+
+    /**
+     * The destination of SORT's last STORE option in {@code line}, or -1, as Redis's
+     * {@code sortGetKeys} finds it: LIMIT's two arguments and BY's and GET's one are skipped.
+     */
+    static int sortStore(byte[][] line) {
+        int store = -1;
+        for (int i = 2; i < line.length; i++) {
+            String word = new String(line[i], java.nio.charset.StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT);
+            switch (word) {
+                case "limit" -> i += 2;
+                case "get", "by" -> i += 1;
+                case "store" -> {
+                    if (i + 1 < line.length) {
+                        store = i + 1;
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        return store;
     }
 
     /**
@@ -55,6 +79,14 @@ final class CommandKeys {
      */
     static List<Integer> positions(Command cmd, byte[][] line) {
         List<Integer> keys = new ArrayList<>();
+        if (cmd.fullName().equals("sort")) {
+            keys.add(1);
+            int store = sortStore(line);
+            if (store > 0) {
+                keys.add(store);
+            }
+            return keys;
+        }
         int[] counted = COUNTED.get(cmd.fullName());
         if (counted != null) {
             int count = (int) Call.leadingLong(line[counted[1]]); // C's atoi

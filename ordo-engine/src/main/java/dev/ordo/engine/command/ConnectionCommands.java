@@ -22,8 +22,6 @@ import java.util.Locale;
  * {@code fd} as Redis shows it for a connection it knows nothing about.
  */
 final class ConnectionCommands {
-    private static final String CONNECTION = "connection";
-    private static final String AUTH_FLAGS = "noscript loading stale fast no_auth allow_busy";
     private static final String DEFAULT_USER = "default";
     private static final byte[] PONG = "pong".getBytes(StandardCharsets.US_ASCII);
     private static final List<String> CLIENT_TYPES = List.of("normal", "master", "replica", "slave", "pubsub");
@@ -32,33 +30,30 @@ final class ConnectionCommands {
     }
 
     static void register(CommandTable table) {
-        table.register(Command.of("ping", -1, "fast", 0, 0, 0, CONNECTION, ConnectionCommands::ping));
-        table.register(Command.of("echo", 2, "loading stale fast", 0, 0, 0, CONNECTION, c -> c.reply().bulk(c.arg(1))));
-        table.register(Command.of("select", 2, "loading stale fast", 0, 0, 0, CONNECTION, ConnectionCommands::select));
-        table.register(Command.of("quit", -1, AUTH_FLAGS, 0, 0, 0, CONNECTION, ConnectionCommands::quit));
-        table.register(Command.of("reset", 1, AUTH_FLAGS, 0, 0, 0, CONNECTION, ConnectionCommands::reset));
-        table.register(Command.of("hello", -1, AUTH_FLAGS, 0, 0, 0, CONNECTION, ConnectionCommands::hello));
-        table.register(Command.of("auth", -2, AUTH_FLAGS, 0, 0, 0, CONNECTION, ConnectionCommands::auth));
-        table.register(Command.of("client", -2, "", 0, 0, 0, CONNECTION, c -> { })
-                .with(Command.of("id", 2, "noscript loading stale", 0, 0, 0, CONNECTION,
-                        c -> c.reply().integer(c.session().id())))
-                .with(Command.of("setname", 3, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientSetName))
-                .with(Command.of("getname", 2, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientGetName))
-                .with(Command.of("list", -2, "admin noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientList))
-                .with(Command.of("info", 2, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientInfo))
-                .with(Command.of("kill", -3, "admin noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientKill))
-                .with(Command.of("no-evict", 3, "admin noscript loading stale", 0, 0, 0, CONNECTION,
-                        c -> c.session().setNoEvict(onOff(c))))
-                .with(Command.of("no-touch", 3, "noscript loading stale", 0, 0, 0, CONNECTION,
-                        c -> c.session().setNoTouch(onOff(c))))
-                .with(Command.of("setinfo", 4, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientSetInfo))
-                .with(Command.of("unblock", -3, "admin noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientUnblock))
-                .with(Command.of("reply", 3, "noscript loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientReply))
-                .with(Command.of("tracking", -3, "noscript loading stale", 0, 0, 0, CONNECTION, ClientTrackingCommands::tracking))
-                .with(Command.of("caching", 3, "noscript loading stale", 0, 0, 0, CONNECTION, ClientTrackingCommands::caching))
-                .with(Command.of("trackinginfo", 2, "noscript loading stale", 0, 0, 0, CONNECTION, ClientTrackingCommands::trackingInfo))
-                .with(Command.of("getredir", 2, "noscript loading stale", 0, 0, 0, CONNECTION, ClientTrackingCommands::getRedir))
-                .with(Command.of("help", 2, "loading stale", 0, 0, 0, CONNECTION, ConnectionCommands::clientHelp)));
+        table.register(Command.of("ping", ConnectionCommands::ping));
+        table.register(Command.of("echo", c -> c.reply().bulk(c.arg(1))));
+        table.register(Command.of("select", ConnectionCommands::select));
+        table.register(Command.of("quit", ConnectionCommands::quit));
+        table.register(Command.of("reset", ConnectionCommands::reset));
+        table.register(Command.of("hello", ConnectionCommands::hello));
+        table.register(Command.of("auth", ConnectionCommands::auth));
+        table.register(Command.of("client", c -> { })
+                .with(Command.of("id", c -> c.reply().integer(c.session().id())))
+                .with(Command.of("setname", ConnectionCommands::clientSetName))
+                .with(Command.of("getname", ConnectionCommands::clientGetName))
+                .with(Command.of("list", ConnectionCommands::clientList))
+                .with(Command.of("info", ConnectionCommands::clientInfo))
+                .with(Command.of("kill", ConnectionCommands::clientKill))
+                .with(Command.of("no-evict", c -> c.session().setNoEvict(onOff(c))))
+                .with(Command.of("no-touch", c -> c.session().setNoTouch(onOff(c))))
+                .with(Command.of("setinfo", ConnectionCommands::clientSetInfo))
+                .with(Command.of("unblock", ConnectionCommands::clientUnblock))
+                .with(Command.of("reply", ConnectionCommands::clientReply))
+                .with(Command.of("tracking", ClientTrackingCommands::tracking))
+                .with(Command.of("caching", ClientTrackingCommands::caching))
+                .with(Command.of("trackinginfo", ClientTrackingCommands::trackingInfo))
+                .with(Command.of("getredir", ClientTrackingCommands::getRedir))
+                .with(Command.of("help", ConnectionCommands::clientHelp)));
     }
 
     /** PING [message]: PONG, or the message as a bulk string. */

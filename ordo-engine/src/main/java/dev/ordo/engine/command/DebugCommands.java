@@ -42,7 +42,7 @@ final class DebugCommands {
     }
 
     static void register(CommandTable table) {
-        table.register(Command.of("debug", -2, "admin noscript loading stale protected", 0, 0, 0, "server", DebugCommands::debug));
+        table.register(Command.of("debug", DebugCommands::debug));
     }
 
     /** DEBUG subcommand [arguments]: each subcommand checks its own argument count, as Redis's does. */

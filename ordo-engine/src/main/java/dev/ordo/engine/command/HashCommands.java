@@ -37,22 +37,22 @@ final class HashCommands {
     }
 
     static void register(CommandTable table) {
-        table.register(Command.of("hset", -4, "write denyoom fast", 1, 1, 1, "hash", c -> hset(c, false)));
-        table.register(Command.of("hmset", -4, "write denyoom fast", 1, 1, 1, "hash", c -> hset(c, true)));
-        table.register(Command.of("hsetnx", 4, "write denyoom fast", 1, 1, 1, "hash", HashCommands::hsetnx));
-        table.register(Command.of("hget", 3, "readonly fast", 1, 1, 1, "hash", HashCommands::hget));
-        table.register(Command.of("hmget", -3, "readonly fast", 1, 1, 1, "hash", HashCommands::hmget));
-        table.register(Command.of("hdel", -3, "write fast", 1, 1, 1, "hash", HashCommands::hdel));
-        table.register(Command.of("hexists", 3, "readonly fast", 1, 1, 1, "hash", HashCommands::hexists));
-        table.register(Command.of("hlen", 2, "readonly fast", 1, 1, 1, "hash", HashCommands::hlen));
-        table.register(Command.of("hstrlen", 3, "readonly fast", 1, 1, 1, "hash", HashCommands::hstrlen));
-        table.register(Command.of("hkeys", 2, "readonly", 1, 1, 1, "hash", c -> listAll(c, true, false)));
-        table.register(Command.of("hvals", 2, "readonly", 1, 1, 1, "hash", c -> listAll(c, false, true)));
-        table.register(Command.of("hgetall", 2, "readonly", 1, 1, 1, "hash", c -> listAll(c, true, true)));
-        table.register(Command.of("hincrby", 4, "write denyoom fast", 1, 1, 1, "hash", HashCommands::hincrby));
-        table.register(Command.of("hincrbyfloat", 4, "write denyoom fast", 1, 1, 1, "hash", HashCommands::hincrbyfloat));
-        table.register(Command.of("hscan", -3, "readonly", 1, 1, 1, "hash", HashCommands::hscan));
-        table.register(Command.of("hrandfield", -2, "readonly", 1, 1, 1, "hash", HashCommands::hrandfield));
+        table.register(Command.of("hset", c -> hset(c, false)));
+        table.register(Command.of("hmset", c -> hset(c, true)));
+        table.register(Command.of("hsetnx", HashCommands::hsetnx));
+        table.register(Command.of("hget", HashCommands::hget));
+        table.register(Command.of("hmget", HashCommands::hmget));
+        table.register(Command.of("hdel", HashCommands::hdel));
+        table.register(Command.of("hexists", HashCommands::hexists));
+        table.register(Command.of("hlen", HashCommands::hlen));
+        table.register(Command.of("hstrlen", HashCommands::hstrlen));
+        table.register(Command.of("hkeys", c -> listAll(c, true, false)));
+        table.register(Command.of("hvals", c -> listAll(c, false, true)));
+        table.register(Command.of("hgetall", c -> listAll(c, true, true)));
+        table.register(Command.of("hincrby", HashCommands::hincrby));
+        table.register(Command.of("hincrbyfloat", HashCommands::hincrbyfloat));
+        table.register(Command.of("hscan", HashCommands::hscan));
+        table.register(Command.of("hrandfield", HashCommands::hrandfield));
     }
 
     /** The listpack limits in force: {@code hash-max-listpack-entries} and {@code hash-max-listpack-value}. */

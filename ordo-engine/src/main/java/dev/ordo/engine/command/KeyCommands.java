@@ -56,39 +56,39 @@ final class KeyCommands {
     }
 
     static void register(CommandTable t) {
-        t.register(Command.of("del", -2, "write", 1, -1, 1, "generic", KeyCommands::del));
-        t.register(Command.of("unlink", -2, "write fast", 1, -1, 1, "generic", KeyCommands::del));
-        t.register(Command.of("exists", -2, "readonly fast", 1, -1, 1, "generic", KeyCommands::exists));
-        t.register(Command.of("type", 2, "readonly fast", 1, 1, 1, "generic", KeyCommands::type));
-        t.register(Command.of("touch", -2, "readonly fast", 1, -1, 1, "generic", KeyCommands::touch));
-        t.register(Command.of("expire", -3, "write fast", 1, 1, 1, "generic", c -> expire(c, true, false)));
-        t.register(Command.of("pexpire", -3, "write fast", 1, 1, 1, "generic", c -> expire(c, false, false)));
-        t.register(Command.of("expireat", -3, "write fast", 1, 1, 1, "generic", c -> expire(c, true, true)));
-        t.register(Command.of("pexpireat", -3, "write fast", 1, 1, 1, "generic", c -> expire(c, false, true)));
-        t.register(Command.of("ttl", 2, "readonly fast", 1, 1, 1, "generic", c -> ttl(c, false, false)));
-        t.register(Command.of("pttl", 2, "readonly fast", 1, 1, 1, "generic", c -> ttl(c, true, false)));
-        t.register(Command.of("expiretime", 2, "readonly fast", 1, 1, 1, "generic", c -> ttl(c, false, true)));
-        t.register(Command.of("pexpiretime", 2, "readonly fast", 1, 1, 1, "generic", c -> ttl(c, true, true)));
-        t.register(Command.of("persist", 2, "write fast", 1, 1, 1, "generic", KeyCommands::persist));
-        t.register(Command.of("keys", 2, "readonly", 0, 0, 0, "generic", KeyCommands::keys));
-        t.register(Command.of("scan", -2, "readonly", 0, 0, 0, "generic", KeyCommands::scan));
-        t.register(Command.of("randomkey", 1, "readonly", 0, 0, 0, "generic", KeyCommands::randomkey));
-        t.register(Command.of("rename", 3, "write", 1, 2, 1, "generic", c -> rename(c, false)));
-        t.register(Command.of("renamenx", 3, "write fast", 1, 2, 1, "generic", c -> rename(c, true)));
-        t.register(Command.of("copy", -3, "write denyoom", 1, 2, 1, "generic", KeyCommands::copy));
-        t.register(Command.of("move", 3, "write fast", 1, 1, 1, "generic", KeyCommands::move));
-        t.register(Command.of("dump", 2, "readonly", 1, 1, 1, "generic", KeyCommands::dump));
-        t.register(Command.of("restore", -4, "write denyoom", 1, 1, 1, "generic", KeyCommands::restore));
-        t.register(Command.of("dbsize", 1, "readonly fast", 0, 0, 0, "server", c -> c.reply().integer(c.db().size())));
-        t.register(Command.of("flushdb", -1, "write", 0, 0, 0, "server", c -> flush(c, false)));
-        t.register(Command.of("flushall", -1, "write", 0, 0, 0, "server", c -> flush(c, true)));
-        t.register(Command.of("swapdb", 3, "write fast", 0, 0, 0, "server", KeyCommands::swapdb));
-        t.register(Command.of("object", -2, "", 0, 0, 0, "generic", c -> { })
-                .with(Command.of("encoding", 3, "readonly", 2, 2, 1, "generic", KeyCommands::objectEncoding))
-                .with(Command.of("freq", 3, "readonly", 2, 2, 1, "generic", KeyCommands::objectFreq))
-                .with(Command.of("idletime", 3, "readonly", 2, 2, 1, "generic", KeyCommands::objectIdletime))
-                .with(Command.of("refcount", 3, "readonly", 2, 2, 1, "generic", KeyCommands::objectRefcount))
-                .with(Command.of("help", 2, "loading stale", 0, 0, 0, "generic", c -> c.replyLines(OBJECT_HELP))));
+        t.register(Command.of("del", KeyCommands::del));
+        t.register(Command.of("unlink", KeyCommands::del));
+        t.register(Command.of("exists", KeyCommands::exists));
+        t.register(Command.of("type", KeyCommands::type));
+        t.register(Command.of("touch", KeyCommands::touch));
+        t.register(Command.of("expire", c -> expire(c, true, false)));
+        t.register(Command.of("pexpire", c -> expire(c, false, false)));
+        t.register(Command.of("expireat", c -> expire(c, true, true)));
+        t.register(Command.of("pexpireat", c -> expire(c, false, true)));
+        t.register(Command.of("ttl", c -> ttl(c, false, false)));
+        t.register(Command.of("pttl", c -> ttl(c, true, false)));
+        t.register(Command.of("expiretime", c -> ttl(c, false, true)));
+        t.register(Command.of("pexpiretime", c -> ttl(c, true, true)));
+        t.register(Command.of("persist", KeyCommands::persist));
+        t.register(Command.of("keys", KeyCommands::keys));
+        t.register(Command.of("scan", KeyCommands::scan));
+        t.register(Command.of("randomkey", KeyCommands::randomkey));
+        t.register(Command.of("rename", c -> rename(c, false)));
+        t.register(Command.of("renamenx", c -> rename(c, true)));
+        t.register(Command.of("copy", KeyCommands::copy));
+        t.register(Command.of("move", KeyCommands::move));
+        t.register(Command.of("dump", KeyCommands::dump));
+        t.register(Command.of("restore", KeyCommands::restore));
+        t.register(Command.of("dbsize", c -> c.reply().integer(c.db().size())));
+        t.register(Command.of("flushdb", c -> flush(c, false)));
+        t.register(Command.of("flushall", c -> flush(c, true)));
+        t.register(Command.of("swapdb", KeyCommands::swapdb));
+        t.register(Command.of("object", c -> { })
+                .with(Command.of("encoding", KeyCommands::objectEncoding))
+                .with(Command.of("freq", KeyCommands::objectFreq))
+                .with(Command.of("idletime", KeyCommands::objectIdletime))
+                .with(Command.of("refcount", KeyCommands::objectRefcount))
+                .with(Command.of("help", c -> c.replyLines(OBJECT_HELP))));
     }
 
     // ------------------------------------------------------------------ existence

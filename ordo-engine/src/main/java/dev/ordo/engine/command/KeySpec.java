@@ -65,7 +65,7 @@ final class KeySpec {
     }
 
     /**
-     * Parses one spec as {@code redis-commands.txt} writes it:
+     * Parses one spec as {@code commands.txt} writes it:
      * {@code RW,access,update index:1 range:0:1:0 [-- notes]}.
      */
     static KeySpec parse(String text) {

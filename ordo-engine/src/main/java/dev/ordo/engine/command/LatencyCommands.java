@@ -20,21 +20,19 @@ import java.util.Set;
  * what the engine keeps; RESET is the one that changes anything.
  */
 final class LatencyCommands {
-    private static final String ADMIN_FLAGS = "admin noscript loading stale";
-    private static final String SERVER = "server";
 
     private LatencyCommands() {
     }
 
     static void register(CommandTable table) {
-        table.register(Command.of("latency", -2, "", 0, 0, 0, SERVER, c -> { })
-                .with(Command.of("latest", 2, ADMIN_FLAGS, 0, 0, 0, SERVER, LatencyCommands::latest))
-                .with(Command.of("history", 3, ADMIN_FLAGS, 0, 0, 0, SERVER, LatencyCommands::history))
-                .with(Command.of("reset", -2, ADMIN_FLAGS, 0, 0, 0, SERVER, LatencyCommands::reset))
-                .with(Command.of("graph", 3, ADMIN_FLAGS, 0, 0, 0, SERVER, LatencyCommands::graph))
-                .with(Command.of("doctor", 2, ADMIN_FLAGS, 0, 0, 0, SERVER, LatencyCommands::doctor))
-                .with(Command.of("histogram", -2, ADMIN_FLAGS, 0, 0, 0, SERVER, LatencyCommands::histogram))
-                .with(Command.of("help", 2, "loading stale", 0, 0, 0, SERVER, LatencyCommands::help)));
+        table.register(Command.of("latency", c -> { })
+                .with(Command.of("latest", LatencyCommands::latest))
+                .with(Command.of("history", LatencyCommands::history))
+                .with(Command.of("reset", LatencyCommands::reset))
+                .with(Command.of("graph", LatencyCommands::graph))
+                .with(Command.of("doctor", LatencyCommands::doctor))
+                .with(Command.of("histogram", LatencyCommands::histogram))
+                .with(Command.of("help", LatencyCommands::help)));
     }
 
     private static LatencyMonitor monitor(Call c) {

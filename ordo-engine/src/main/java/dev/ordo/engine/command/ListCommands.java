@@ -29,30 +29,28 @@ final class ListCommands {
     }
 
     static void register(CommandTable t) {
-        t.register(Command.of("lpush", -3, "write denyoom fast", 1, 1, 1, "list", c -> push(c, HEAD, false)));
-        t.register(Command.of("rpush", -3, "write denyoom fast", 1, 1, 1, "list", c -> push(c, TAIL, false)));
-        t.register(Command.of("lpushx", -3, "write denyoom fast", 1, 1, 1, "list", c -> push(c, HEAD, true)));
-        t.register(Command.of("rpushx", -3, "write denyoom fast", 1, 1, 1, "list", c -> push(c, TAIL, true)));
-        t.register(Command.of("linsert", 5, "write denyoom", 1, 1, 1, "list", ListCommands::linsert));
-        t.register(Command.of("llen", 2, "readonly fast", 1, 1, 1, "list", ListCommands::llen));
-        t.register(Command.of("lindex", 3, "readonly", 1, 1, 1, "list", ListCommands::lindex));
-        t.register(Command.of("lset", 4, "write denyoom", 1, 1, 1, "list", ListCommands::lset));
-        t.register(Command.of("lrange", 4, "readonly", 1, 1, 1, "list", ListCommands::lrange));
-        t.register(Command.of("ltrim", 4, "write", 1, 1, 1, "list", ListCommands::ltrim));
-        t.register(Command.of("lrem", 4, "write", 1, 1, 1, "list", ListCommands::lrem));
-        t.register(Command.of("lpos", -3, "readonly", 1, 1, 1, "list", ListCommands::lpos));
-        t.register(Command.of("lpop", -2, "write fast", 1, 1, 1, "list", c -> pop(c, HEAD)));
-        t.register(Command.of("rpop", -2, "write fast", 1, 1, 1, "list", c -> pop(c, TAIL)));
-        t.register(Command.of("lmpop", -4, "write movable_keys", 0, 0, 0, "list", c -> lmpop(c, 1, false)));
-        t.register(Command.of("rpoplpush", 3, "write denyoom", 1, 2, 1, "list", c -> move(c, TAIL, HEAD, -1)));
-        t.register(Command.of("lmove", 5, "write denyoom", 1, 2, 1, "list", c -> move(c, side(c, 3), side(c, 4), -1)));
-        t.register(Command.of("blpop", -3, "write noscript blocking", 1, -2, 1, "list", c -> bpop(c, HEAD)));
-        t.register(Command.of("brpop", -3, "write noscript blocking", 1, -2, 1, "list", c -> bpop(c, TAIL)));
-        t.register(Command.of("brpoplpush", 4, "write denyoom noscript blocking", 1, 2, 1, "list",
-                c -> move(c, TAIL, HEAD, 3)));
-        t.register(Command.of("blmove", 6, "write denyoom noscript blocking", 1, 2, 1, "list",
-                c -> move(c, side(c, 3), side(c, 4), 5)));
-        t.register(Command.of("blmpop", -5, "write blocking movable_keys", 0, 0, 0, "list", c -> lmpop(c, 2, true)));
+        t.register(Command.of("lpush", c -> push(c, HEAD, false)));
+        t.register(Command.of("rpush", c -> push(c, TAIL, false)));
+        t.register(Command.of("lpushx", c -> push(c, HEAD, true)));
+        t.register(Command.of("rpushx", c -> push(c, TAIL, true)));
+        t.register(Command.of("linsert", ListCommands::linsert));
+        t.register(Command.of("llen", ListCommands::llen));
+        t.register(Command.of("lindex", ListCommands::lindex));
+        t.register(Command.of("lset", ListCommands::lset));
+        t.register(Command.of("lrange", ListCommands::lrange));
+        t.register(Command.of("ltrim", ListCommands::ltrim));
+        t.register(Command.of("lrem", ListCommands::lrem));
+        t.register(Command.of("lpos", ListCommands::lpos));
+        t.register(Command.of("lpop", c -> pop(c, HEAD)));
+        t.register(Command.of("rpop", c -> pop(c, TAIL)));
+        t.register(Command.of("lmpop", c -> lmpop(c, 1, false)));
+        t.register(Command.of("rpoplpush", c -> move(c, TAIL, HEAD, -1)));
+        t.register(Command.of("lmove", c -> move(c, side(c, 3), side(c, 4), -1)));
+        t.register(Command.of("blpop", c -> bpop(c, HEAD)));
+        t.register(Command.of("brpop", c -> bpop(c, TAIL)));
+        t.register(Command.of("brpoplpush", c -> move(c, TAIL, HEAD, 3)));
+        t.register(Command.of("blmove", c -> move(c, side(c, 3), side(c, 4), 5)));
+        t.register(Command.of("blmpop", c -> lmpop(c, 2, true)));
     }
 
     // ------------------------------------------------------------------ pushes and changes

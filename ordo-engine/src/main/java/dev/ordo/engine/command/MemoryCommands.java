@@ -37,13 +37,13 @@ final class MemoryCommands {
     }
 
     static void register(CommandTable t) {
-        t.register(Command.of("memory", -2, "", 0, 0, 0, "server", c -> { })
-                .with(Command.of("doctor", 2, "", 0, 0, 0, "server", MemoryCommands::doctor))
-                .with(Command.of("malloc-stats", 2, "", 0, 0, 0, "server", MemoryCommands::mallocStats))
-                .with(Command.of("purge", 2, "", 0, 0, 0, "server", MemoryCommands::purge))
-                .with(Command.of("stats", 2, "", 0, 0, 0, "server", MemoryCommands::stats))
-                .with(Command.of("usage", -3, "readonly", 2, 2, 1, "server", MemoryCommands::usage))
-                .with(Command.of("help", 2, "loading stale", 0, 0, 0, "server", c -> c.replyLines(HELP))));
+        t.register(Command.of("memory", c -> { })
+                .with(Command.of("doctor", MemoryCommands::doctor))
+                .with(Command.of("malloc-stats", MemoryCommands::mallocStats))
+                .with(Command.of("purge", MemoryCommands::purge))
+                .with(Command.of("stats", MemoryCommands::stats))
+                .with(Command.of("usage", MemoryCommands::usage))
+                .with(Command.of("help", c -> c.replyLines(HELP))));
     }
 
     /** MEMORY USAGE key [SAMPLES count]: the bytes the key and its value hold, as the memory accounting counts them, or nil. */

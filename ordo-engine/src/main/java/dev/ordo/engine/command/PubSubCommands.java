@@ -22,31 +22,26 @@ import java.util.List;
  */
 final class PubSubCommands {
     private static final String PUBSUB = "pubsub";
-    private static final String SUBSCRIBING = "pubsub noscript loading stale";
-    private static final String INSPECTING = "pubsub loading stale";
 
     private PubSubCommands() {
     }
 
     static void register(CommandTable table) {
-        table.register(Command.of("subscribe", -2, SUBSCRIBING, 0, 0, 0, PUBSUB, c -> subscribe(c, Space.CHANNELS)));
-        table.register(Command.of("psubscribe", -2, SUBSCRIBING, 0, 0, 0, PUBSUB, c -> subscribe(c, Space.PATTERNS)));
-        table.register(Command.of("ssubscribe", -2, SUBSCRIBING, 1, -1, 1, PUBSUB, c -> subscribe(c, Space.SHARD_CHANNELS)));
-        table.register(Command.of("unsubscribe", -1, SUBSCRIBING, 0, 0, 0, PUBSUB, c -> unsubscribe(c, Space.CHANNELS)));
-        table.register(Command.of("punsubscribe", -1, SUBSCRIBING, 0, 0, 0, PUBSUB, c -> unsubscribe(c, Space.PATTERNS)));
-        table.register(Command.of("sunsubscribe", -1, SUBSCRIBING, 1, -1, 1, PUBSUB, c -> unsubscribe(c, Space.SHARD_CHANNELS)));
-        table.register(Command.of("publish", 3, INSPECTING + " fast may_replicate", 0, 0, 0, PUBSUB,
-                c -> c.reply().integer(c.context().pubSub().publish(c.arg(1), c.arg(2)))));
-        table.register(Command.of("spublish", 3, INSPECTING + " fast may_replicate", 1, 1, 1, PUBSUB,
-                c -> c.reply().integer(c.context().pubSub().publishShard(c.arg(1), c.arg(2)))));
-        table.register(Command.of("pubsub", -2, "", 0, 0, 0, PUBSUB, c -> { })
-                .with(Command.of("channels", -2, INSPECTING, 0, 0, 0, PUBSUB, c -> channels(c, Space.CHANNELS)))
-                .with(Command.of("shardchannels", -2, INSPECTING, 0, 0, 0, PUBSUB, c -> channels(c, Space.SHARD_CHANNELS)))
-                .with(Command.of("numsub", -2, INSPECTING, 0, 0, 0, PUBSUB, c -> numsub(c, Space.CHANNELS)))
-                .with(Command.of("shardnumsub", -2, INSPECTING, 0, 0, 0, PUBSUB, c -> numsub(c, Space.SHARD_CHANNELS)))
-                .with(Command.of("numpat", 2, INSPECTING, 0, 0, 0, PUBSUB,
-                        c -> c.reply().integer(c.context().pubSub().nameCount(Space.PATTERNS))))
-                .with(Command.of("help", 2, "loading stale", 0, 0, 0, PUBSUB, PubSubCommands::help)));
+        table.register(Command.of("subscribe", c -> subscribe(c, Space.CHANNELS)));
+        table.register(Command.of("psubscribe", c -> subscribe(c, Space.PATTERNS)));
+        table.register(Command.of("ssubscribe", c -> subscribe(c, Space.SHARD_CHANNELS)));
+        table.register(Command.of("unsubscribe", c -> unsubscribe(c, Space.CHANNELS)));
+        table.register(Command.of("punsubscribe", c -> unsubscribe(c, Space.PATTERNS)));
+        table.register(Command.of("sunsubscribe", c -> unsubscribe(c, Space.SHARD_CHANNELS)));
+        table.register(Command.of("publish", c -> c.reply().integer(c.context().pubSub().publish(c.arg(1), c.arg(2)))));
+        table.register(Command.of("spublish", c -> c.reply().integer(c.context().pubSub().publishShard(c.arg(1), c.arg(2)))));
+        table.register(Command.of("pubsub", c -> { })
+                .with(Command.of("channels", c -> channels(c, Space.CHANNELS)))
+                .with(Command.of("shardchannels", c -> channels(c, Space.SHARD_CHANNELS)))
+                .with(Command.of("numsub", c -> numsub(c, Space.CHANNELS)))
+                .with(Command.of("shardnumsub", c -> numsub(c, Space.SHARD_CHANNELS)))
+                .with(Command.of("numpat", c -> c.reply().integer(c.context().pubSub().nameCount(Space.PATTERNS))))
+                .with(Command.of("help", PubSubCommands::help)));
     }
 
     /** Whether a RESP2 client with subscriptions may run {@code command} (Redis's restricted context). */

@@ -27,48 +27,41 @@ final class ServerCommands {
     /** The Redis version Ordo reports (HELLO, INFO). */
     static final String REDIS_VERSION = Compatibility.REDIS_VERSION;
 
-    private static final String SERVER = "server";
-    private static final String ADMIN_FLAGS = "admin noscript loading stale";
     private static final int DEFAULT_SLOWLOG_COUNT = 10;
 
     private ServerCommands() {
     }
 
     static void register(CommandTable table) {
-        table.register(Command.of("command", -1, "loading stale", 0, 0, 0, SERVER, ServerCommands::writeAllInfo)
-                .with(Command.of("count", 2, "loading stale", 0, 0, 0, SERVER,
-                        c -> c.reply().integer(c.context().commands().size())))
-                .with(Command.of("info", -2, "loading stale", 0, 0, 0, SERVER, ServerCommands::commandInfo))
-                .with(Command.of("docs", -2, "loading stale", 0, 0, 0, SERVER, ServerCommands::commandDocs))
-                .with(Command.of("list", -2, "loading stale", 0, 0, 0, SERVER, ServerCommands::commandList))
-                .with(Command.of("getkeys", -4, "loading stale", 0, 0, 0, SERVER, ServerCommands::commandGetKeys))
-                .with(Command.of("help", 2, "loading stale", 0, 0, 0, SERVER, ServerCommands::commandHelp)));
-        table.register(Command.of("config", -2, "", 0, 0, 0, SERVER, c -> { })
-                .with(Command.of("get", -3, ADMIN_FLAGS, 0, 0, 0, SERVER, ServerCommands::configGet))
-                .with(Command.of("set", -4, ADMIN_FLAGS, 0, 0, 0, SERVER, ServerCommands::configSet))
-                .with(Command.of("resetstat", 2, ADMIN_FLAGS, 0, 0, 0, SERVER, ServerCommands::configResetStat))
-                .with(Command.of("help", 2, "loading stale", 0, 0, 0, SERVER, ServerCommands::configHelp)));
-        table.register(Command.of("info", -1, "loading stale", 0, 0, 0, SERVER, ServerCommands::info));
-        table.register(Command.of("time", 1, "loading stale fast", 0, 0, 0, SERVER, ServerCommands::time));
-        table.register(Command.of("shutdown", -1, "admin noscript loading stale no_multi allow_busy", 0, 0, 0, SERVER,
-                ServerCommands::shutdown));
-        table.register(Command.of("slowlog", -2, "", 0, 0, 0, SERVER, c -> { })
-                .with(Command.of("get", -2, "admin loading stale", 0, 0, 0, SERVER, ServerCommands::slowlogGet))
-                .with(Command.of("len", 2, "admin loading stale", 0, 0, 0, SERVER,
-                        c -> c.reply().integer(c.context().dispatcher().slowLog().size())))
-                .with(Command.of("reset", 2, "admin loading stale", 0, 0, 0, SERVER, ServerCommands::slowlogReset))
-                .with(Command.of("help", 2, "loading stale", 0, 0, 0, SERVER, ServerCommands::slowlogHelp)));
+        table.register(Command.of("command", ServerCommands::writeAllInfo)
+                .with(Command.of("count", c -> c.reply().integer(c.context().commands().size())))
+                .with(Command.of("info", ServerCommands::commandInfo))
+                .with(Command.of("docs", ServerCommands::commandDocs))
+                .with(Command.of("list", ServerCommands::commandList))
+                .with(Command.of("getkeys", ServerCommands::commandGetKeys))
+                .with(Command.of("help", ServerCommands::commandHelp)));
+        table.register(Command.of("config", c -> { })
+                .with(Command.of("get", ServerCommands::configGet))
+                .with(Command.of("set", ServerCommands::configSet))
+                .with(Command.of("resetstat", ServerCommands::configResetStat))
+                .with(Command.of("help", ServerCommands::configHelp)));
+        table.register(Command.of("info", ServerCommands::info));
+        table.register(Command.of("time", ServerCommands::time));
+        table.register(Command.of("shutdown", ServerCommands::shutdown));
+        table.register(Command.of("slowlog", c -> { })
+                .with(Command.of("get", ServerCommands::slowlogGet))
+                .with(Command.of("len", c -> c.reply().integer(c.context().dispatcher().slowLog().size())))
+                .with(Command.of("reset", ServerCommands::slowlogReset))
+                .with(Command.of("help", ServerCommands::slowlogHelp)));
         DebugCommands.register(table);
-        table.register(Command.of("monitor", 1, ADMIN_FLAGS, 0, 0, 0, SERVER, ServerCommands::monitor));
-        table.register(Command.of("save", 1, "admin noscript no_multi", 0, 0, 0, SERVER, c -> {
+        table.register(Command.of("monitor", ServerCommands::monitor));
+        table.register(Command.of("save", c -> {
             c.context().persistence().save();
             c.reply().simpleString("OK");
         }));
-        table.register(Command.of("bgsave", -1, "admin noscript", 0, 0, 0, SERVER, ServerCommands::bgsave));
-        table.register(Command.of("bgrewriteaof", 1, "admin noscript", 0, 0, 0, SERVER,
-                c -> c.reply().simpleString(c.context().persistence().bgrewriteaof())));
-        table.register(Command.of("lastsave", 1, "loading stale fast", 0, 0, 0, SERVER,
-                c -> c.reply().integer(c.context().persistence().lastSave())));
+        table.register(Command.of("bgsave", ServerCommands::bgsave));
+        table.register(Command.of("bgrewriteaof", c -> c.reply().simpleString(c.context().persistence().bgrewriteaof())));
+        table.register(Command.of("lastsave", c -> c.reply().integer(c.context().persistence().lastSave())));
     }
 
     /**

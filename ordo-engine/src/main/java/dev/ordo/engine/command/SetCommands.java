@@ -40,23 +40,23 @@ final class SetCommands {
     }
 
     static void register(CommandTable t) {
-        t.register(Command.of("sadd", -3, "write denyoom fast", 1, 1, 1, "set", SetCommands::sadd));
-        t.register(Command.of("srem", -3, "write fast", 1, 1, 1, "set", SetCommands::srem));
-        t.register(Command.of("scard", 2, "readonly fast", 1, 1, 1, "set", SetCommands::scard));
-        t.register(Command.of("sismember", 3, "readonly fast", 1, 1, 1, "set", SetCommands::sismember));
-        t.register(Command.of("smismember", -3, "readonly fast", 1, 1, 1, "set", SetCommands::smismember));
-        t.register(Command.of("smembers", 2, "readonly", 1, 1, 1, "set", SetCommands::smembers));
-        t.register(Command.of("srandmember", -2, "readonly", 1, 1, 1, "set", SetCommands::srandmember));
-        t.register(Command.of("spop", -2, "write fast", 1, 1, 1, "set", SetCommands::spop));
-        t.register(Command.of("smove", 4, "write fast", 1, 2, 1, "set", SetCommands::smove));
-        t.register(Command.of("sscan", -3, "readonly", 1, 1, 1, "set", SetCommands::sscan));
-        t.register(Command.of("sinter", -2, "readonly", 1, -1, 1, "set", SetCommands::sinter));
-        t.register(Command.of("sintercard", -3, "readonly movable_keys", 0, 0, 0, "set", SetCommands::sintercard));
-        t.register(Command.of("sinterstore", -3, "write denyoom", 1, -1, 1, "set", SetCommands::sinterstore));
-        t.register(Command.of("sunion", -2, "readonly", 1, -1, 1, "set", c -> unionOrDiff(c, false, false)));
-        t.register(Command.of("sunionstore", -3, "write denyoom", 1, -1, 1, "set", c -> unionOrDiff(c, false, true)));
-        t.register(Command.of("sdiff", -2, "readonly", 1, -1, 1, "set", c -> unionOrDiff(c, true, false)));
-        t.register(Command.of("sdiffstore", -3, "write denyoom", 1, -1, 1, "set", c -> unionOrDiff(c, true, true)));
+        t.register(Command.of("sadd", SetCommands::sadd));
+        t.register(Command.of("srem", SetCommands::srem));
+        t.register(Command.of("scard", SetCommands::scard));
+        t.register(Command.of("sismember", SetCommands::sismember));
+        t.register(Command.of("smismember", SetCommands::smismember));
+        t.register(Command.of("smembers", SetCommands::smembers));
+        t.register(Command.of("srandmember", SetCommands::srandmember));
+        t.register(Command.of("spop", SetCommands::spop));
+        t.register(Command.of("smove", SetCommands::smove));
+        t.register(Command.of("sscan", SetCommands::sscan));
+        t.register(Command.of("sinter", SetCommands::sinter));
+        t.register(Command.of("sintercard", SetCommands::sintercard));
+        t.register(Command.of("sinterstore", SetCommands::sinterstore));
+        t.register(Command.of("sunion", c -> unionOrDiff(c, false, false)));
+        t.register(Command.of("sunionstore", c -> unionOrDiff(c, false, true)));
+        t.register(Command.of("sdiff", c -> unionOrDiff(c, true, false)));
+        t.register(Command.of("sdiffstore", c -> unionOrDiff(c, true, true)));
     }
 
     /** The live encoding limits from the configuration. */

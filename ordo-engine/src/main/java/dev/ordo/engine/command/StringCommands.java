@@ -52,30 +52,28 @@ final class StringCommands {
     }
 
     static void register(CommandTable table) {
-        table.register(Command.of("get", 2, "readonly fast", 1, 1, 1, "string", StringCommands::get));
-        table.register(Command.of("set", -3, "write denyoom", 1, 1, 1, "string", StringCommands::set));
-        table.register(Command.of("setnx", 3, "write denyoom fast", 1, 1, 1, "string", StringCommands::setnx));
-        table.register(Command.of("setex", 4, "write denyoom", 1, 1, 1, "string",
-                c -> setWithTimeout(c, EX, Errors.INVALID_EXPIRE_SETEX)));
-        table.register(Command.of("psetex", 4, "write denyoom", 1, 1, 1, "string",
-                c -> setWithTimeout(c, PX, Errors.INVALID_EXPIRE_PSETEX)));
-        table.register(Command.of("getset", 3, "write denyoom fast", 1, 1, 1, "string", StringCommands::getset));
-        table.register(Command.of("getdel", 2, "write fast", 1, 1, 1, "string", StringCommands::getdel));
-        table.register(Command.of("getex", -2, "write fast", 1, 1, 1, "string", StringCommands::getex));
-        table.register(Command.of("mget", -2, "readonly fast", 1, -1, 1, "string", StringCommands::mget));
-        table.register(Command.of("mset", -3, "write denyoom", 1, -1, 2, "string", StringCommands::mset));
-        table.register(Command.of("msetnx", -3, "write denyoom", 1, -1, 2, "string", StringCommands::msetnx));
-        table.register(Command.of("incr", 2, "write denyoom fast", 1, 1, 1, "string", c -> incrBy(c, 1)));
-        table.register(Command.of("decr", 2, "write denyoom fast", 1, 1, 1, "string", c -> incrBy(c, -1)));
-        table.register(Command.of("incrby", 3, "write denyoom fast", 1, 1, 1, "string", c -> incrBy(c, c.longArg(2))));
-        table.register(Command.of("decrby", 3, "write denyoom fast", 1, 1, 1, "string", StringCommands::decrby));
-        table.register(Command.of("incrbyfloat", 3, "write denyoom fast", 1, 1, 1, "string", StringCommands::incrbyfloat));
-        table.register(Command.of("append", 3, "write denyoom fast", 1, 1, 1, "string", StringCommands::append));
-        table.register(Command.of("strlen", 2, "readonly fast", 1, 1, 1, "string", StringCommands::strlen));
-        table.register(Command.of("getrange", 4, "readonly", 1, 1, 1, "string", StringCommands::getrange));
-        table.register(Command.of("substr", 4, "readonly", 1, 1, 1, "string", StringCommands::getrange));
-        table.register(Command.of("setrange", 4, "write denyoom", 1, 1, 1, "string", StringCommands::setrange));
-        table.register(Command.of("lcs", -3, "readonly", 1, 2, 1, "string", StringCommands::lcs));
+        table.register(Command.of("get", StringCommands::get));
+        table.register(Command.of("set", StringCommands::set));
+        table.register(Command.of("setnx", StringCommands::setnx));
+        table.register(Command.of("setex", c -> setWithTimeout(c, EX, Errors.INVALID_EXPIRE_SETEX)));
+        table.register(Command.of("psetex", c -> setWithTimeout(c, PX, Errors.INVALID_EXPIRE_PSETEX)));
+        table.register(Command.of("getset", StringCommands::getset));
+        table.register(Command.of("getdel", StringCommands::getdel));
+        table.register(Command.of("getex", StringCommands::getex));
+        table.register(Command.of("mget", StringCommands::mget));
+        table.register(Command.of("mset", StringCommands::mset));
+        table.register(Command.of("msetnx", StringCommands::msetnx));
+        table.register(Command.of("incr", c -> incrBy(c, 1)));
+        table.register(Command.of("decr", c -> incrBy(c, -1)));
+        table.register(Command.of("incrby", c -> incrBy(c, c.longArg(2))));
+        table.register(Command.of("decrby", StringCommands::decrby));
+        table.register(Command.of("incrbyfloat", StringCommands::incrbyfloat));
+        table.register(Command.of("append", StringCommands::append));
+        table.register(Command.of("strlen", StringCommands::strlen));
+        table.register(Command.of("getrange", StringCommands::getrange));
+        table.register(Command.of("substr", StringCommands::getrange));
+        table.register(Command.of("setrange", StringCommands::setrange));
+        table.register(Command.of("lcs", StringCommands::lcs));
     }
 
     /** SET and GETEX options: the flags given, and where the expiry argument is (-1: none). */

@@ -70,11 +70,11 @@ public final class Transactions {
     }
 
     static void register(CommandTable t) {
-        t.register(Command.of("multi", 1, "noscript loading stale fast allow_busy", 0, 0, 0, "transactions", Transactions::multi));
-        t.register(Command.of("exec", 1, "noscript loading stale skip_slowlog", 0, 0, 0, "transactions", Transactions::exec));
-        t.register(Command.of("discard", 1, "noscript loading stale fast allow_busy", 0, 0, 0, "transactions", Transactions::discard));
-        t.register(Command.of("watch", -2, "noscript loading stale fast allow_busy", 1, -1, 1, "transactions", Transactions::watch));
-        t.register(Command.of("unwatch", 1, "noscript loading stale fast allow_busy", 0, 0, 0, "transactions", Transactions::unwatch));
+        t.register(Command.of("multi", Transactions::multi));
+        t.register(Command.of("exec", Transactions::exec));
+        t.register(Command.of("discard", Transactions::discard));
+        t.register(Command.of("watch", Transactions::watch));
+        t.register(Command.of("unwatch", Transactions::unwatch));
     }
 
     /** Whether {@code command} runs at once inside MULTI instead of being queued. */

@@ -39,41 +39,41 @@ final class ZSetCommands {
     }
 
     static void register(CommandTable t) {
-        t.register(Command.of("zadd", -4, "write denyoom fast", 1, 1, 1, "sorted-set", ZSetCommands::zadd));
-        t.register(Command.of("zincrby", 4, "write denyoom fast", 1, 1, 1, "sorted-set", ZSetCommands::zincrby));
-        t.register(Command.of("zcard", 2, "readonly fast", 1, 1, 1, "sorted-set", ZSetCommands::zcard));
-        t.register(Command.of("zcount", 4, "readonly fast", 1, 1, 1, "sorted-set", ZSetCommands::zcount));
-        t.register(Command.of("zlexcount", 4, "readonly fast", 1, 1, 1, "sorted-set", ZSetCommands::zlexcount));
-        t.register(Command.of("zscore", 3, "readonly fast", 1, 1, 1, "sorted-set", ZSetCommands::zscore));
-        t.register(Command.of("zmscore", -3, "readonly fast", 1, 1, 1, "sorted-set", ZSetCommands::zmscore));
-        t.register(Command.of("zrank", -3, "readonly fast", 1, 1, 1, "sorted-set", c -> zrank(c, false)));
-        t.register(Command.of("zrevrank", -3, "readonly fast", 1, 1, 1, "sorted-set", c -> zrank(c, true)));
-        t.register(Command.of("zrem", -3, "write fast", 1, 1, 1, "sorted-set", ZSetCommands::zrem));
-        t.register(Command.of("zremrangebyrank", 4, "write", 1, 1, 1, "sorted-set", ZSetCommands::zremrangebyrank));
-        t.register(Command.of("zremrangebyscore", 4, "write", 1, 1, 1, "sorted-set", ZSetCommands::zremrangebyscore));
-        t.register(Command.of("zremrangebylex", 4, "write", 1, 1, 1, "sorted-set", ZSetCommands::zremrangebylex));
-        t.register(Command.of("zrange", -4, "readonly", 1, 1, 1, "sorted-set", c -> range(c, RangeQuery.Kind.AUTO, false, false)));
-        t.register(Command.of("zrangestore", -5, "write denyoom", 1, 2, 1, "sorted-set", c -> range(c, RangeQuery.Kind.AUTO, false, true)));
-        t.register(Command.of("zrevrange", -4, "readonly", 1, 1, 1, "sorted-set", c -> range(c, RangeQuery.Kind.RANK, true, false)));
-        t.register(Command.of("zrangebyscore", -4, "readonly", 1, 1, 1, "sorted-set", c -> range(c, RangeQuery.Kind.SCORE, false, false)));
-        t.register(Command.of("zrevrangebyscore", -4, "readonly", 1, 1, 1, "sorted-set", c -> range(c, RangeQuery.Kind.SCORE, true, false)));
-        t.register(Command.of("zrangebylex", -4, "readonly", 1, 1, 1, "sorted-set", c -> range(c, RangeQuery.Kind.LEX, false, false)));
-        t.register(Command.of("zrevrangebylex", -4, "readonly", 1, 1, 1, "sorted-set", c -> range(c, RangeQuery.Kind.LEX, true, false)));
-        t.register(Command.of("zpopmin", -2, "write fast", 1, 1, 1, "sorted-set", c -> zpop(c, MIN)));
-        t.register(Command.of("zpopmax", -2, "write fast", 1, 1, 1, "sorted-set", c -> zpop(c, MAX)));
-        t.register(Command.of("bzpopmin", -3, "write noscript blocking fast", 1, -2, 1, "sorted-set", c -> bzpop(c, MIN)));
-        t.register(Command.of("bzpopmax", -3, "write noscript blocking fast", 1, -2, 1, "sorted-set", c -> bzpop(c, MAX)));
-        t.register(Command.of("zmpop", -4, "write movable_keys", 0, 0, 0, "sorted-set", c -> zmpop(c, 1, false)));
-        t.register(Command.of("bzmpop", -5, "write blocking movable_keys", 0, 0, 0, "sorted-set", c -> zmpop(c, 2, true)));
-        t.register(Command.of("zrandmember", -2, "readonly", 1, 1, 1, "sorted-set", ZSetCommands::zrandmember));
-        t.register(Command.of("zscan", -3, "readonly", 1, 1, 1, "sorted-set", ZSetCommands::zscan));
-        t.register(Command.of("zunion", -3, "readonly movable_keys", 0, 0, 0, "sorted-set", c -> algebra(c, Op.UNION, false)));
-        t.register(Command.of("zinter", -3, "readonly movable_keys", 0, 0, 0, "sorted-set", c -> algebra(c, Op.INTER, false)));
-        t.register(Command.of("zdiff", -3, "readonly movable_keys", 0, 0, 0, "sorted-set", c -> algebra(c, Op.DIFF, false)));
-        t.register(Command.of("zunionstore", -4, "write denyoom movable_keys", 1, 1, 1, "sorted-set", c -> algebra(c, Op.UNION, true)));
-        t.register(Command.of("zinterstore", -4, "write denyoom movable_keys", 1, 1, 1, "sorted-set", c -> algebra(c, Op.INTER, true)));
-        t.register(Command.of("zdiffstore", -4, "write denyoom movable_keys", 1, 1, 1, "sorted-set", c -> algebra(c, Op.DIFF, true)));
-        t.register(Command.of("zintercard", -3, "readonly movable_keys", 0, 0, 0, "sorted-set", ZSetCommands::zintercard));
+        t.register(Command.of("zadd", ZSetCommands::zadd));
+        t.register(Command.of("zincrby", ZSetCommands::zincrby));
+        t.register(Command.of("zcard", ZSetCommands::zcard));
+        t.register(Command.of("zcount", ZSetCommands::zcount));
+        t.register(Command.of("zlexcount", ZSetCommands::zlexcount));
+        t.register(Command.of("zscore", ZSetCommands::zscore));
+        t.register(Command.of("zmscore", ZSetCommands::zmscore));
+        t.register(Command.of("zrank", c -> zrank(c, false)));
+        t.register(Command.of("zrevrank", c -> zrank(c, true)));
+        t.register(Command.of("zrem", ZSetCommands::zrem));
+        t.register(Command.of("zremrangebyrank", ZSetCommands::zremrangebyrank));
+        t.register(Command.of("zremrangebyscore", ZSetCommands::zremrangebyscore));
+        t.register(Command.of("zremrangebylex", ZSetCommands::zremrangebylex));
+        t.register(Command.of("zrange", c -> range(c, RangeQuery.Kind.AUTO, false, false)));
+        t.register(Command.of("zrangestore", c -> range(c, RangeQuery.Kind.AUTO, false, true)));
+        t.register(Command.of("zrevrange", c -> range(c, RangeQuery.Kind.RANK, true, false)));
+        t.register(Command.of("zrangebyscore", c -> range(c, RangeQuery.Kind.SCORE, false, false)));
+        t.register(Command.of("zrevrangebyscore", c -> range(c, RangeQuery.Kind.SCORE, true, false)));
+        t.register(Command.of("zrangebylex", c -> range(c, RangeQuery.Kind.LEX, false, false)));
+        t.register(Command.of("zrevrangebylex", c -> range(c, RangeQuery.Kind.LEX, true, false)));
+        t.register(Command.of("zpopmin", c -> zpop(c, MIN)));
+        t.register(Command.of("zpopmax", c -> zpop(c, MAX)));
+        t.register(Command.of("bzpopmin", c -> bzpop(c, MIN)));
+        t.register(Command.of("bzpopmax", c -> bzpop(c, MAX)));
+        t.register(Command.of("zmpop", c -> zmpop(c, 1, false)));
+        t.register(Command.of("bzmpop", c -> zmpop(c, 2, true)));
+        t.register(Command.of("zrandmember", ZSetCommands::zrandmember));
+        t.register(Command.of("zscan", ZSetCommands::zscan));
+        t.register(Command.of("zunion", c -> algebra(c, Op.UNION, false)));
+        t.register(Command.of("zinter", c -> algebra(c, Op.INTER, false)));
+        t.register(Command.of("zdiff", c -> algebra(c, Op.DIFF, false)));
+        t.register(Command.of("zunionstore", c -> algebra(c, Op.UNION, true)));
+        t.register(Command.of("zinterstore", c -> algebra(c, Op.INTER, true)));
+        t.register(Command.of("zdiffstore", c -> algebra(c, Op.DIFF, true)));
+        t.register(Command.of("zintercard", ZSetCommands::zintercard));
     }
 
     // ------------------------------------------------------------------ writes

@@ -236,6 +236,17 @@ public final class Database {
         keyspace.modified(index, key);
     }
 
+    /**
+     * Records that the value held by {@code key} changed its encoding but not its content (SORT's
+     * conversion of a sorted set): the memory accounting only; no watcher or tracker is told.
+     */
+    public void reencoded(Key key) {
+        Entry e = entries.get(key);
+        if (e != null) {
+            recount(e);
+        }
+    }
+
     /** Brings the accounted size of {@code e}'s value up to date, in O(1). */
     private void recount(Entry e) {
         long now = sizeOf(e.value);

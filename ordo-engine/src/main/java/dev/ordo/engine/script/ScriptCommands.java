@@ -17,7 +17,6 @@ import java.util.List;
  */
 public final class ScriptCommands {
     static final String NOSCRIPT = "NOSCRIPT No matching script. Please use EVAL.";
-    private static final String EVAL_FLAGS = "noscript stale skip_monitor no_mandatory_keys movable_keys";
     private static final List<String> SCRIPT_HELP = List.of(
             "SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
             "DEBUG (YES|SYNC|NO)",
@@ -84,49 +83,45 @@ public final class ScriptCommands {
     }
 
     public static void register(CommandTable t, Scripting scripting) {
-        t.register(withScriptFlags(Command.of("eval", -3, EVAL_FLAGS, 0, 0, 0, "scripting", c -> eval(c, scripting, false, false)),
+        t.register(withScriptFlags(Command.of("eval", c -> eval(c, scripting, false, false)),
                 args -> scripting.flagsOf(args[1])));
-        t.register(withScriptFlags(Command.of("evalsha", -3, EVAL_FLAGS, 0, 0, 0, "scripting", c -> eval(c, scripting, true, false)),
+        t.register(withScriptFlags(Command.of("evalsha", c -> eval(c, scripting, true, false)),
                 args -> cachedFlags(scripting, args[1])));
-        t.register(withScriptFlags(Command.of("eval_ro", -3, "readonly " + EVAL_FLAGS, 0, 0, 0, "scripting",
-                c -> eval(c, scripting, false, true)), args -> scripting.flagsOf(args[1])));
-        t.register(withScriptFlags(Command.of("evalsha_ro", -3, "readonly " + EVAL_FLAGS, 0, 0, 0, "scripting",
-                c -> eval(c, scripting, true, true)), args -> cachedFlags(scripting, args[1])));
-        t.register(Command.of("script", -2, "", 0, 0, 0, "scripting", c -> { })
-                .with(Command.of("load", 3, "noscript stale", 0, 0, 0, "scripting",
-                        c -> c.reply().bulk(scripting.load(c.arg(2)).sha().getBytes(java.nio.charset.StandardCharsets.US_ASCII))))
-                .with(Command.of("exists", -3, "noscript", 0, 0, 0, "scripting", c -> exists(c, scripting)))
-                .with(Command.of("flush", -2, "noscript", 0, 0, 0, "scripting", c -> flush(c, scripting)))
-                .with(Command.of("kill", 2, "noscript allow_busy", 0, 0, 0, "scripting", c -> kill(c, scripting, false)))
-                .with(Command.of("debug", 3, "noscript", 0, 0, 0, "scripting", ScriptCommands::debug))
-                .with(Command.of("help", 2, "loading stale", 0, 0, 0, "scripting", c -> c.replyLines(SCRIPT_HELP))));
-        t.register(withScriptFlags(Command.of("fcall", -3, EVAL_FLAGS, 0, 0, 0, "scripting", c -> fcall(c, scripting, false)),
+        t.register(withScriptFlags(Command.of("eval_ro", c -> eval(c, scripting, false, true)), args -> scripting.flagsOf(args[1])));
+        t.register(withScriptFlags(Command.of("evalsha_ro", c -> eval(c, scripting, true, true)), args -> cachedFlags(scripting, args[1])));
+        t.register(Command.of("script", c -> { })
+                .with(Command.of("load", c -> c.reply().bulk(scripting.load(c.arg(2)).sha().getBytes(java.nio.charset.StandardCharsets.US_ASCII))))
+                .with(Command.of("exists", c -> exists(c, scripting)))
+                .with(Command.of("flush", c -> flush(c, scripting)))
+                .with(Command.of("kill", c -> kill(c, scripting, false)))
+                .with(Command.of("debug", ScriptCommands::debug))
+                .with(Command.of("help", c -> c.replyLines(SCRIPT_HELP))));
+        t.register(withScriptFlags(Command.of("fcall", c -> fcall(c, scripting, false)),
                 args -> functionFlags(scripting, args[1])));
-        t.register(withScriptFlags(Command.of("fcall_ro", -3, "readonly " + EVAL_FLAGS, 0, 0, 0, "scripting",
-                c -> fcall(c, scripting, true)), args -> functionFlags(scripting, args[1])));
+        t.register(withScriptFlags(Command.of("fcall_ro", c -> fcall(c, scripting, true)), args -> functionFlags(scripting, args[1])));
         Functions f = scripting.functions();
-        t.register(Command.of("function", -2, "", 0, 0, 0, "scripting", c -> { })
-                .with(Command.of("load", -3, "write denyoom noscript", 0, 0, 0, "scripting", c -> functionLoad(c, f)))
-                .with(Command.of("list", -2, "noscript", 0, 0, 0, "scripting", c -> functionList(c, f)))
-                .with(Command.of("delete", 3, "write noscript", 0, 0, 0, "scripting", c -> {
+        t.register(Command.of("function", c -> { })
+                .with(Command.of("load", c -> functionLoad(c, f)))
+                .with(Command.of("list", c -> functionList(c, f)))
+                .with(Command.of("delete", c -> {
                     if (!f.delete(c.argString(2))) {
                         throw new ErrorReply("ERR Library not found");
                     }
                     c.reply().simpleString("OK");
                 }))
-                .with(Command.of("flush", -2, "write noscript", 0, 0, 0, "scripting", c -> {
+                .with(Command.of("flush", c -> {
                     if (c.argc() > 3 || c.argc() == 3 && !c.argIs(2, "sync") && !c.argIs(2, "async")) {
                         throw new ErrorReply("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
                     }
                     f.flush();
                     c.reply().simpleString("OK");
                 }))
-                .with(Command.of("dump", 2, "noscript", 0, 0, 0, "scripting", c -> c.reply().bulk(FunctionDump.dump(
+                .with(Command.of("dump", c -> c.reply().bulk(FunctionDump.dump(
                         f.libraries().stream().map(l -> l.code().getBytes(java.nio.charset.StandardCharsets.UTF_8)).toList()))))
-                .with(Command.of("restore", -3, "write denyoom noscript", 0, 0, 0, "scripting", c -> functionRestore(c, f)))
-                .with(Command.of("stats", 2, "noscript allow_busy", 0, 0, 0, "scripting", c -> functionStats(c, scripting)))
-                .with(Command.of("kill", 2, "noscript allow_busy", 0, 0, 0, "scripting", c -> kill(c, scripting, true)))
-                .with(Command.of("help", 2, "loading stale", 0, 0, 0, "scripting", c -> c.replyLines(FUNCTION_HELP))));
+                .with(Command.of("restore", c -> functionRestore(c, f)))
+                .with(Command.of("stats", c -> functionStats(c, scripting)))
+                .with(Command.of("kill", c -> kill(c, scripting, true)))
+                .with(Command.of("help", c -> c.replyLines(FUNCTION_HELP))));
     }
 
     /** Gives {@code command} the flags of the script each call runs, as Redis's evalGetCommandFlags does. */

@@ -427,6 +427,13 @@ public final class ZSet implements ScoredMembers, Value {
         return Footprint.object(3, 0) + store.allocatedBytes();
     }
 
+    /** Moves a listpack-encoded set to the skiplist encoding (Redis's SORT does this to every sorted set it reads). */
+    public void convertToSkiplist() {
+        if (store instanceof ListpackZSet lp) {
+            store = lp.toTree(shape);
+        }
+    }
+
     /** Throws {@link AssertionError} when an internal invariant does not hold. */
     void checkInvariants() {
         store.checkInvariants();

@@ -17,10 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AclChannelsTest {
     private final CommandTable table = new CommandTable()
-            .register(Command.of("publish", 3, "pubsub loading stale fast", 0, 0, 0, "pubsub", c -> { }))
-            .register(Command.of("subscribe", -2, "pubsub noscript loading stale", 0, 0, 0, "pubsub", c -> { }))
-            .register(Command.of("psubscribe", -2, "pubsub noscript loading stale", 0, 0, 0, "pubsub", c -> { }))
-            .register(Command.of("unsubscribe", -1, "pubsub noscript loading stale", 0, 0, 0, "pubsub", c -> { }));
+            .register(Command.of("publish", c -> { }))
+            .register(Command.of("subscribe", c -> { }))
+            .register(Command.of("psubscribe", c -> { }))
+            .register(Command.of("unsubscribe", c -> { }));
     private final Acl acl = new Acl(new Config(), table);
 
     private Acl.Denial check(String user, String... args) {

@@ -159,7 +159,7 @@ class ServerCommandsTest {
 
     @Test
     void commandInfo_keyedCommand_describesItsKeySpecAsRedisDoes() {
-        Command zadd = Command.of("zadd", -4, "write denyoom fast", 1, 1, 1, "sorted-set", c -> { });
+        Command zadd = new CommandTable().register(Command.of("zadd", c -> { })).lookup("zadd");
         RespText resp2 = new RespText(() -> 2);
         CommandIntrospection.writeInfo(resp2, zadd);
         assertThat(resp2.text()).isEqualTo("*10\r\n$4\r\nzadd\r\n:-4\r\n*3\r\n+write\r\n+denyoom\r\n+fast\r\n:1\r\n:1\r\n"
@@ -179,18 +179,18 @@ class ServerCommandsTest {
     @Test
     void commandInfo_openEndedKeyRange_keepsNegativeLastKey() {
         RespText out = new RespText(() -> 2);
-        CommandIntrospection.writeInfo(out, Command.of("mset", -3, "write denyoom", 1, -1, 2, "string", c -> { }));
+        CommandIntrospection.writeInfo(out, Command.custom("mset", -3, "write denyoom", 1, -1, 2, "string", c -> { }));
         assertThat(out.text()).contains("\r\n:1\r\n:-1\r\n:2\r\n*3\r\n+@write\r\n+@string\r\n+@slow\r\n")
                 .contains("$7\r\nlastkey\r\n:-1\r\n$7\r\nkeystep\r\n:2\r\n");
     }
 
     @Test
     void categories_flagsGroupAndName_matchRedisCategories() {
-        assertThat(CommandIntrospection.categories(Command.of("keys", 2, "readonly", 0, 0, 0, "generic", c -> { })))
+        assertThat(CommandIntrospection.derivedCategories(Command.custom("keys", 2, "readonly", 0, 0, 0, "generic", c -> { })))
                 .containsExactly("keyspace", "read", "slow", "dangerous");
-        assertThat(CommandIntrospection.categories(Command.of("sort", -2, "write denyoom movable_keys", 1, 1, 1, "generic",
+        assertThat(CommandIntrospection.derivedCategories(Command.custom("sort", -2, "write denyoom movable_keys", 1, 1, 1, "generic",
                 c -> { }))).containsExactly("write", "set", "sortedset", "list", "slow", "dangerous");
-        assertThat(CommandIntrospection.categories(Command.of("bzpopmin", -3, "write noscript blocking fast", 1, -2, 1,
+        assertThat(CommandIntrospection.derivedCategories(Command.custom("bzpopmin", -3, "write noscript blocking fast", 1, -2, 1,
                 "zset", c -> { }))).containsExactly("write", "sortedset", "fast", "blocking");
     }
 
