@@ -360,26 +360,9 @@ final class ListCommands {
 
     /** LMPOP numkeys key [key ...] LEFT|RIGHT [COUNT count], and BLMPOP timeout numkeys ... . */
     private static void lmpop(Call c, int numkeysIndex, boolean blocking) {
-        long numkeys = Call.parseLong(c.arg(numkeysIndex), Errors.NUMKEYS_NOT_POSITIVE);
-        if (numkeys < 1) {
-            throw new ErrorReply(Errors.NUMKEYS_NOT_POSITIVE);
-        }
-        long whereIndex = numkeysIndex + numkeys + 1;
-        if (whereIndex >= c.argc()) {
-            throw new ErrorReply(Errors.SYNTAX);
-        }
-        boolean head = side(c, (int) whereIndex);
-        long count = -1;
-        for (int j = (int) whereIndex + 1; j < c.argc(); j++) {
-            if (count == -1 && c.argIs(j, "COUNT") && j < c.argc() - 1) {
-                count = Call.parseLong(c.arg(++j), Errors.COUNT_NOT_POSITIVE);
-                if (count < 1) {
-                    throw new ErrorReply(Errors.COUNT_NOT_POSITIVE);
-                }
-            } else {
-                throw new ErrorReply(Errors.SYNTAX);
-            }
-        }
+        MultiPopArgs<Boolean> args = MultiPopArgs.parse(c, numkeysIndex, ListCommands::side);
+        boolean head = args.where();
+        int whereIndex = args.whereIndex();
         long timeout = blocking ? c.timeoutMillisArg(1) : 0;
         List<Key> keys = new ArrayList<>();
         for (int i = numkeysIndex + 1; i < whereIndex; i++) {
@@ -387,7 +370,7 @@ final class ListCommands {
             keys.add(key);
             ListValue list = c.mayServeFrom(key) ? c.readForWrite(key, ListValue.class) : null;
             if (list != null) {
-                List<byte[]> popped = popFrom(c, key, list, head, count == -1 ? 1 : count);
+                List<byte[]> popped = popFrom(c, key, list, head, args.countOrOne());
                 c.reply().arrayHeader(2);
                 c.reply().bulk(key.bytes());
                 replyElements(c, popped);

@@ -536,29 +536,12 @@ final class ZSetCommands {
 
     /** ZMPOP numkeys key [key ...] MIN|MAX [COUNT count], and BZMPOP timeout numkeys ... . */
     private static void zmpop(Call c, int numkeysIndex, boolean blocking) {
-        long numkeys = Call.parseLong(c.arg(numkeysIndex), Errors.NUMKEYS_NOT_POSITIVE);
-        if (numkeys < 1) {
-            throw new ErrorReply(Errors.NUMKEYS_NOT_POSITIVE);
-        }
-        long whereIndex = numkeysIndex + numkeys + 1;
-        if (whereIndex >= c.argc()) {
-            throw new ErrorReply(Errors.SYNTAX);
-        }
-        int where = whereArg(c, (int) whereIndex);
-        long count = -1;
-        for (int j = (int) whereIndex + 1; j < c.argc(); j++) {
-            if (count == -1 && c.argIs(j, "COUNT") && j < c.argc() - 1) {
-                count = Call.parseLong(c.arg(++j), Errors.COUNT_NOT_POSITIVE);
-                if (count < 1) {
-                    throw new ErrorReply(Errors.COUNT_NOT_POSITIVE);
-                }
-            } else {
-                throw new ErrorReply(Errors.SYNTAX);
-            }
-        }
+        MultiPopArgs<Integer> args = MultiPopArgs.parse(c, numkeysIndex, ZSetCommands::whereArg);
+        int where = args.where();
+        int whereIndex = args.whereIndex();
         // BZMPOP reads its timeout after the other arguments, as Redis does (its errors come first).
         long timeout = blocking ? c.timeoutMillisArg(1) : 0;
-        long n = count == -1 ? 1 : count;
+        long n = args.countOrOne();
         List<Key> keys = new ArrayList<>();
         for (int i = numkeysIndex + 1; i < whereIndex; i++) {
             Key key = c.key(i);

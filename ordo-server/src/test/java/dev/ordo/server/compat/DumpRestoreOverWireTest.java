@@ -13,7 +13,6 @@ import org.redisson.api.RBucket;
 import org.redisson.api.RMap;
 import org.redisson.api.RScoredSortedSet;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -260,17 +259,11 @@ class DumpRestoreOverWireTest {
         assertThat(seen.get(0).substring(5)).isEqualTo(seen.get(1).substring(5)).contains("restore").contains("del");
     }
 
-    private static RedissonClient redisson(SideBySide.Target target) {
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://127.0.0.1:" + target.port()).setConnectionMinimumIdleSize(2)
-                .setSubscriptionConnectionMinimumIdleSize(1);
-        return Redisson.create(config);
-    }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void redissonDumpAndRestore_copyObjectsOfEveryType(SideBySide.Target target) throws Exception {
-        RedissonClient client = redisson(target);
+        RedissonClient client = target.redisson();
         try {
             client.getKeys().flushall();
             RBucket<String> bucket = client.getBucket("bucket");

@@ -8,7 +8,6 @@ import org.redisson.api.RBlockingQueue;
 import org.redisson.api.RDelayedQueue;
 import org.redisson.api.RList;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import org.springframework.data.redis.connection.RedisListCommands.Direction;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -43,12 +42,6 @@ class ListClientsTest {
         return SERVERS.targets();
     }
 
-    private static RedissonClient redisson(SideBySide.Target target) {
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://127.0.0.1:" + target.port()).setConnectionMinimumIdleSize(4)
-                .setSubscriptionConnectionMinimumIdleSize(1);
-        return Redisson.create(config);
-    }
 
     /** An interruptible action run on another thread. */
     @FunctionalInterface
@@ -74,7 +67,7 @@ class ListClientsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void redissonList_readsAndWritesByIndexAndValue(SideBySide.Target target) {
-        RedissonClient client = redisson(target);
+        RedissonClient client = target.redisson();
         try {
             RList<String> list = client.getList("rlist");
             list.delete();
@@ -109,7 +102,7 @@ class ListClientsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void redissonBlockingQueue_blockedConsumersGetEveryOfferedElementOnce(SideBySide.Target target) throws Exception {
-        RedissonClient client = redisson(target);
+        RedissonClient client = target.redisson();
         try {
             RBlockingQueue<String> queue = client.getBlockingQueue("rbq");
             queue.delete();
@@ -150,7 +143,7 @@ class ListClientsTest {
     @MethodSource("servers")
     @SuppressWarnings("deprecation") // RDelayedQueue is deprecated for RReliableQueue, and still what most code calls
     void redissonDelayedQueue_offeredElementArrivesInTheDestinationQueue(SideBySide.Target target) throws Exception {
-        RedissonClient client = redisson(target);
+        RedissonClient client = target.redisson();
         try {
             RBlockingQueue<String> destination = client.getBlockingQueue("rdq:destination");
             destination.delete();

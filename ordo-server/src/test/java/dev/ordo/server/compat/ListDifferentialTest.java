@@ -1,9 +1,6 @@
 package dev.ordo.server.compat;
 
 import dev.ordo.engine.differential.CommandStreams.Step;
-import dev.ordo.engine.differential.Reply;
-import dev.ordo.engine.differential.ReplyComparison;
-import dev.ordo.engine.differential.RespSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -14,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The list commands beside a real redis-server: a scripted stream of every command's edge cases
@@ -225,31 +221,6 @@ class ListDifferentialTest {
     }
 
     private static void run(List<Step> steps, int protocol, String label) throws Exception {
-        try (RespSocket ours = new RespSocket(SERVERS.ordoPort()); RespSocket real = new RespSocket(SERVERS.redis().port())) {
-            byte[][] flush = {"FLUSHALL".getBytes(StandardCharsets.US_ASCII)};
-            ours.call(flush);
-            real.call(flush);
-            if (protocol == 3) {
-                byte[][] hello = {"HELLO".getBytes(StandardCharsets.US_ASCII), "3".getBytes(StandardCharsets.US_ASCII)};
-                ours.call(hello);
-                real.call(hello);
-            }
-            for (int i = 0; i < steps.size(); i++) {
-                Step step = steps.get(i);
-                Reply expected;
-                Reply actual;
-                try {
-                    expected = real.call(step.args());
-                    actual = ours.call(step.args());
-                } catch (java.io.IOException e) {
-                    throw new AssertionError(label + ", RESP" + protocol + ", step " + i + ": " + step, e);
-                }
-                String difference = ReplyComparison.difference(actual, expected, step.unordered());
-                if (difference != null) {
-                    fail("%s, RESP%d, step %d: %s%n  Redis: %s%n  Ordo:  %s%n  difference: %s%n  preceding: %s", label, protocol, i,
-                            step, expected, actual, difference, steps.subList(Math.max(0, i - 12), i));
-                }
-            }
-        }
+        SERVERS.replay(steps, protocol, label);
     }
 }

@@ -41,12 +41,6 @@ class LocalCachedMapClientsTest {
         return SERVERS.targets();
     }
 
-    private static RedissonClient redisson(SideBySide.Target target) {
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://127.0.0.1:" + target.port()).setConnectionMinimumIdleSize(2)
-                .setSubscriptionConnectionMinimumIdleSize(1);
-        return Redisson.create(config);
-    }
 
     private static RLocalCachedMap<String, String> map(RedissonClient client, String name, SyncStrategy sync) {
         return client.getLocalCachedMap(LocalCachedMapOptions.<String, String>name(name).syncStrategy(sync));
@@ -67,8 +61,8 @@ class LocalCachedMapClientsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void invalidate_writeByOneClient_dropsTheOthersCachedEntry(SideBySide.Target target) throws Exception {
-        RedissonClient a = redisson(target);
-        RedissonClient b = redisson(target);
+        RedissonClient a = target.redisson();
+        RedissonClient b = target.redisson();
         try {
             RLocalCachedMap<String, String> writer = map(a, "lcm:invalidate", SyncStrategy.INVALIDATE);
             writer.delete();
@@ -98,8 +92,8 @@ class LocalCachedMapClientsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void update_writeByOneClient_replacesTheOthersCachedEntry(SideBySide.Target target) throws Exception {
-        RedissonClient a = redisson(target);
-        RedissonClient b = redisson(target);
+        RedissonClient a = target.redisson();
+        RedissonClient b = target.redisson();
         try {
             RLocalCachedMap<String, String> writer = map(a, "lcm:update", SyncStrategy.UPDATE);
             writer.delete();
@@ -126,8 +120,8 @@ class LocalCachedMapClientsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void mapOperations_throughTheirScripts_keepBothCachesAndTheHashInStep(SideBySide.Target target) throws Exception {
-        RedissonClient a = redisson(target);
-        RedissonClient b = redisson(target);
+        RedissonClient a = target.redisson();
+        RedissonClient b = target.redisson();
         try {
             RLocalCachedMap<String, String> writer = map(a, "lcm:ops", SyncStrategy.INVALIDATE);
             writer.delete();
@@ -162,12 +156,10 @@ class LocalCachedMapClientsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void clientSideCaching_overResp3Tracking_seesChangesMadeByAnotherClient(SideBySide.Target target) throws Exception {
-        Config config = new Config();
+        Config config = target.redissonConfig();
         config.setProtocol(Protocol.RESP3);
-        config.useSingleServer().setAddress("redis://127.0.0.1:" + target.port()).setConnectionMinimumIdleSize(2)
-                .setSubscriptionConnectionMinimumIdleSize(1);
         RedissonClient cachingClient = Redisson.create(config);
-        RedissonClient other = redisson(target);
+        RedissonClient other = target.redisson();
         try {
             other.getKeys().delete("csc:bucket", "csc:map");
             other.<String>getBucket("csc:bucket").set("v1");

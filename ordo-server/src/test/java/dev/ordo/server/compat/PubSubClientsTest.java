@@ -12,7 +12,6 @@ import org.redisson.api.RLock;
 import org.redisson.api.RSemaphore;
 import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -60,17 +59,11 @@ class PubSubClientsTest {
         });
     }
 
-    private static RedissonClient redisson(SideBySide.Target target) {
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://127.0.0.1:" + target.port()).setConnectionMinimumIdleSize(2)
-                .setSubscriptionConnectionMinimumIdleSize(1);
-        return Redisson.create(config);
-    }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void redissonLockUnlocksAndAContendedTryLockGetsItOnTheUnlockMessage(SideBySide.Target target) throws Exception {
-        RedissonClient client = redisson(target);
+        RedissonClient client = target.redisson();
         try {
             RLock lock = client.getLock("lock:" + target.name().replace(' ', '-'));
             lock.lock();
@@ -89,7 +82,7 @@ class PubSubClientsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void redissonSemaphoreLatchAndTopicWork(SideBySide.Target target) throws Exception {
-        RedissonClient client = redisson(target);
+        RedissonClient client = target.redisson();
         String prefix = target.name().replace(' ', '-') + ":";
         try {
             RSemaphore semaphore = client.getSemaphore(prefix + "sem");

@@ -1,8 +1,10 @@
 package dev.ordo.server.compat;
 
 import dev.ordo.engine.config.Config;
+import dev.ordo.engine.differential.CommandStreams;
 import dev.ordo.engine.differential.RedisServer;
 import dev.ordo.engine.differential.Reply;
+import dev.ordo.engine.differential.ReplyComparison;
 import dev.ordo.engine.differential.RespSocket;
 import dev.ordo.server.Ordo;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -47,6 +49,19 @@ final class SideBySide implements BeforeAllCallback, AfterAllCallback {
         @Override
         public String toString() {
             return name;
+        }
+
+        /** Redisson's settings for this server: one node, a few idle connections and a subscription one. */
+        org.redisson.config.Config redissonConfig() {
+            org.redisson.config.Config config = new org.redisson.config.Config();
+            config.useSingleServer().setAddress("redis://127.0.0.1:" + port).setConnectionMinimumIdleSize(4)
+                    .setSubscriptionConnectionMinimumIdleSize(1);
+            return config;
+        }
+
+        /** A Redisson client of this server; the caller shuts it down. */
+        org.redisson.api.RedissonClient redisson() {
+            return org.redisson.Redisson.create(redissonConfig());
         }
     }
 
@@ -143,6 +158,39 @@ final class SideBySide implements BeforeAllCallback, AfterAllCallback {
                 out.add(r);
             }
             return out;
+        }
+    }
+
+    /**
+     * Runs {@code steps} on a fresh connection to each server (both flushed first, in RESP
+     * {@code protocol}), one step at a time, and fails at the first reply that differs (a step
+     * marked unordered compares as a multiset), naming the step, both replies and the steps
+     * before it.
+     */
+    void replay(List<CommandStreams.Step> steps, int protocol, String label) throws IOException {
+        try (RespSocket ours = new RespSocket(ordoPort()); RespSocket real = new RespSocket(redis().port())) {
+            ours.call(words("FLUSHALL"));
+            real.call(words("FLUSHALL"));
+            if (protocol == 3) {
+                ours.call(words("HELLO 3"));
+                real.call(words("HELLO 3"));
+            }
+            for (int i = 0; i < steps.size(); i++) {
+                CommandStreams.Step step = steps.get(i);
+                Reply expected;
+                Reply actual;
+                try {
+                    expected = real.call(step.args());
+                    actual = ours.call(step.args());
+                } catch (IOException e) {
+                    throw new AssertionError(label + ", RESP" + protocol + ", step " + i + ": " + step, e);
+                }
+                String difference = ReplyComparison.difference(actual, expected, step.unordered());
+                if (difference != null) {
+                    throw new AssertionError(String.format("%s, RESP%d, step %d: %s%n  Redis: %s%n  Ordo:  %s%n  difference: %s%n  preceding: %s",
+                            label, protocol, i, step, expected, actual, difference, steps.subList(Math.max(0, i - 12), i)));
+                }
+            }
         }
     }
 }

@@ -1,18 +1,13 @@
 package dev.ordo.server.compat;
 
 import dev.ordo.engine.differential.CommandStreams.Step;
-import dev.ordo.engine.differential.Reply;
-import dev.ordo.engine.differential.ReplyComparison;
-import dev.ordo.engine.differential.RespSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * SORT and SORT_RO beside a real redis-server: a scripted stream of the options, their errors and
@@ -158,25 +153,6 @@ class SortDifferentialTest {
     }
 
     private static void run(List<Step> steps, int protocol, String label) throws Exception {
-        try (RespSocket ours = new RespSocket(SERVERS.ordoPort()); RespSocket real = new RespSocket(SERVERS.redis().port())) {
-            byte[][] flush = {"FLUSHALL".getBytes(StandardCharsets.US_ASCII)};
-            ours.call(flush);
-            real.call(flush);
-            if (protocol == 3) {
-                byte[][] hello = {"HELLO".getBytes(StandardCharsets.US_ASCII), "3".getBytes(StandardCharsets.US_ASCII)};
-                ours.call(hello);
-                real.call(hello);
-            }
-            for (int i = 0; i < steps.size(); i++) {
-                Step step = steps.get(i);
-                Reply expected = real.call(step.args());
-                Reply actual = ours.call(step.args());
-                String difference = ReplyComparison.difference(actual, expected, step.unordered());
-                if (difference != null) {
-                    fail("%s, RESP%d, step %d: %s%n  Redis: %s%n  Ordo:  %s%n  difference: %s%n  preceding: %s", label, protocol, i,
-                            step, expected, actual, difference, steps.subList(Math.max(0, i - 12), i));
-                }
-            }
-        }
+        SERVERS.replay(steps, protocol, label);
     }
 }
