@@ -85,6 +85,7 @@ final class DebugCommands {
             if (size < 0 || size > PACKED_THRESHOLD_MAX) {
                 throw new ErrorReply(Errors.PACKED_THRESHOLD);
             }
+            c.context().config().setListPackedThreshold(size);
             c.reply().simpleString("OK");
         } else {
             throw new ErrorReply(Errors.subcommandSyntax(c.argString(1), "debug"));
@@ -108,7 +109,7 @@ final class DebugCommands {
                 "    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
                 "    true, false.",
                 "QUICKLIST-PACKED-THRESHOLD <size>",
-                "    Accepted as Redis accepts it (up to 4GB); Ordo has no lists, so it changes nothing.",
+                "    List elements of at least <size> bytes get a node of their own (0: the node size decides).",
                 "RELOAD [MERGE] [NOFLUSH] [NOSAVE]",
                 "    Save the RDB on disk, empty the dataset and reload it from the file. NOSAVE skips the save,",
                 "    NOFLUSH keeps the dataset, MERGE lets loaded keys and libraries replace existing ones.",

@@ -81,6 +81,8 @@ public final class Config {
     /** By canonical name: what puts a change of that parameter into force outside the engine. */
     private final Map<String, Applier> appliers = new java.util.concurrent.ConcurrentHashMap<>();
     private final ListpackLimits zsetListpackLimits;
+    /** DEBUG QUICKLIST-PACKED-THRESHOLD's size: engine state, not a parameter (CONFIG does not show it). */
+    private volatile long listPackedThreshold = ListValue.Limits.DEFAULT_PACKED_THRESHOLD;
     private final ListpackLimits hashListpackLimits;
     private final Lfu.Settings lfuSettings;
 
@@ -377,9 +379,18 @@ public final class Config {
         return zsetListpackLimits;
     }
 
-    /** The list node limits as they are now ({@code list-max-listpack-size}, {@code list-compress-depth}). */
+    /**
+     * The list node limits as they are now ({@code list-max-listpack-size}, {@code list-compress-depth}
+     * and DEBUG QUICKLIST-PACKED-THRESHOLD's size).
+     */
     public ListValue.Limits listLimits() {
-        return new ListValue.Limits((int) byName.get("list-max-listpack-size").number, (int) byName.get("list-compress-depth").number);
+        return new ListValue.Limits((int) byName.get("list-max-listpack-size").number, (int) byName.get("list-compress-depth").number,
+                listPackedThreshold);
+    }
+
+    /** Sets the size from which list elements get plain nodes (DEBUG QUICKLIST-PACKED-THRESHOLD; 0 restores the default). */
+    public void setListPackedThreshold(long bytes) {
+        listPackedThreshold = bytes == 0 ? ListValue.Limits.DEFAULT_PACKED_THRESHOLD : bytes;
     }
 
     /** The live hash listpack limits ({@code hash-max-listpack-entries / -value}). */

@@ -288,28 +288,37 @@ public final class Listpack {
 
     /** Writes {@code value} as an entry at {@code out[at]}; returns its size ({@link #encodedSize}). */
     public static int encode(byte[] value, byte[] out, int at) {
-        int p = at;
         if (isCanonicalLong(value)) {
-            long v = Long.parseLong(new String(value, StandardCharsets.US_ASCII));
-            int content = intContentSize(v);
-            switch (content) {
-                case 1:
-                    out[p++] = (byte) v;
-                    break;
-                case 2:
-                    out[p++] = (byte) (0xC0 | (int) (v >> 8) & 0x1F);
-                    out[p++] = (byte) v;
-                    break;
-                default:
-                    int n = content - 1;
-                    out[p++] = (byte) (n == 8 ? 0xF4 : 0xEF + n);
-                    for (int i = 0; i < n; i++) {
-                        out[p++] = (byte) (v >> (8 * i));
-                    }
-            }
-            return p - at + writeBacklen(content, out, p);
+            return writeInt(Long.parseLong(new String(value, StandardCharsets.US_ASCII)), out, at);
         }
-        int len = value.length;
+        return writeText(value, 0, value.length, out, at);
+    }
+
+    /** Writes the integer entry {@code v} in its smallest form at {@code out[at]}; returns its size. */
+    public static int writeInt(long v, byte[] out, int at) {
+        int content = intContentSize(v);
+        int p = at;
+        switch (content) {
+            case 1:
+                out[p++] = (byte) v;
+                break;
+            case 2:
+                out[p++] = (byte) (0xC0 | (int) (v >> 8) & 0x1F);
+                out[p++] = (byte) v;
+                break;
+            default:
+                int n = content - 1;
+                out[p++] = (byte) (n == 8 ? 0xF4 : 0xEF + n);
+                for (int i = 0; i < n; i++) {
+                    out[p++] = (byte) (v >> (8 * i));
+                }
+        }
+        return content + writeBacklen(content, out, p);
+    }
+
+    /** Writes {@code s[off, off+len)} as a string entry (never an integer) at {@code out[at]}; returns its size. */
+    public static int writeText(byte[] s, int off, int len, byte[] out, int at) {
+        int p = at;
         if (len <= 63) {
             out[p++] = (byte) (0x80 | len);
         } else if (len <= 4095) {
@@ -322,7 +331,7 @@ public final class Listpack {
             out[p++] = (byte) (len >>> 16);
             out[p++] = (byte) (len >>> 24);
         }
-        System.arraycopy(value, 0, out, p, len);
+        System.arraycopy(s, off, out, p, len);
         p += len;
         return p - at + writeBacklen(p - at, out, p);
     }

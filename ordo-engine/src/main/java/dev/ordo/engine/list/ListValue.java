@@ -54,7 +54,7 @@ public final class ListValue implements Value {
     private static final int PLAIN = 1 << 29;
     private static final int COMPRESSED = 1 << 30;
     private static final int COUNT = PLAIN - 1;
-    private static final long BASE = Footprint.object(2, 8 + 8 + 4 + 4 + 4 + 1);
+    private static final long BASE = Footprint.object(2, 8 + 8 + 8 + 4 + 4 + 4 + 1);
     private static final ThreadLocal<Lzf> LZF = ThreadLocal.withInitial(Lzf::new);
 
     /** The encodings, named as OBJECT ENCODING reports them. */
@@ -78,13 +78,20 @@ public final class ListValue implements Value {
      * entries per node) and {@code list-compress-depth} (raw nodes kept at each end; 0 = none
      * compressed), clamped as Redis clamps them.
      */
-    public record Limits(int fill, int compressDepth) {
+    public record Limits(int fill, int compressDepth, long packedThreshold) {
+        /** Redis's packed_threshold by default (1 GB): then the node size decides which elements are plain. */
+        public static final long DEFAULT_PACKED_THRESHOLD = 1L << 30;
         /** Redis's defaults. */
         public static final Limits DEFAULT = new Limits(-2, 0);
 
         public Limits {
             fill = Math.max(-5, Math.min(fill, 1 << 15));
             compressDepth = Math.max(0, Math.min(compressDepth, 0xFFFF));
+        }
+
+        /** The limits with the default packed threshold. */
+        public Limits(int fill, int compressDepth) {
+            this(fill, compressDepth, DEFAULT_PACKED_THRESHOLD);
         }
 
         /** The most bytes a node may take, or -1 when the limit is a count. */
@@ -105,8 +112,14 @@ public final class ListValue implements Value {
             return bytes > SIZE_SAFETY_LIMIT || count > countLimit();
         }
 
-        /** Whether an element of {@code length} bytes gets a plain node of its own. */
+        /**
+         * Whether an element of {@code length} bytes gets a plain node of its own: from a threshold
+         * DEBUG QUICKLIST-PACKED-THRESHOLD set, else beyond what a node may hold.
+         */
         boolean large(long length) {
+            if (packedThreshold != DEFAULT_PACKED_THRESHOLD) {
+                return length >= packedThreshold;
+            }
             return length > (fill < 0 ? sizeLimit() : SIZE_SAFETY_LIMIT);
         }
     }
@@ -124,6 +137,8 @@ public final class ListValue implements Value {
     private boolean quick;
     private int fill;
     private int depth;
+    /** The packed threshold in force at the last add (Redis's is global and read at each add). */
+    private long packedThreshold = Limits.DEFAULT_PACKED_THRESHOLD;
     private long memory;
 
     /** An empty list in the listpack encoding. */
@@ -158,6 +173,7 @@ public final class ListValue implements Value {
      * LSET and a move's push, whether or not the add then happens).
      */
     public void prepareForAdds(long bytes, long count, Limits limits) {
+        packedThreshold = limits.packedThreshold();
         if (quick) {
             return;
         }
@@ -372,13 +388,9 @@ public final class ListValue implements Value {
         if (count <= 0) {
             return;
         }
-        int i = 0;
-        long before = 0;
-        while (before + (info[i] & COUNT) <= start) {
-            before += info[i] & COUNT;
-            i++;
-        }
-        int from = (int) (start - before);
+        NodeAt at = nodeAt(start);
+        int i = at.node();
+        int from = (int) (start - at.before());
         long left = count;
         while (left > 0) {
             int n = info[i] & COUNT;
@@ -438,6 +450,7 @@ public final class ListValue implements Value {
         c.quick = quick;
         c.fill = fill;
         c.depth = depth;
+        c.packedThreshold = packedThreshold;
         c.memory = memory;
         return c;
     }
@@ -533,7 +546,7 @@ public final class ListValue implements Value {
     // ------------------------------------------------------------------ internals
 
     private Limits limits() {
-        return new Limits(fill, depth);
+        return new Limits(fill, depth, packedThreshold);
     }
 
     /** Node i's uncompressed bytes, decompressing into a new array when needed (the node stays as it is). */
@@ -829,8 +842,12 @@ public final class ListValue implements Value {
         }
     }
 
-    private Cursor cursorAt(long index) {
-        Cursor c = new Cursor();
+    /** A node and the number of elements before it. */
+    private record NodeAt(int node, long before) {
+    }
+
+    /** The node holding element {@code index} (within the list), walking the counts from the nearer end. */
+    private NodeAt nodeAt(long index) {
         int i;
         long before;
         if (index < size / 2) {
@@ -848,8 +865,15 @@ public final class ListValue implements Value {
                 before -= info[i] & COUNT;
             }
         }
+        return new NodeAt(i, before);
+    }
+
+    private Cursor cursorAt(long index) {
+        Cursor c = new Cursor();
+        NodeAt at = nodeAt(index);
+        int i = at.node();
         c.load(i);
-        c.ordinal = (int) (index - before);
+        c.ordinal = (int) (index - at.before());
         if (!c.plain) {
             c.offset = offsetOf(c.bytes, c.ordinal, info[i] & COUNT);
         }

@@ -101,6 +101,25 @@ class ListCommandsTest extends CommandTestSupport {
     }
 
     @Test
+    void debugQuicklistPackedThreshold_givesLargerElementsPlainNodes() {
+        dev.ordo.engine.config.Config debuggable = new dev.ordo.engine.config.Config();
+        debuggable.set("enable-debug-command", "yes", true);
+        try (EngineTestSupport ordo = new EngineTestSupport(debuggable)) {
+            EmbeddedClient c = ordo.client();
+            rpushTo(c, "l", 1000, 14);
+            assertThat((String) c.call("DEBUG", "OBJECT", "l")).contains("ql_nodes:2 ");
+            assertThat(c.call("DEBUG", "QUICKLIST-PACKED-THRESHOLD", "100")).isEqualTo("OK");
+            c.call("RPUSH", "l", "x".repeat(100), "small", "y".repeat(150));
+            assertThat((String) c.call("DEBUG", "OBJECT", "l")).contains("ql_nodes:5 ");
+            assertThat(c.call("DEBUG", "QUICKLIST-PACKED-THRESHOLD", "0")).isEqualTo("OK");
+            c.call("RPUSH", "l", "z".repeat(150), "w".repeat(150));
+            assertThat((String) c.call("DEBUG", "OBJECT", "l")).as("both packed, in one new node after the plain tail")
+                    .contains("ql_nodes:6 ");
+            assertThat(c.call("LINDEX", "l", "1001")).isEqualTo("small".getBytes(StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Test
     void lpos_rankLongMin_refusedAsRedis72() {
         client.call("RPUSH", "l", "a");
         fails("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807",

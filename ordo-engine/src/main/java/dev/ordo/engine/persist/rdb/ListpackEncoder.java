@@ -1,5 +1,6 @@
 package dev.ordo.engine.persist.rdb;
 
+import dev.ordo.engine.encoding.Listpack;
 import dev.ordo.engine.number.Doubles;
 
 import java.util.Arrays;
@@ -10,36 +11,10 @@ import java.util.Arrays;
  * value. {@link PackedList} reads the same layout; this class writes only the smallest form of
  * each entry, which is what Redis itself produces.
  *
- * <h2>Layout</h2>
- * <ul>
- *   <li>Header, 6 bytes: the blob's total size in bytes (uint32, little-endian, terminator
- *       included), then the number of entries (uint16, little-endian). A count of 65535 or more is
- *       stored as 65535, which means "unknown, walk the entries".</li>
- *   <li>The entries, back to back. Each is an encoding byte, the data, and a back-length.</li>
- *   <li>The terminator, one byte 0xFF.</li>
- * </ul>
- *
- * <h2>Entry encodings</h2>
- * A string whose bytes are the canonical decimal spelling of a 64-bit integer (what Redis's
- * {@code string2ll} accepts: an optional '-', no '+', no leading zero, not "-0", no spaces, at
- * most 20 bytes, within the int64 range) is stored as that integer, in the first form that holds it:
- * <ul>
- *   <li>0 to 127: the single byte {@code 0vvvvvvv}.</li>
- *   <li>-4096 to 4095: two bytes, {@code 110} and the top 5 of 13 two's-complement bits, then the
- *       low 8 bits.</li>
- *   <li>16, 24, 32 or 64 bits: the byte 0xF1, 0xF2, 0xF3 or 0xF4, then the value in 2, 3, 4 or 8
- *       bytes, little-endian two's complement.</li>
- * </ul>
- * Any other string is its length and bytes: up to 63 bytes behind the single byte
- * {@code 10llllll}; up to 4095 behind {@code 1110llll} and the length's low 8 bits; longer
- * behind 0xF0 and a uint32 little-endian length.
- *
- * <h2>Back-length</h2>
- * After each entry comes the size of its encoding byte(s) plus data, so that the list can be
- * walked from the end: 7 bits per byte, the most significant group in the first byte (top bit
- * clear), every later byte with its top bit set. It takes 1 byte up to 127, 2 below 16383, 3 below
- * 2^21 - 1, 4 below 2^28 - 1, else 5 (these bounds are Redis's; a reader recomputes the width from
- * the entry size, so they must match exactly).
+ * <p>The layout (header, entry encodings, back-lengths) is {@link Listpack}'s, which writes the
+ * entries here too, so the list's nodes and these blobs are one format. A string is stored as an
+ * integer entry when it is the canonical spelling of a 64-bit integer, as Redis's
+ * {@code string2ll} accepts it.
  *
  * <h2>Sorted-set scores</h2>
  * A score is an entry too. An integral double with magnitude at most 2^53 other than -0.0 is
@@ -59,7 +34,6 @@ final class ListpackEncoder {
     static final int HEADER = 6;
     /** Redis refuses to grow a listpack past 1 GB; a value that would is written in the plain types instead. */
     static final int MAX_BYTES = 1 << 30;
-    private static final int UNKNOWN_COUNT = 0xFFFF;
     private static final int TERMINATOR = 0xFF;
     private static final int INITIAL_CAPACITY = 512;
     /** The buffer is kept between values up to this size. */
@@ -197,28 +171,7 @@ final class ListpackEncoder {
         if (!room(MAX_ENTRY_OVERHEAD)) {
             return;
         }
-        byte[] b = buf;
-        int p = size;
-        if (v >= 0 && v <= 127) {
-            b[p++] = (byte) v;
-        } else if (v >= -4096 && v <= 4095) {
-            b[p++] = (byte) (0xC0 | (int) (v >> 8) & 0x1F);
-            b[p++] = (byte) v;
-        } else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) {
-            b[p++] = (byte) 0xF1;
-            p = littleEndian(b, p, v, 2);
-        } else if (v >= -(1 << 23) && v < 1 << 23) {
-            b[p++] = (byte) 0xF2;
-            p = littleEndian(b, p, v, 3);
-        } else if (v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE) {
-            b[p++] = (byte) 0xF3;
-            p = littleEndian(b, p, v, 4);
-        } else {
-            b[p++] = (byte) 0xF4;
-            p = littleEndian(b, p, v, 8);
-        }
-        b[p] = (byte) (p - size); // at most 9: a one-byte back-length
-        size = p + 1;
+        size += Listpack.writeInt(v, buf, size);
         count++;
     }
 
@@ -227,21 +180,7 @@ final class ListpackEncoder {
         if (!room((long) len + MAX_ENTRY_OVERHEAD)) {
             return;
         }
-        byte[] b = buf;
-        int start = size;
-        int p = start;
-        if (len < 1 << 6) {
-            b[p++] = (byte) (0x80 | len);
-        } else if (len < 1 << 12) {
-            b[p++] = (byte) (0xE0 | len >>> 8);
-            b[p++] = (byte) len;
-        } else {
-            b[p++] = (byte) 0xF0;
-            p = littleEndian(b, p, len, 4);
-        }
-        System.arraycopy(s, off, b, p, len);
-        p += len;
-        size = backLength(b, p, p - start);
+        size += Listpack.writeText(s, off, len, buf, size);
         count++;
     }
 
@@ -254,8 +193,8 @@ final class ListpackEncoder {
             return -1;
         }
         buf[size++] = (byte) TERMINATOR;
-        littleEndian(buf, 0, size, 4);
-        littleEndian(buf, 4, Math.min(count, UNKNOWN_COUNT), 2);
+        Listpack.setTotal(buf, size);
+        Listpack.setCount(buf, count);
         return size;
     }
 
@@ -308,27 +247,6 @@ final class ListpackEncoder {
             buf = Arrays.copyOf(buf, (int) Math.min(maxBytes, Math.max(needed, 2L * buf.length)));
         }
         return true;
-    }
-
-    /** Writes the back-length of an entry of {@code l} bytes at {@code b[p]}; returns the position after it. */
-    private static int backLength(byte[] b, int p, int l) {
-        if (l <= 127) {
-            b[p++] = (byte) l;
-            return p;
-        }
-        int groups = l < 16383 ? 2 : l < (1 << 21) - 1 ? 3 : l < (1 << 28) - 1 ? 4 : 5;
-        b[p++] = (byte) (l >>> 7 * (groups - 1));
-        for (int g = groups - 2; g >= 0; g--) {
-            b[p++] = (byte) (l >>> 7 * g & 0x7F | 0x80);
-        }
-        return p;
-    }
-
-    private static int littleEndian(byte[] b, int p, long v, int bytes) {
-        for (int i = 0; i < bytes; i++) {
-            b[p++] = (byte) (v >>> 8 * i);
-        }
-        return p;
     }
 
     /**

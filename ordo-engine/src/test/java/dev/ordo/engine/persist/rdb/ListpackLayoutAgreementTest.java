@@ -12,8 +12,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The list's in-memory listpack entries ({@link Listpack}) are byte for byte what the RDB
- * writer's encoder produces (the form Redis writes), and {@link PackedList} reads them back: one
- * layout, two writers that must never drift apart.
+ * writer's encoder produces (the form Redis writes), their sizes are what
+ * {@link Listpack#encodedSize} predicts, the RDB reader's validating {@link PackedList} reads them
+ * back, and back-lengths walk them both ways.
  */
 class ListpackLayoutAgreementTest {
     @Test
