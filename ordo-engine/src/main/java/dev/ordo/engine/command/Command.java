@@ -35,6 +35,8 @@ public final class Command implements GuardedCommand {
     private boolean described;
     private int arity;
     private Set<Flag> flags = Set.of();
+    /** The same flags as a plain EnumSet: {@link #is} runs for every command, and a bit test is all it needs. */
+    private EnumSet<Flag> flagSet = EnumSet.noneOf(Flag.class);
     private int firstKey;
     private int lastKey;
     private int keyStep;
@@ -94,6 +96,7 @@ public final class Command implements GuardedCommand {
         described = true;
         this.arity = arity;
         this.flags = flags;
+        this.flagSet = flags.isEmpty() ? EnumSet.noneOf(Flag.class) : EnumSet.copyOf(flags);
         this.firstKey = firstKey;
         this.lastKey = lastKey;
         this.keyStep = keyStep;
@@ -150,7 +153,7 @@ public final class Command implements GuardedCommand {
     }
 
     public boolean is(Flag flag) {
-        return flags.contains(flag);
+        return flagSet.contains(flag);
     }
 
     /**

@@ -84,6 +84,9 @@ public final class Config {
     /** DEBUG QUICKLIST-PACKED-THRESHOLD's size: engine state, not a parameter (CONFIG does not show it). */
     private volatile long listPackedThreshold = ListValue.Limits.DEFAULT_PACKED_THRESHOLD;
     private final ListpackLimits hashListpackLimits;
+    /** The list settings' live parameters, read on every list write without a lookup by name. */
+    private final Param listMaxListpackSize;
+    private final Param listCompressDepth;
     private final Lfu.Settings lfuSettings;
 
     /** Redis 7.2's defaults, except {@code bind}, which is loopback only. */
@@ -171,6 +174,8 @@ public final class Config {
         tlsParameters();
         zsetListpackLimits = liveLimits("zset-max-listpack-entries", "zset-max-listpack-value");
         hashListpackLimits = liveLimits("hash-max-listpack-entries", "hash-max-listpack-value");
+        listMaxListpackSize = byName.get("list-max-listpack-size");
+        listCompressDepth = byName.get("list-compress-depth");
         lfuSettings = liveLfuSettings();
     }
 
@@ -384,8 +389,7 @@ public final class Config {
      * and DEBUG QUICKLIST-PACKED-THRESHOLD's size).
      */
     public ListValue.Limits listLimits() {
-        return new ListValue.Limits((int) byName.get("list-max-listpack-size").number, (int) byName.get("list-compress-depth").number,
-                listPackedThreshold);
+        return new ListValue.Limits((int) listMaxListpackSize.number, (int) listCompressDepth.number, listPackedThreshold);
     }
 
     /** Sets the size from which list elements get plain nodes (DEBUG QUICKLIST-PACKED-THRESHOLD; 0 restores the default). */

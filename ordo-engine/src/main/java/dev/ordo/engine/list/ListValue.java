@@ -3,6 +3,7 @@ package dev.ordo.engine.list;
 import dev.ordo.engine.encoding.Listpack;
 import dev.ordo.engine.encoding.Lzf;
 import dev.ordo.engine.memory.Footprint;
+import dev.ordo.engine.number.Decimal;
 import dev.ordo.engine.value.KeyType;
 import dev.ordo.engine.value.Value;
 import dev.ordo.engine.value.ValueDigest;
@@ -933,11 +934,7 @@ public final class ListValue implements Value {
                 if (digits == null) {
                     digits = new byte[20];
                 }
-                String s = Long.toString(Listpack.intValue(bytes, offset));
-                for (int k = 0; k < s.length(); k++) {
-                    digits[k] = (byte) s.charAt(k);
-                }
-                sink.element(digits, 0, s.length());
+                sink.element(digits, 0, Decimal.write(Listpack.intValue(bytes, offset), digits, 0));
             } else {
                 sink.element(bytes, Listpack.stringOffset(bytes, offset), Listpack.stringLength(bytes, offset));
             }

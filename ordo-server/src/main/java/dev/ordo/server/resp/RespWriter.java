@@ -48,6 +48,7 @@ public final class RespWriter implements ReplyWriter {
      */
     static final int STAGE_LIMIT = STAGE_KEPT;
     static final int DIRECT_WRITE = 8 * 1024;
+    private static final int SPILL_INITIAL = 4 * STAGE_LIMIT;
 
     private final ByteBufAllocator alloc;
     private final Session session;
@@ -85,7 +86,9 @@ public final class RespWriter implements ReplyWriter {
     /** Moves the staged bytes to the end of the spill buffer. */
     private void spillStage() {
         if (spill == null) {
-            spill = alloc.directBuffer(Math.max(staged, STAGE_LIMIT));
+            // Room for a few stages at once: a turn that spills once (pipelined long replies)
+            // usually spills again, and growing the buffer copies everything it holds.
+            spill = alloc.directBuffer(SPILL_INITIAL);
         }
         spill.writeBytes(stage, 0, staged);
         staged = 0;
@@ -245,6 +248,24 @@ public final class RespWriter implements ReplyWriter {
 
     @Override
     public void bulk(byte[] value, int off, int len) {
+        if (len < 100) { // the common short value: one reservation, its length's digits written inline
+            reserve(len + 7);
+            byte[] s = stage;
+            int at = staged;
+            s[at++] = '$';
+            if (len >= 10) {
+                s[at++] = (byte) ('0' + len / 10);
+            }
+            s[at++] = (byte) ('0' + len % 10);
+            s[at++] = '\r';
+            s[at++] = '\n';
+            System.arraycopy(value, off, s, at, len);
+            at += len;
+            s[at++] = '\r';
+            s[at++] = '\n';
+            staged = at;
+            return;
+        }
         header('$', len);
         put(value, off, len);
         put(CRLF);

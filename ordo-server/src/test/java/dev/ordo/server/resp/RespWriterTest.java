@@ -52,6 +52,15 @@ class RespWriterTest {
     }
 
     @Test
+    void bulkLengthsAroundTheShortValuePath_areWrittenInFull() {
+        for (int len : new int[] {0, 1, 9, 10, 11, 99, 100, 101, 1000}) {
+            String value = "v".repeat(len);
+            assertThat(resp2(w -> w.bulk(value.getBytes(StandardCharsets.US_ASCII), 0, len)))
+                    .isEqualTo("$" + len + "\r\n" + value + "\r\n");
+        }
+    }
+
+    @Test
     void statusAndErrorTextsStayOnOneLine() {
         assertThat(resp2(w -> w.error("ERR a\r\nb"))).isEqualTo("-ERR a  b\r\n");
         assertThat(resp2(w -> w.simpleString("caf\u00e9\nx"))).isEqualTo("+caf\u00c3\u00a9 x\r\n");
