@@ -6,7 +6,10 @@ import dev.ordo.engine.memory.MemorySized;
  * What every value a key holds answers, whatever its type: the keyspace, COPY, TYPE, OBJECT
  * ENCODING, MEMORY USAGE, DEBUG DIGEST and the snapshot's pacing ask a value through this
  * interface and nothing else. The RDB encoding of each type (also DUMP's payload) lives with the
- * file format in {@code persist.rdb}, which switches on {@link #type()}.
+ * file format in {@code persist.rdb} ({@code RdbWriter.entry}, {@code RdbReader.value}), by
+ * decision: the format's primitives (listpack and intset blobs, LZF, string encodings) serve
+ * every type, and keeping them in one place keeps the writer allocation-free and the reader's
+ * corruption checks in one spot.
  *
  * <p>This package sits below every value type ({@code keyspace}'s strings, hashes and sets,
  * {@code zset}, {@code list}) and imports none of them, so that types depend on it and never on
