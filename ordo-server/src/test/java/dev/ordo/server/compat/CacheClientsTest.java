@@ -10,7 +10,6 @@ import org.redisson.api.map.event.EntryCreatedListener;
 import org.redisson.api.map.event.EntryExpiredListener;
 import org.redisson.api.map.event.EntryRemovedListener;
 import org.redisson.api.map.event.EntryUpdatedListener;
-import org.redisson.config.Config;
 import org.springframework.cache.Cache;
 import org.springframework.data.redis.cache.RedisCacheConfiguration;
 import org.springframework.data.redis.cache.RedisCacheManager;
@@ -41,18 +40,12 @@ class CacheClientsTest {
         return SERVERS.targets();
     }
 
-    private static RedissonClient redisson(SideBySide.Target target) {
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://127.0.0.1:" + target.port()).setConnectionMinimumIdleSize(2)
-                .setSubscriptionConnectionMinimumIdleSize(1);
-        return Redisson.create(config);
-    }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     @SuppressWarnings("deprecation") // RMapCache is deprecated for RMapCacheNative (Redis 7.4's field TTLs), which neither server has
     void redissonMapCache_entryTtlsAndEvents(SideBySide.Target target) throws Exception {
-        RedissonClient client = redisson(target);
+        RedissonClient client = target.redisson();
         try {
             RMapCache<String, String> cache = client.getMapCache("mapcache");
             cache.delete();

@@ -9,7 +9,6 @@ import org.redisson.api.RRateLimiter;
 import org.redisson.api.RReadWriteLock;
 import org.redisson.api.RateType;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 import java.time.Duration;
 import java.util.List;
@@ -34,17 +33,11 @@ class CoordinationClientsTest {
         return SERVERS.targets();
     }
 
-    private static RedissonClient redisson(SideBySide.Target target) {
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://127.0.0.1:" + target.port()).setConnectionMinimumIdleSize(2)
-                .setSubscriptionConnectionMinimumIdleSize(1);
-        return Redisson.create(config);
-    }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void readWriteLock_readersShare_aWriterWaitsForThem(SideBySide.Target target) throws Exception {
-        RedissonClient client = redisson(target);
+        RedissonClient client = target.redisson();
         try {
             RReadWriteLock rw = client.getReadWriteLock("rwlock");
             rw.readLock().forceUnlock();
@@ -82,7 +75,7 @@ class CoordinationClientsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void permitExpirableSemaphore_acquireReleaseAndLease(SideBySide.Target target) throws Exception {
-        RedissonClient client = redisson(target);
+        RedissonClient client = target.redisson();
         try {
             RPermitExpirableSemaphore semaphore = client.getPermitExpirableSemaphore("pes");
             semaphore.delete();
@@ -115,7 +108,7 @@ class CoordinationClientsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void rateLimiter_grantsTheRateAndRefusesTheRest(SideBySide.Target target) {
-        RedissonClient client = redisson(target);
+        RedissonClient client = target.redisson();
         try {
             RRateLimiter limiter = client.getRateLimiter("limiter");
             limiter.delete();
