@@ -10,6 +10,8 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A test client speaking raw bytes over a socket: sends exactly what a test writes and reads
@@ -18,6 +20,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class RawClient implements AutoCloseable {
     private static final int TIMEOUT_MILLIS = 5000;
+    private static final Pattern BLOCKED_CLIENTS = Pattern.compile("\r\nblocked_clients:(\\d+)\r\n");
 
     private final Socket socket;
     private final InputStream in;
@@ -52,13 +55,43 @@ public final class RawClient implements AutoCloseable {
         return sb.toString();
     }
 
-    /** Sends a command as multibulk and returns its reply. */
+    /** A RESP bulk string holding {@code s} (ASCII). */
+    public static String bulk(String s) {
+        return "$" + s.length() + "\r\n" + s + "\r\n";
+    }
+
     /** This connection's id, from CLIENT ID. */
     public String clientId() throws IOException {
         String reply = call("CLIENT", "ID");
         return reply.substring(1, reply.length() - 2);
     }
 
+    /**
+     * Sends {@code command}, one that blocks, without reading a reply, and waits until the server
+     * counts {@code blockedAfter} blocked clients (asked on {@code admin}), so the order in which
+     * clients block is certain.
+     */
+    public void sendBlocking(RawClient admin, int blockedAfter, String... command) throws IOException, InterruptedException {
+        send(command(command));
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (admin.blockedClients() != blockedAfter) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the server never counted " + blockedAfter + " blocked clients");
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    /** INFO clients' {@code blocked_clients}. */
+    public int blockedClients() throws IOException {
+        Matcher m = BLOCKED_CLIENTS.matcher(call("INFO", "clients"));
+        if (!m.find()) {
+            throw new AssertionError("INFO clients has no blocked_clients");
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
+    /** Sends a command as multibulk and returns its reply. */
     public String call(String... args) throws IOException {
         send(command(args));
         return reply();

@@ -6,11 +6,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
+import static dev.ordo.server.RawClient.bulk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -20,7 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * arrival is certain.
  */
 class BlockedClientsOverWireTest {
-    private static final Pattern BLOCKED = Pattern.compile("\r\nblocked_clients:(\\d+)\r\n");
 
     @RegisterExtension
     static final SideBySide SERVERS = new SideBySide();
@@ -45,33 +42,8 @@ class BlockedClientsOverWireTest {
         return admin;
     }
 
-    /** Sends a blocking command and waits until the server counts {@code blockedAfter} blocked clients. */
-    private static void block(RawClient c, RawClient admin, int blockedAfter, String... command)
-            throws IOException, InterruptedException {
-        c.send(RawClient.command(command));
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (blockedClients(admin) != blockedAfter) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the server never counted " + blockedAfter + " blocked clients");
-            }
-            Thread.sleep(5);
-        }
-    }
-
-    private static int blockedClients(RawClient admin) throws IOException {
-        Matcher m = BLOCKED.matcher(admin.call("INFO", "clients"));
-        if (!m.find()) {
-            throw new AssertionError("INFO clients has no blocked_clients");
-        }
-        return Integer.parseInt(m.group(1));
-    }
-
     private static String popped(String key, String member, String score) {
         return "*3\r\n" + bulk(key) + bulk(member) + bulk(score);
-    }
-
-    private static String bulk(String s) {
-        return "$" + s.length() + "\r\n" + s + "\r\n";
     }
 
     @ParameterizedTest(name = "{0}")
@@ -79,7 +51,7 @@ class BlockedClientsOverWireTest {
     void swapdb_zsetSwappedIntoTheWaitersDatabase_servesItAtOnce(SideBySide.Target target) throws Exception {
         RawClient admin = emptied(target);
         RawClient waiter = client(target, 1);
-        block(waiter, admin, 1, "BZPOPMIN", "k", "0");
+        waiter.sendBlocking(admin, 1, "BZPOPMIN", "k", "0");
         assertThat(admin.call("ZADD", "k", "1", "a")).isEqualTo(":1\r\n");
 
         assertThat(admin.call("SWAPDB", "0", "1")).isEqualTo("+OK\r\n");
@@ -87,7 +59,7 @@ class BlockedClientsOverWireTest {
         assertThat(waiter.reply()).isEqualTo(popped("k", "a", "1"));
         assertThat(admin.call("EXISTS", "k")).isEqualTo(":0\r\n");
         assertThat(client(target, 1).call("EXISTS", "k")).isEqualTo(":0\r\n");
-        assertThat(blockedClients(admin)).isZero();
+        assertThat(admin.blockedClients()).isZero();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -97,9 +69,9 @@ class BlockedClientsOverWireTest {
         RawClient first = client(target, 1);
         RawClient second = client(target, 1);
         RawClient third = client(target, 1);
-        block(first, admin, 1, "BZPOPMIN", "k", "0");
-        block(second, admin, 2, "BZMPOP", "0", "1", "k", "MAX", "COUNT", "5");
-        block(third, admin, 3, "BZPOPMIN", "k", "0");
+        first.sendBlocking(admin, 1, "BZPOPMIN", "k", "0");
+        second.sendBlocking(admin, 2, "BZMPOP", "0", "1", "k", "MAX", "COUNT", "5");
+        third.sendBlocking(admin, 3, "BZPOPMIN", "k", "0");
         admin.call("ZADD", "k", "1", "a", "2", "b", "3", "c");
 
         assertThat(admin.call("SWAPDB", "1", "0")).isEqualTo("+OK\r\n");
@@ -107,7 +79,7 @@ class BlockedClientsOverWireTest {
         assertThat(first.reply()).isEqualTo(popped("k", "a", "1"));
         assertThat(second.reply()).isEqualTo("*2\r\n" + bulk("k") + "*2\r\n*2\r\n" + bulk("c") + bulk("3")
                 + "*2\r\n" + bulk("b") + bulk("2"));
-        assertThat(blockedClients(admin)).isEqualTo(1);
+        assertThat(admin.blockedClients()).isEqualTo(1);
         assertThat(third.silentFor(200)).isTrue();
         client(target, 1).call("ZADD", "k", "4", "d");
         assertThat(third.reply()).isEqualTo(popped("k", "d", "4"));
@@ -118,13 +90,13 @@ class BlockedClientsOverWireTest {
     void swapdb_keyOfAnotherType_leavesTheWaiterBlockedUntilAZsetComes(SideBySide.Target target) throws Exception {
         RawClient admin = emptied(target);
         RawClient waiter = client(target, 1);
-        block(waiter, admin, 1, "BZPOPMIN", "k", "0");
+        waiter.sendBlocking(admin, 1, "BZPOPMIN", "k", "0");
         admin.call("SET", "k", "x");
 
         assertThat(admin.call("SWAPDB", "0", "1")).isEqualTo("+OK\r\n");
 
         assertThat(waiter.silentFor(200)).isTrue();
-        assertThat(blockedClients(admin)).isEqualTo(1);
+        assertThat(admin.blockedClients()).isEqualTo(1);
         RawClient db1 = client(target, 1);
         assertThat(db1.call("GET", "k")).isEqualTo(bulk("x"));
         db1.call("DEL", "k");
@@ -137,7 +109,7 @@ class BlockedClientsOverWireTest {
     void swapdb_waiterOnSeveralKeysOneOfAnotherType_isServedFromTheZset(SideBySide.Target target) throws Exception {
         RawClient admin = emptied(target);
         RawClient waiter = client(target, 1);
-        block(waiter, admin, 1, "BZPOPMIN", "k2", "k1", "0");
+        waiter.sendBlocking(admin, 1, "BZPOPMIN", "k2", "k1", "0");
         admin.call("SET", "k2", "x");
         admin.call("ZADD", "k1", "1", "a");
 
@@ -151,12 +123,12 @@ class BlockedClientsOverWireTest {
     void set_onTheKeyAClientWaitsFor_leavesItBlocked(SideBySide.Target target) throws Exception {
         RawClient admin = emptied(target);
         RawClient waiter = client(target, 0);
-        block(waiter, admin, 1, "BZPOPMIN", "k", "0");
+        waiter.sendBlocking(admin, 1, "BZPOPMIN", "k", "0");
 
         assertThat(admin.call("SET", "k", "x")).isEqualTo("+OK\r\n");
 
         assertThat(waiter.silentFor(200)).isTrue();
-        assertThat(blockedClients(admin)).isEqualTo(1);
+        assertThat(admin.blockedClients()).isEqualTo(1);
         admin.call("DEL", "k");
         admin.call("ZADD", "k", "1", "a");
         assertThat(waiter.reply()).isEqualTo(popped("k", "a", "1"));
@@ -170,16 +142,16 @@ class BlockedClientsOverWireTest {
         String id = waiter.call("CLIENT", "ID").substring(1).trim();
         assertThat(admin.call("CONFIG", "RESETSTAT")).isEqualTo("+OK\r\n");
         assertThat(admin.call("CLIENT", "UNBLOCK", id)).isEqualTo(":0\r\n");
-        block(waiter, admin, 1, "BZPOPMIN", "k", "0");
+        waiter.sendBlocking(admin, 1, "BZPOPMIN", "k", "0");
         assertThat(admin.call("CLIENT", "UNBLOCK", id, "LATER")).isEqualTo("-ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR\r\n");
         assertThat(admin.call("CLIENT", "UNBLOCK", "me")).isEqualTo("-ERR value is not an integer or out of range\r\n");
 
         assertThat(admin.call("CLIENT", "UNBLOCK", id)).isEqualTo(":1\r\n");
         assertThat(waiter.reply()).isEqualTo("*-1\r\n");
-        block(waiter, admin, 1, "BZMPOP", "0", "1", "k", "MIN");
+        waiter.sendBlocking(admin, 1, "BZMPOP", "0", "1", "k", "MIN");
         assertThat(admin.call("CLIENT", "UNBLOCK", id, "error")).isEqualTo(":1\r\n");
         assertThat(waiter.reply()).isEqualTo("-UNBLOCKED client unblocked via CLIENT UNBLOCK\r\n");
-        assertThat(blockedClients(admin)).isZero();
+        assertThat(admin.blockedClients()).isZero();
         assertThat(admin.call("INFO", "errorstats")).contains("errorstat_UNBLOCKED:count=1");
         admin.call("ZADD", "k", "1", "a");
         assertThat(admin.call("ZCARD", "k")).isEqualTo(":1\r\n");

@@ -7,9 +7,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
+import static dev.ordo.server.RawClient.bulk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -20,7 +19,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * before it acts, so the order of arrival is certain.
  */
 class BlockingListsOverWireTest {
-    private static final Pattern BLOCKED = Pattern.compile("\r\nblocked_clients:(\\d+)\r\n");
 
     @RegisterExtension
     static final SideBySide SERVERS = new SideBySide();
@@ -37,30 +35,6 @@ class BlockingListsOverWireTest {
         return admin;
     }
 
-    private static void block(RawClient c, RawClient admin, int blockedAfter, String... command)
-            throws IOException, InterruptedException {
-        c.send(RawClient.command(command));
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (blockedClients(admin) != blockedAfter) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the server never counted " + blockedAfter + " blocked clients");
-            }
-            Thread.sleep(5);
-        }
-    }
-
-    private static int blockedClients(RawClient admin) throws IOException {
-        Matcher m = BLOCKED.matcher(admin.call("INFO", "clients"));
-        if (!m.find()) {
-            throw new AssertionError("INFO clients has no blocked_clients");
-        }
-        return Integer.parseInt(m.group(1));
-    }
-
-    private static String bulk(String s) {
-        return "$" + s.length() + "\r\n" + s + "\r\n";
-    }
-
     private static String pair(String key, String element) {
         return "*2\r\n" + bulk(key) + bulk(element);
     }
@@ -72,9 +46,9 @@ class BlockingListsOverWireTest {
         RawClient first = clients.open(target.port());
         RawClient second = clients.open(target.port());
         RawClient third = clients.open(target.port());
-        block(first, admin, 1, "BLPOP", "k", "0");
-        block(second, admin, 2, "BRPOP", "other", "k", "0");
-        block(third, admin, 3, "BLPOP", "k", "0");
+        first.sendBlocking(admin, 1, "BLPOP", "k", "0");
+        second.sendBlocking(admin, 2, "BRPOP", "other", "k", "0");
+        third.sendBlocking(admin, 3, "BLPOP", "k", "0");
 
         assertThat(admin.call("RPUSH", "k", "a", "b")).isEqualTo(":2\r\n");
 
@@ -84,7 +58,7 @@ class BlockingListsOverWireTest {
         assertThat(admin.call("EXISTS", "k")).isEqualTo(":0\r\n");
         admin.call("LPUSH", "k", "c");
         assertThat(third.reply()).isEqualTo(pair("k", "c"));
-        assertThat(blockedClients(admin)).isZero();
+        assertThat(admin.blockedClients()).isZero();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -93,8 +67,8 @@ class BlockingListsOverWireTest {
         RawClient admin = emptied(target);
         RawClient mover = clients.open(target.port());
         RawClient popper = clients.open(target.port());
-        block(mover, admin, 1, "BLMOVE", "src", "dst", "RIGHT", "LEFT", "0");
-        block(popper, admin, 2, "BLPOP", "dst", "0");
+        mover.sendBlocking(admin, 1, "BLMOVE", "src", "dst", "RIGHT", "LEFT", "0");
+        popper.sendBlocking(admin, 2, "BLPOP", "dst", "0");
 
         admin.call("RPUSH", "src", "x", "y");
 
@@ -110,8 +84,8 @@ class BlockingListsOverWireTest {
         RawClient admin = emptied(target);
         RawClient first = clients.open(target.port());
         RawClient second = clients.open(target.port());
-        block(first, admin, 1, "BRPOPLPUSH", "k", "dst", "0");
-        block(second, admin, 2, "BLMPOP", "0", "2", "nokey", "k", "LEFT", "COUNT", "5");
+        first.sendBlocking(admin, 1, "BRPOPLPUSH", "k", "dst", "0");
+        second.sendBlocking(admin, 2, "BLMPOP", "0", "2", "nokey", "k", "LEFT", "COUNT", "5");
 
         admin.call("RPUSH", "k", "a", "b", "c");
 
@@ -126,8 +100,8 @@ class BlockingListsOverWireTest {
         RawClient admin = emptied(target);
         RawClient zsetWaiter = clients.open(target.port());
         RawClient listWaiter = clients.open(target.port());
-        block(zsetWaiter, admin, 1, "BZPOPMIN", "k", "0");
-        block(listWaiter, admin, 2, "BLPOP", "k", "0");
+        zsetWaiter.sendBlocking(admin, 1, "BZPOPMIN", "k", "0");
+        listWaiter.sendBlocking(admin, 2, "BLPOP", "k", "0");
 
         admin.call("RPUSH", "k", "a");
 
@@ -156,15 +130,15 @@ class BlockingListsOverWireTest {
         RawClient admin = emptied(target);
         RawClient waiter = clients.open(target.port());
         String id = waiter.call("CLIENT", "ID").substring(1).trim();
-        block(waiter, admin, 1, "BLMOVE", "k", "d", "LEFT", "RIGHT", "0");
+        waiter.sendBlocking(admin, 1, "BLMOVE", "k", "d", "LEFT", "RIGHT", "0");
 
         assertThat(admin.call("CLIENT", "UNBLOCK", id)).isEqualTo(":1\r\n");
 
         assertThat(waiter.reply()).isEqualTo("*-1\r\n");
-        block(waiter, admin, 1, "BLPOP", "k", "0");
+        waiter.sendBlocking(admin, 1, "BLPOP", "k", "0");
         assertThat(admin.call("CLIENT", "UNBLOCK", id, "ERROR")).isEqualTo(":1\r\n");
         assertThat(waiter.reply()).isEqualTo("-UNBLOCKED client unblocked via CLIENT UNBLOCK\r\n");
-        assertThat(blockedClients(admin)).isZero();
+        assertThat(admin.blockedClients()).isZero();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -172,7 +146,7 @@ class BlockingListsOverWireTest {
     void transaction_pushesTwice_waiterServedAfterExecWithTheFirst(SideBySide.Target target) throws Exception {
         RawClient admin = emptied(target);
         RawClient waiter = clients.open(target.port());
-        block(waiter, admin, 1, "BLPOP", "k", "0");
+        waiter.sendBlocking(admin, 1, "BLPOP", "k", "0");
 
         admin.call("MULTI");
         admin.call("RPUSH", "k", "a");
