@@ -29,15 +29,19 @@ public final class DumpFooter {
     private DumpFooter() {
     }
 
-    /** Appends the version and the CRC-64 to the body written to {@code body} and returns the payload. */
+    /** The payload of the body written to {@code body}: it, then the footer of {@link #VERSION}. */
     public static byte[] seal(ByteArrayOutputStream body) {
-        body.write(VERSION & 0xFF);
-        body.write(VERSION >>> 8);
-        byte[] b = body.toByteArray();
-        long crc = Crc64.of(b, 0, b.length);
-        byte[] payload = Arrays.copyOf(b, b.length + 8);
+        return framed(body.toByteArray(), VERSION);
+    }
+
+    /** {@code body}, then the footer of RDB version {@code version}: the version and the CRC-64 of both. */
+    public static byte[] framed(byte[] body, int version) {
+        byte[] payload = Arrays.copyOf(body, body.length + LENGTH);
+        payload[body.length] = (byte) version;
+        payload[body.length + 1] = (byte) (version >>> 8);
+        long crc = Crc64.of(payload, 0, body.length + 2);
         for (int i = 0; i < 8; i++) {
-            payload[b.length + i] = (byte) (crc >>> (8 * i));
+            payload[body.length + 2 + i] = (byte) (crc >>> (8 * i));
         }
         return payload;
     }

@@ -1,10 +1,9 @@
 package dev.ordo.engine.command;
 
-import dev.ordo.engine.encoding.Crc64;
+import dev.ordo.engine.encoding.DumpFooter;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,17 +32,6 @@ class DumpRestoreTest extends CommandTestSupport {
         assertThatThrownBy(() -> call(args)).hasMessage(expected);
     }
 
-    /** A payload framed by hand: {@code body}, {@code version} little-endian, and the CRC-64 of both. */
-    private static byte[] payload(byte[] body, int version) {
-        byte[] p = Arrays.copyOf(body, body.length + 10);
-        p[body.length] = (byte) version;
-        p[body.length + 1] = (byte) (version >>> 8);
-        long crc = Crc64.of(p, 0, body.length + 2);
-        for (int i = 0; i < 8; i++) {
-            p[body.length + 2 + i] = (byte) (crc >>> (8 * i));
-        }
-        return p;
-    }
 
     /** The string "hello" as DUMP's body: type 0, length 5, the bytes. */
     private static final byte[] HELLO = {0, 5, 'h', 'e', 'l', 'l', 'o'};
@@ -114,12 +102,12 @@ class DumpRestoreTest extends CommandTestSupport {
 
     @Test
     void restore_ttl_relativeAbsoluteAndZero() {
-        assertThat(call("RESTORE", "rel", 5000, payload(HELLO, 10))).isEqualTo("OK");
+        assertThat(call("RESTORE", "rel", 5000, DumpFooter.framed(HELLO, 10))).isEqualTo("OK");
         assertThat(call("PTTL", "rel")).isEqualTo(5000L);
         long at = support.time.get() + 9000;
-        assertThat(call("RESTORE", "abs", at, payload(HELLO, 10), "ABSTTL")).isEqualTo("OK");
+        assertThat(call("RESTORE", "abs", at, DumpFooter.framed(HELLO, 10), "ABSTTL")).isEqualTo("OK");
         assertThat(call("PEXPIRETIME", "abs")).isEqualTo(at);
-        assertThat(call("RESTORE", "none", 0, payload(HELLO, 10))).isEqualTo("OK");
+        assertThat(call("RESTORE", "none", 0, DumpFooter.framed(HELLO, 10))).isEqualTo("OK");
         assertThat(call("TTL", "none")).isEqualTo(-1L);
     }
 
@@ -127,9 +115,9 @@ class DumpRestoreTest extends CommandTestSupport {
     void restore_ttlAlreadyPassed_storesNothingButReplaceDeletesTheOldKey() {
         call("SET", "k", "old");
         long past = support.time.get() - 1;
-        assertThat(call("RESTORE", "k", past, payload(HELLO, 10), "ABSTTL", "REPLACE")).isEqualTo("OK");
+        assertThat(call("RESTORE", "k", past, DumpFooter.framed(HELLO, 10), "ABSTTL", "REPLACE")).isEqualTo("OK");
         assertThat(call("EXISTS", "k")).isEqualTo(0L);
-        assertThat(call("RESTORE", "n", past, payload(HELLO, 10), "ABSTTL")).isEqualTo("OK");
+        assertThat(call("RESTORE", "n", past, DumpFooter.framed(HELLO, 10), "ABSTTL")).isEqualTo("OK");
         assertThat(call("EXISTS", "n")).isEqualTo(0L);
     }
 
@@ -137,35 +125,35 @@ class DumpRestoreTest extends CommandTestSupport {
     void restore_replace_overwritesAnyType() {
         call("ZADD", "k", "1", "a");
         call("EXPIRE", "k", "100");
-        assertThat(call("RESTORE", "k", 0, payload(HELLO, 10), "REPLACE")).isEqualTo("OK");
+        assertThat(call("RESTORE", "k", 0, DumpFooter.framed(HELLO, 10), "REPLACE")).isEqualTo("OK");
         assertThat(s(call("GET", "k"))).isEqualTo("hello");
         assertThat(call("TTL", "k")).isEqualTo(-1L);
     }
 
     @Test
     void restore_idletime_setsTheIdleTimeUnderAnLruPolicy() {
-        assertThat(call("RESTORE", "k", 0, payload(HELLO, 10), "IDLETIME", 1000)).isEqualTo("OK");
+        assertThat(call("RESTORE", "k", 0, DumpFooter.framed(HELLO, 10), "IDLETIME", 1000)).isEqualTo("OK");
         assertThat(call("OBJECT", "IDLETIME", "k")).isEqualTo(1000L);
-        assertThat(call("RESTORE", "f", 0, payload(HELLO, 10), "FREQ", 100)).isEqualTo("OK");
+        assertThat(call("RESTORE", "f", 0, DumpFooter.framed(HELLO, 10), "FREQ", 100)).isEqualTo("OK");
         assertThat(call("OBJECT", "IDLETIME", "f")).as("FREQ is ignored without an LFU policy").isEqualTo(0L);
     }
 
     @Test
     void restore_freq_setsTheCounterUnderAnLfuPolicy() {
         call("CONFIG", "SET", "maxmemory-policy", "allkeys-lfu");
-        assertThat(call("RESTORE", "k", 0, payload(HELLO, 10), "FREQ", 100)).isEqualTo("OK");
+        assertThat(call("RESTORE", "k", 0, DumpFooter.framed(HELLO, 10), "FREQ", 100)).isEqualTo("OK");
         assertThat(call("OBJECT", "FREQ", "k")).isEqualTo(100L);
-        assertThat(call("RESTORE", "i", 0, payload(HELLO, 10), "IDLETIME", 100)).isEqualTo("OK");
+        assertThat(call("RESTORE", "i", 0, DumpFooter.framed(HELLO, 10), "IDLETIME", 100)).isEqualTo("OK");
         assertThat(call("OBJECT", "FREQ", "i")).as("IDLETIME is ignored under an LFU policy").isEqualTo(5L);
     }
 
     @Test
     void restore_version11FromRedis72_isAccepted_listpackSetsIncluded() {
-        assertThat(call("RESTORE", "k", 0, payload(HELLO, 11))).isEqualTo("OK");
+        assertThat(call("RESTORE", "k", 0, DumpFooter.framed(HELLO, 11))).isEqualTo("OK");
         assertThat(s(call("GET", "k"))).isEqualTo("hello");
         // type 20 (a set as a listpack, new in version 11): total bytes, count, "a", "b", end
         byte[] listpackSet = {20, 13, 13, 0, 0, 0, 2, 0, (byte) 0x81, 'a', 2, (byte) 0x81, 'b', 2, (byte) 0xFF};
-        assertThat(call("RESTORE", "s", 0, payload(listpackSet, 11))).isEqualTo("OK");
+        assertThat(call("RESTORE", "s", 0, DumpFooter.framed(listpackSet, 11))).isEqualTo("OK");
         assertThat(strings(call("SMEMBERS", "s"))).containsExactlyInAnyOrder("a", "b");
         assertThat(s(call("OBJECT", "ENCODING", "s"))).isEqualTo("listpack");
     }
@@ -173,7 +161,7 @@ class DumpRestoreTest extends CommandTestSupport {
     @Test
     void restore_badInput_getsRedisErrorsInRedisOrderAndChangesNothing() {
         call("SET", "k", "old");
-        byte[] good = payload(HELLO, 10);
+        byte[] good = DumpFooter.framed(HELLO, 10);
         fails("ERR syntax error", "RESTORE", "k", 0, good, "BOGUS");
         fails("ERR syntax error", "RESTORE", "k", 0, good, "IDLETIME");
         fails("ERR syntax error", "RESTORE", "k", 0, good, "IDLETIME", 1, "FREQ", 1);
@@ -184,20 +172,20 @@ class DumpRestoreTest extends CommandTestSupport {
         fails("BUSYKEY Target key name already exists.", "RESTORE", "k", -1, "garbage");
         fails("ERR Invalid TTL value, must be >= 0", "RESTORE", "n", -1, good);
         fails("ERR value is not an integer or out of range", "RESTORE", "n", "x", good);
-        fails("ERR DUMP payload version or checksum are wrong", "RESTORE", "n", 0, payload(HELLO, 12));
+        fails("ERR DUMP payload version or checksum are wrong", "RESTORE", "n", 0, DumpFooter.framed(HELLO, 12));
         byte[] flipped = good.clone();
         flipped[2] ^= 1;
         fails("ERR DUMP payload version or checksum are wrong", "RESTORE", "n", 0, flipped);
         fails("ERR DUMP payload version or checksum are wrong", "RESTORE", "n", 0, "short");
-        fails("ERR Bad data format", "RESTORE", "n", 0, payload(new byte[0], 10));
-        fails("ERR Bad data format", "RESTORE", "n", 0, payload(new byte[] {2, 0}, 10));
-        fails("ERR Bad data format", "RESTORE", "n", 0, payload(new byte[] {2, 2, 1, 'a', 1, 'a'}, 10));
-        fails("ERR Bad data format", "RESTORE", "n", 0, payload(new byte[] {0, 5, 'h', 'e', 'l'}, 10));
+        fails("ERR Bad data format", "RESTORE", "n", 0, DumpFooter.framed(new byte[0], 10));
+        fails("ERR Bad data format", "RESTORE", "n", 0, DumpFooter.framed(new byte[] {2, 0}, 10));
+        fails("ERR Bad data format", "RESTORE", "n", 0, DumpFooter.framed(new byte[] {2, 2, 1, 'a', 1, 'a'}, 10));
+        fails("ERR Bad data format", "RESTORE", "n", 0, DumpFooter.framed(new byte[] {0, 5, 'h', 'e', 'l'}, 10));
         // a stream, a type Ordo does not hold
-        fails("ERR Bad data format", "RESTORE", "n", 0, payload(new byte[] {21, 0}, 10));
+        fails("ERR Bad data format", "RESTORE", "n", 0, DumpFooter.framed(new byte[] {21, 0}, 10));
         // a hash naming a field twice, which Redis without sanitize-dump-payload would keep, corrupt
-        fails("ERR Bad data format", "RESTORE", "n", 0, payload(new byte[] {4, 2, 1, 'f', 1, 'v', 1, 'f', 1, 'w'}, 10));
-        fails("ERR Bad data format", "RESTORE", "k", 0, payload(new byte[] {2, 0}, 10), "REPLACE");
+        fails("ERR Bad data format", "RESTORE", "n", 0, DumpFooter.framed(new byte[] {4, 2, 1, 'f', 1, 'v', 1, 'f', 1, 'w'}, 10));
+        fails("ERR Bad data format", "RESTORE", "k", 0, DumpFooter.framed(new byte[] {2, 0}, 10), "REPLACE");
         assertThat(s(call("GET", "k"))).isEqualTo("old");
         assertThat(call("EXISTS", "n")).isEqualTo(0L);
     }

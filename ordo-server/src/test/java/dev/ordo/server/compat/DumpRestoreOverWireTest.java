@@ -2,7 +2,7 @@ package dev.ordo.server.compat;
 
 import dev.ordo.engine.differential.Reply;
 import dev.ordo.engine.differential.RespSocket;
-import dev.ordo.engine.encoding.Crc64;
+import dev.ordo.engine.encoding.DumpFooter;
 import dev.ordo.server.RawClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -17,7 +17,6 @@ import org.redisson.api.RedissonClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -165,21 +164,10 @@ class DumpRestoreOverWireTest {
         }
     }
 
-    /** A payload framed by hand: {@code body}, {@code version} little-endian, and the CRC-64 of both. */
-    private static byte[] payload(byte[] body, int version) {
-        byte[] p = Arrays.copyOf(body, body.length + 10);
-        p[body.length] = (byte) version;
-        p[body.length + 1] = (byte) (version >>> 8);
-        long crc = Crc64.of(p, 0, body.length + 2);
-        for (int i = 0; i < 8; i++) {
-            p[body.length + 2 + i] = (byte) (crc >>> (8 * i));
-        }
-        return p;
-    }
 
     @Test
     void refusals_getTheSameRepliesFromBothServers_andChangeNothing() throws Exception {
-        byte[] good = payload(new byte[] {0, 5, 'h', 'e', 'l', 'l', 'o'}, 10);
+        byte[] good = DumpFooter.framed(new byte[] {0, 5, 'h', 'e', 'l', 'l', 'o'}, 10);
         byte[] flipped = good.clone();
         flipped[3] ^= 1;
         List<byte[][]> conversation = List.of(
@@ -196,14 +184,14 @@ class DumpRestoreOverWireTest {
                 cmd("RESTORE", "k", -1, "garbage"),
                 cmd("RESTORE", "n", -1, good),
                 cmd("RESTORE", "n", "x", good),
-                cmd("RESTORE", "n", 0, payload(new byte[] {0, 5, 'h', 'e', 'l', 'l', 'o'}, 12)),
+                cmd("RESTORE", "n", 0, DumpFooter.framed(new byte[] {0, 5, 'h', 'e', 'l', 'l', 'o'}, 12)),
                 cmd("RESTORE", "n", 0, flipped),
                 cmd("RESTORE", "n", 0, "short"),
                 cmd("RESTORE", "n", 0, ""),
-                cmd("RESTORE", "n", 0, payload(new byte[0], 10)),
-                cmd("RESTORE", "n", 0, payload(new byte[] {2, 0}, 10)),
-                cmd("RESTORE", "n", 0, payload(new byte[] {2, 2, 1, 'a', 1, 'a'}, 10)),
-                cmd("RESTORE", "k", 0, payload(new byte[] {2, 0}, 10), "REPLACE"),
+                cmd("RESTORE", "n", 0, DumpFooter.framed(new byte[0], 10)),
+                cmd("RESTORE", "n", 0, DumpFooter.framed(new byte[] {2, 0}, 10)),
+                cmd("RESTORE", "n", 0, DumpFooter.framed(new byte[] {2, 2, 1, 'a', 1, 'a'}, 10)),
+                cmd("RESTORE", "k", 0, DumpFooter.framed(new byte[] {2, 0}, 10), "REPLACE"),
                 cmd("RESTORE", "n"),
                 cmd("DUMP"),
                 cmd("DUMP", "nosuch"),
