@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * SORT and SORT_RO over lists, sets and sorted sets, with Redis 7.2's rules:
@@ -157,19 +158,14 @@ final class SortCommands {
         if (!dontSort) {
             sortItems(c, items, by, alpha, desc);
         }
-        List<byte[]> out = new ArrayList<>();
-        for (long i = start; i <= end; i++) {
-            Item item = items.get((int) i);
-            if (gets.isEmpty()) {
-                out.add(item.element);
-            }
-            for (byte[] get : gets) {
-                out.add(lookup(c, get, item.element));
-            }
-        }
+        // Streamed, never gathered: a GET per element multiplies what one command may produce.
+        long count = Math.max(0, end - start + 1) * Math.max(1, gets.size());
         if (store == null) {
-            c.reply().arrayHeader(out.size());
-            out.forEach(b -> {
+            if (count > Integer.MAX_VALUE) {
+                throw new ErrorReply("ERR SORT reply too long");
+            }
+            c.reply().arrayHeader((int) count);
+            emit(c, items, start, end, gets, b -> {
                 if (b == null) {
                     c.reply().nullBulk();
                 } else {
@@ -177,7 +173,20 @@ final class SortCommands {
                 }
             });
         } else {
-            store(c, store, out);
+            store(c, store, items, start, end, gets, count);
+        }
+    }
+
+    /** Sends the elements (or, with GET, what each pattern names for them) of {@code items[start, end]} to {@code sink}. */
+    private static void emit(Call c, List<Item> items, long start, long end, List<byte[]> gets, Consumer<byte[]> sink) {
+        for (long i = start; i <= end; i++) {
+            Item item = items.get((int) i);
+            if (gets.isEmpty()) {
+                sink.accept(item.element);
+            }
+            for (byte[] get : gets) {
+                sink.accept(lookup(c, get, item.element));
+            }
         }
     }
 
@@ -230,23 +239,23 @@ final class SortCommands {
         return value instanceof StringValue s ? s.bytes() : null;
     }
 
-    private static void store(Call c, Key destination, List<byte[]> out) {
-        if (out.isEmpty()) {
+    private static void store(Call c, Key destination, List<Item> items, long start, long end, List<byte[]> gets, long count) {
+        if (count == 0) {
             if (c.db().delete(destination)) {
                 c.notifyKeyspaceEvent(EventClass.GENERIC, "del", destination);
             }
         } else {
             ListValue list = new ListValue();
             ListValue.Limits limits = c.context().config().listLimits();
-            for (byte[] element : out) {
+            emit(c, items, start, end, gets, element -> {
                 byte[] e = element == null ? new byte[0] : element;
                 list.prepareForAdd(e, limits);
                 list.push(e, false);
-            }
+            });
             c.db().set(destination, list);
             c.notifyKeyspaceEvent(EventClass.LIST, "sortstore", destination);
         }
-        c.reply().integer(out.size());
+        c.reply().integer(count);
     }
 
     private static int indexOf(byte[] b, byte wanted, int from) {
