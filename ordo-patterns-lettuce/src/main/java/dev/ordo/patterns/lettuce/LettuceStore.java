@@ -74,11 +74,13 @@ public final class LettuceStore implements Store {
      * {@code default} for a server with only {@code requirepass}.
      */
     public record Credentials(String username, String password) {
+        /** Refuses a missing user name or password. */
         public Credentials {
             java.util.Objects.requireNonNull(username, "username");
             java.util.Objects.requireNonNull(password, "password");
         }
 
+        /** The user name, with the password hidden. */
         @Override
         public String toString() {
             return "Credentials[username=" + username + ", password=(hidden)]";
@@ -91,6 +93,7 @@ public final class LettuceStore implements Store {
      * certificate and its unencrypted key ({@code --cert}, {@code --key}; both null for none).
      */
     public record Tls(Path caCertFile, Path certFile, Path keyFile) {
+        /** Refuses a client certificate without its key, or a key without its certificate. */
         public Tls {
             if ((certFile == null) != (keyFile == null)) {
                 throw new IllegalArgumentException("a client certificate needs its key, and a key its certificate");

@@ -26,10 +26,12 @@ public final class CompositeLeaderboard {
         }
     }
 
+    /** The board the packed scores live on, for reads (top, rank, around) to decode with {@link #codec()}. */
     public Leaderboard board() {
         return board;
     }
 
+    /** How scores pack the dimensions. */
     public ScoreCodec codec() {
         return codec;
     }

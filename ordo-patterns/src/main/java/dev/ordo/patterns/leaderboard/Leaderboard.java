@@ -68,6 +68,7 @@ public final class Leaderboard implements Board {
         return keys.scores();
     }
 
+    /** How this board sorts and ranks. */
     public BoardOptions options() {
         return options;
     }

@@ -291,6 +291,7 @@ public final class PeriodicLeaderboard implements Board {
             return this;
         }
 
+        /** The family as configured; refuses one with neither a period nor the all-time board. */
         public PeriodicLeaderboard build() {
             return new PeriodicLeaderboard(this);
         }

@@ -30,7 +30,12 @@ import java.util.concurrent.CompletionStage;
  */
 public final class DelayedJobQueue {
     /** What scheduling an id that already exists does. */
-    public enum OnDuplicate { REJECT, REPLACE }
+    public enum OnDuplicate {
+        /** Leave the existing job as it is; its due time comes back null. */
+        REJECT,
+        /** Start the existing job afresh: new payload, due time and attempts, whatever state it was in. */
+        REPLACE
+    }
 
     /** The most jobs one call may carry. */
     public static final int MAX_BATCH = 1000;
@@ -85,6 +90,7 @@ public final class DelayedJobQueue {
      * @param due      when it falls due
      */
     public record NewJob(String id, String payload, int priority, Due due) {
+        /** Checks every field: an id of 1 to {@link #MAX_ID} characters, a payload of at most {@link PriorityJobQueue#MAX_PAYLOAD}, a valid priority. */
         public NewJob {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(payload, "payload");
@@ -98,7 +104,14 @@ public final class DelayedJobQueue {
     }
 
     /** What a nack did. */
-    public enum NackOutcome { RETRY_SCHEDULED, DEAD, NOT_CLAIMED }
+    public enum NackOutcome {
+        /** The job waits for its next attempt, after the backoff. */
+        RETRY_SCHEDULED,
+        /** The job had used its last attempt and is now a dead letter. */
+        DEAD,
+        /** The claim was no longer the job's (it timed out and was claimed again, or the job ended): nothing changed. */
+        NOT_CLAIMED
+    }
 
     /** A dead letter: the job and why its last attempt failed. */
     public record DeadJob(String id, String payload, String reason) {

@@ -24,6 +24,7 @@ public final class TokenBucketLimiter extends ScriptedLimiter {
      * @param period   the refill period
      */
     public record Bucket(long capacity, long refill, Duration period) {
+        /** Checks the bucket: capacity and refill are each a valid {@link Limit} over the period. */
         public Bucket {
             Objects.requireNonNull(period, "period");
             new Limit(capacity, period);
