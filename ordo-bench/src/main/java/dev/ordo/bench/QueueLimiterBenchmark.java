@@ -9,6 +9,7 @@ import dev.ordo.patterns.ratelimit.RateLimiter;
 import dev.ordo.patterns.ratelimit.SlidingLogLimiter;
 import dev.ordo.patterns.ratelimit.SlidingWindowLimiter;
 import dev.ordo.patterns.ratelimit.TokenBucketLimiter;
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.store.Store;
 import io.github.bucket4j.BucketConfiguration;
@@ -119,8 +120,8 @@ public final class QueueLimiterBenchmark {
 
     /** The address of the fixture's redis-server, read from the server itself. */
     private static String redisUri() {
-        Object port = Backend.REDIS.store().call(StoreCommand.of("CONFIG").arg("GET").arg("port"));
-        return "redis://127.0.0.1:" + ((List<?>) port).get(1);
+        List<Reply> port = Backend.REDIS.store().call(StoreCommand.of("CONFIG").arg("GET").arg("port")).asList();
+        return "redis://127.0.0.1:" + port.get(1).asString();
     }
 
     /** Calls per second of {@code op} from {@link #THREADS} threads on random keys, after a warm-up. */

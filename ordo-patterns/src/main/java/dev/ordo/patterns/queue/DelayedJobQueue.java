@@ -1,6 +1,7 @@
 package dev.ordo.patterns.queue;
 
 import dev.ordo.patterns.store.StoreCommand;
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 
@@ -222,35 +223,35 @@ public final class DelayedJobQueue {
         return args;
     }
 
-    private static List<Instant> dueTimes(Object reply) {
-        List<?> r = (List<?>) reply;
+    private static List<Instant> dueTimes(Reply reply) {
+        List<Reply> r = reply.asList();
         List<Instant> out = new ArrayList<>(r.size() / 2);
         for (int i = 0; i < r.size(); i += 2) {
-            out.add((Long) r.get(i) == 1L ? Instant.ofEpochMilli((Long) r.get(i + 1)) : null);
+            out.add(r.get(i).asLong() == 1L ? Instant.ofEpochMilli(r.get(i + 1).asLong()) : null);
         }
         return out;
     }
 
     /** Removes the job whatever its state; true if it existed. */
     public boolean cancel(String id) {
-        return (Long) store.eval(CANCEL, keys, List.of(id)) == 1L;
+        return store.eval(CANCEL, keys, List.of(id)).asLong() == 1L;
     }
 
     /** Moves a waiting job (not claimed, not dead) to a new due time; true if it was waiting. */
     public boolean reschedule(String id, Due due) {
-        return (Long) store.eval(RESCHEDULE, keys, List.of(id, due.wire())) == 1L;
+        return store.eval(RESCHEDULE, keys, List.of(id, due.wire())).asLong() == 1L;
     }
 
     /** Claims up to {@code max} due jobs, most urgent first, without waiting. */
     public List<ClaimedJob> claim(int max) {
         checkBatch(max);
-        List<?> r = (List<?>) store.eval(CLAIM, keys, List.of(Integer.toString(max),
-                Long.toString(options.visibilityTimeout().toMillis()), Integer.toString(options.maxAttempts())));
-        Instant now = Instant.ofEpochMilli((Long) r.get(0));
+        List<Reply> r = store.eval(CLAIM, keys, List.of(Integer.toString(max),
+                Long.toString(options.visibilityTimeout().toMillis()), Integer.toString(options.maxAttempts()))).asList();
+        Instant now = Instant.ofEpochMilli(r.get(0).asLong());
         List<ClaimedJob> out = new ArrayList<>((r.size() - 1) / 6);
         for (int i = 1; i < r.size(); i += 6) {
-            out.add(new ClaimedJob((String) r.get(i), (String) r.get(i + 1), ((Long) r.get(i + 2)).intValue(),
-                    ((Long) r.get(i + 3)).intValue(), Instant.ofEpochMilli((Long) r.get(i + 4)), now, (Long) r.get(i + 5)));
+            out.add(new ClaimedJob(r.get(i).asString(), r.get(i + 1).asString(), (int) r.get(i + 2).asLong(),
+                    (int) r.get(i + 3).asLong(), Instant.ofEpochMilli(r.get(i + 4).asLong()), now, r.get(i + 5).asLong()));
         }
         return out;
     }
@@ -268,7 +269,7 @@ public final class DelayedJobQueue {
             args.add(j.id());
             args.add(Long.toString(j.claimToken()));
         }
-        return ((Long) store.eval(ACK, keys, args)).intValue();
+        return (int) store.eval(ACK, keys, args).asLong();
     }
 
     /** Reports a failed attempt: the job is retried after the backoff, or becomes a dead letter with {@code reason}. */
@@ -277,25 +278,25 @@ public final class DelayedJobQueue {
         if (why.length() > MAX_REASON) {
             why = why.substring(0, MAX_REASON);
         }
-        long r = (Long) store.eval(NACK, keys, List.of(job.id(), Long.toString(job.claimToken()), why,
+        long r = store.eval(NACK, keys, List.of(job.id(), Long.toString(job.claimToken()), why,
                 Long.toString(options.backoff().delayAfter(job.attempt()).toMillis()), Integer.toString(options.maxAttempts()),
-                Integer.toString(job.attempt())));
+                Integer.toString(job.attempt()))).asLong();
         return r == 1 ? NackOutcome.RETRY_SCHEDULED : r == 2 ? NackOutcome.DEAD : NackOutcome.NOT_CLAIMED;
     }
 
     /** How many jobs wait for their time, are due, are claimed, and are dead. */
     public Counts counts() {
-        List<?> r = (List<?>) store.eval(COUNTS, keys, List.of());
-        return new Counts((Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+        List<Reply> r = store.eval(COUNTS, keys, List.of()).asList();
+        return new Counts(r.get(0).asLong(), r.get(1).asLong(), r.get(2).asLong(), r.get(3).asLong());
     }
 
     /** Up to {@code max} dead letters, oldest first. */
     public List<DeadJob> deadLetters(int max) {
         checkBatch(max);
-        List<?> r = (List<?>) store.eval(DEAD, keys, List.of(Integer.toString(max)));
+        List<Reply> r = store.eval(DEAD, keys, List.of(Integer.toString(max))).asList();
         List<DeadJob> out = new ArrayList<>(r.size() / 3);
         for (int i = 0; i < r.size(); i += 3) {
-            out.add(new DeadJob((String) r.get(i), (String) r.get(i + 1), (String) r.get(i + 2)));
+            out.add(new DeadJob(r.get(i).asString(), r.get(i + 1).asString(), r.get(i + 2).asString()));
         }
         return out;
     }
@@ -303,13 +304,13 @@ public final class DelayedJobQueue {
     /** Gives dead letters among {@code ids} fresh attempts, due now; returns how many. */
     public int retryDead(List<String> ids) {
         checkBatch(ids.size());
-        return ((Long) store.eval(RETRY_DEAD, keys, ids)).intValue();
+        return (int) store.eval(RETRY_DEAD, keys, ids).asLong();
     }
 
     /** Deletes up to {@code max} dead letters, oldest first; returns how many. */
     public int purgeDead(int max) {
         checkBatch(max);
-        return ((Long) store.eval(PURGE_DEAD, keys, List.of(Integer.toString(max)))).intValue();
+        return (int) store.eval(PURGE_DEAD, keys, List.of(Integer.toString(max))).asLong();
     }
 
     /** A worker with its own connection, for claims that wait. */
@@ -347,8 +348,8 @@ public final class DelayedJobQueue {
                 if (!jobs.isEmpty() || left <= 0) {
                     return jobs;
                 }
-                List<?> c = (List<?>) store.eval(COUNTS, keys, List.of());
-                long untilNext = (Long) c.get(4);
+                List<Reply> c = store.eval(COUNTS, keys, List.of()).asList();
+                long untilNext = c.get(4).asLong();
                 long block = Math.min(left, MAX_BLOCK_MILLIS);
                 if (untilNext >= 0) {
                     block = Math.min(block, untilNext + 1);

@@ -1,6 +1,7 @@
 package dev.ordo.patterns.queue;
 
 import dev.ordo.patterns.store.StoreCommand;
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 
@@ -106,10 +107,10 @@ public final class PriorityJobQueue {
         return args;
     }
 
-    private static List<Long> ids(Object reply) {
-        List<?> ids = (List<?>) reply;
+    private static List<Long> ids(Reply reply) {
+        List<Reply> ids = reply.asList();
         List<Long> out = new ArrayList<>(ids.size());
-        ids.forEach(id -> out.add((Long) id));
+        ids.forEach(id -> out.add(id.asLong()));
         return out;
     }
 
@@ -124,24 +125,24 @@ public final class PriorityJobQueue {
         if (max < 1 || max > MAX_BATCH) {
             throw new IllegalArgumentException("poll takes 1 to " + MAX_BATCH + " jobs, got " + max);
         }
-        List<?> r = (List<?>) store.call(StoreCommand.of("ZPOPMIN").key(jobs).arg(max));
+        List<Reply> r = store.call(StoreCommand.of("ZPOPMIN").key(jobs).arg(max)).asList();
         List<Job> out = new ArrayList<>(r.size() / 2);
         for (int i = 0; i < r.size(); i += 2) {
-            out.add(job((String) r.get(i), (String) r.get(i + 1)));
+            out.add(job(r.get(i).asString(), r.get(i + 1).asString()));
         }
         return out;
     }
 
     /** How many jobs wait. */
     public long size() {
-        return (Long) store.call(StoreCommand.of("ZCARD").key(jobs));
+        return store.call(StoreCommand.of("ZCARD").key(jobs)).asLong();
     }
 
     /** How many jobs of {@code priority} wait. */
     public long size(int priority) {
         checkPriority(priority);
-        return (Long) store.call(StoreCommand.of("ZCOUNT").key(jobs).arg((long) (priority * PRIORITY_UNIT))
-                .arg("(" + (long) ((priority + 1) * PRIORITY_UNIT)));
+        return store.call(StoreCommand.of("ZCOUNT").key(jobs).arg((long) (priority * PRIORITY_UNIT))
+                .arg("(" + (long) ((priority + 1) * PRIORITY_UNIT))).asLong();
     }
 
     /** A worker with its own connection, for blocking takes; close it when done. */
@@ -177,15 +178,15 @@ public final class PriorityJobQueue {
                 throw new IllegalArgumentException("a take waits from 1 ms to " + MAX_WAIT + ", got " + timeout);
             }
             String seconds = java.math.BigDecimal.valueOf(timeout.toMillis(), 3).toPlainString();
-            List<?> r;
+            List<Reply> r;
             try {
-                r = (List<?>) connection.call(StoreCommand.of("BZPOPMIN").key(jobs).arg(seconds));
+                r = connection.call(StoreCommand.of("BZPOPMIN").key(jobs).arg(seconds)).asList();
             } catch (RuntimeException e) {
                 connection.close();
                 connection = store.dedicated();
                 throw e;
             }
-            return r == null ? Optional.empty() : Optional.of(job((String) r.get(1), (String) r.get(2)));
+            return r == null ? Optional.empty() : Optional.of(job(r.get(1).asString(), r.get(2).asString()));
         }
 
         @Override
