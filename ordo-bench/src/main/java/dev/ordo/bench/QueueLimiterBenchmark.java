@@ -145,7 +145,7 @@ public final class QueueLimiterBenchmark {
 
     /** Producers offer batches of 10, 8 workers poll batches of 10, for the run's length; jobs taken per second. */
     private static double priorityQueue(Store store, String name) throws Exception {
-        PriorityJobQueue q = PriorityJobQueue.create(store, name);
+        PriorityJobQueue<String> q = PriorityJobQueue.create(store, name);
         List<String> batch = java.util.Collections.nCopies(10, "payload");
         AtomicLong taken = new AtomicLong();
         long start = System.nanoTime();
@@ -161,15 +161,15 @@ public final class QueueLimiterBenchmark {
 
     /** Producers schedule batches of 10 due now, 8 workers claim batches of 10 and ack them; jobs acked per second. */
     private static double delayedQueue(Store store, String name) throws Exception {
-        DelayedJobQueue q = DelayedJobQueue.create(store, name);
+        DelayedJobQueue<String> q = DelayedJobQueue.create(store, name);
         AtomicLong ids = new AtomicLong();
         AtomicLong acked = new AtomicLong();
         long start = System.nanoTime();
         runRoles(i -> {
             if (i < PRODUCERS) {
-                List<DelayedJobQueue.NewJob> jobs = new ArrayList<>(10);
+                List<DelayedJobQueue.NewJob<String>> jobs = new ArrayList<>(10);
                 for (int k = 0; k < 10; k++) {
-                    jobs.add(new DelayedJobQueue.NewJob("j" + ids.incrementAndGet(), "payload", 0, Due.now()));
+                    jobs.add(new DelayedJobQueue.NewJob<>("j" + ids.incrementAndGet(), "payload", 0, Due.now()));
                 }
                 q.scheduleAll(jobs, DelayedJobQueue.OnDuplicate.REJECT);
             } else {

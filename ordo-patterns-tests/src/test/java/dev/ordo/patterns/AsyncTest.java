@@ -142,17 +142,17 @@ class AsyncTest {
     @OnEveryBackend
     void queues_asyncProducers_enqueueAsTheBlockingOnes(Backend backend) {
         Store store = backend.store();
-        PriorityJobQueue q = PriorityJobQueue.create(store, Backend.uniqueName("apq"));
+        PriorityJobQueue<String> q = PriorityJobQueue.create(store, Backend.uniqueName("apq"));
         long first = join(q.offerAsync(5, "later"));
         List<Long> ids = join(q.offerAllAsync(1, List.of("a", "b")));
         assertThat(ids).hasSize(2).doesNotContain(first);
         assertThat(q.poll(3)).extracting(Job::payload).containsExactly("a", "b", "later");
         assertThatThrownBy(() -> q.offerAsync(PriorityJobQueue.MAX_PRIORITY + 1, "x")).isInstanceOf(IllegalArgumentException.class);
 
-        DelayedJobQueue d = DelayedJobQueue.create(store, Backend.uniqueName("adq"));
+        DelayedJobQueue<String> d = DelayedJobQueue.create(store, Backend.uniqueName("adq"));
         assertThat(join(d.scheduleAsync("job-1", "p", Due.now()))).isTrue();
         assertThat(join(d.scheduleAsync("job-1", "other", Due.now()))).isFalse();
-        assertThat(join(d.scheduleAllAsync(List.of(new DelayedJobQueue.NewJob("job-2", "q", 0, Due.in(Duration.ofHours(1)))),
+        assertThat(join(d.scheduleAllAsync(List.of(new DelayedJobQueue.NewJob<>("job-2", "q", 0, Due.in(Duration.ofHours(1)))),
                 DelayedJobQueue.OnDuplicate.REJECT))).hasSize(1).doesNotContainNull();
         assertThat(d.claim(5)).extracting(j -> j.id() + "=" + j.payload()).containsExactly("job-1=p");
     }
