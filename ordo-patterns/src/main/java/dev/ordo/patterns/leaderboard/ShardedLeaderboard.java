@@ -1,7 +1,8 @@
 package dev.ordo.patterns.leaderboard;
 
-import dev.ordo.patterns.store.Command;
+import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.store.Scores;
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 
@@ -18,6 +19,8 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +43,7 @@ import java.util.zip.CRC32;
  * <p>Tie rules: {@link TieRule#MEMBER_ORDER} and {@link TieRule#COMPETITION}. (First-reached and
  * dense ranks need state shared by all members, which a sharded board exists to avoid.)
  */
-public final class ShardedLeaderboard {
+public final class ShardedLeaderboard implements Board {
     /** The most shards one board may have. */
     public static final int MAX_SHARDS = 1024;
 
@@ -53,44 +56,7 @@ public final class ShardedLeaderboard {
      * counts the entries ordered before (score, member), found among level scores by a binary
      * search that compares member bytes as Redis does. ARGV: order, score, member, reach.
      */
-    private static final Script VIEW = new Script("""
-            local z, desc, s, m, reach = KEYS[1], ARGV[1] == 'desc', ARGV[2], ARGV[3], tonumber(ARGV[4])
-            local function at(i)
-              if desc then return redis.call('ZREVRANGE', z, i, i)[1] end
-              return redis.call('ZRANGE', z, i, i)[1]
-            end
-            local function before(a)
-              local n = math.min(#a, #m)
-              for i = 1, n do
-                local x, y = string.byte(a, i), string.byte(m, i)
-                if x ~= y then
-                  if desc then return x > y end
-                  return x < y
-                end
-              end
-              if desc then return #a > #m end
-              return #a < #m
-            end
-            local better
-            if desc then better = redis.call('ZCOUNT', z, '(' .. s, '+inf')
-            else better = redis.call('ZCOUNT', z, '-inf', '(' .. s) end
-            local lo, hi = 0, redis.call('ZCOUNT', z, s, s)
-            while lo < hi do
-              local mid = math.floor((lo + hi) / 2)
-              if before(at(better + mid)) then lo = mid + 1 else hi = mid end
-            end
-            local pos = better + lo
-            local out = {pos, better, redis.call('ZCARD', z)}
-            if reach >= 0 then
-              local from = pos - reach
-              if from < 0 then from = 0 end
-              local r
-              if desc then r = redis.call('ZREVRANGE', z, from, pos + reach, 'WITHSCORES')
-              else r = redis.call('ZRANGE', z, from, pos + reach, 'WITHSCORES') end
-              for i = 1, #r do out[#out + 1] = r[i] end
-            end
-            return out
-            """);
+    private static final Script VIEW = Script.fromResource(ShardedLeaderboard.class, "shard_view.lua");
 
     private final Store store;
     private final String name;
@@ -143,114 +109,226 @@ public final class ShardedLeaderboard {
         return shards;
     }
 
-    /** Adds points on the member's shard; returns the new score. */
-    public double addPoints(String member, double points) {
+    /**
+     * Adds points on the member's shard; returns the new score and the member's global rank, read
+     * from every shard just after the write (so not atomically with it). {@link #incrementScore}
+     * writes alone.
+     */
+    @Override
+    public Placement addPoints(String member, double points) {
+        return placed(member, shardOf(member).incrementScore(member, points));
+    }
+
+    /** Adds points on the member's shard; returns only the new score: one command on one shard. */
+    public double incrementScore(String member, double points) {
         return shardOf(member).incrementScore(member, points);
     }
 
-    /** Sets the member's score; returns it. */
-    public double setScore(String member, double score) {
-        return shardOf(member).setScore(member, score).score();
+    /** {@link #addPoints}, without blocking. */
+    @Override
+    public CompletionStage<Placement> addPointsAsync(String member, double points) {
+        return shardOf(member).addPointsAsync(member, points)
+                .thenCompose(p -> rankOfAsync(member, p.score()).thenApply(rank -> new Placement(member, p.score(), rank)));
     }
 
-    /** Keeps the better of the member's score and {@code score}; returns the score kept. */
-    public double keepBest(String member, double score) {
-        return shardOf(member).keepBest(member, score).score();
+    /** Sets the member's score; returns it with the global rank read just after the write. */
+    @Override
+    public Placement setScore(String member, double score) {
+        return placed(member, shardOf(member).setScore(member, score).score());
+    }
+
+    /** Keeps the better of the member's score and {@code score}; returns the score kept with the global rank read just after. */
+    @Override
+    public Placement keepBest(String member, double score) {
+        return placed(member, shardOf(member).keepBest(member, score).score());
+    }
+
+    private Placement placed(String member, double score) {
+        return new Placement(member, score, rankOf(member, score));
     }
 
     /** Removes the member; true if it was on the board. */
+    @Override
     public boolean remove(String member) {
         return shardOf(member).remove(member);
     }
 
     /** The member's score, empty when it is not on the board. */
+    @Override
     public OptionalDouble score(String member) {
         return shardOf(member).score(member);
     }
 
+    /** {@link #score}, without blocking. */
+    @Override
+    public CompletionStage<OptionalDouble> scoreAsync(String member) {
+        return shardOf(member).scoreAsync(member);
+    }
+
     /** How many members all shards hold. */
+    @Override
     public long count() {
         long n = 0;
-        for (Object reply : store.callAll(shards.stream().map(s -> Command.of("ZCARD").key(s.key())).toList())) {
-            n += (Long) reply;
+        for (Reply reply : store.callAll(shards.stream().map(s -> StoreCommand.of("ZCARD").key(s.key())).toList())) {
+            n += reply.asLong();
         }
         return n;
     }
 
     /** The member's global 1-based rank under the tie rule, empty when it is not on the board. */
+    @Override
     public OptionalLong rank(String member) {
         OptionalDouble score = score(member);
         if (score.isEmpty()) {
             return OptionalLong.empty();
         }
+        return OptionalLong.of(rankOf(member, score.getAsDouble()));
+    }
+
+    /** {@link #rank}, without blocking. */
+    @Override
+    public CompletionStage<OptionalLong> rankAsync(String member) {
+        return scoreAsync(member).thenCompose(score -> score.isEmpty()
+                ? CompletableFuture.completedFuture(OptionalLong.empty())
+                : rankOfAsync(member, score.getAsDouble()).thenApply(OptionalLong::of));
+    }
+
+    /** The global rank (score, member) has: 1 + the entries ordered before it (or scoring strictly better, for competition ranks). */
+    private long rankOf(String member, double score) {
+        return rankOf(viewReplies(store.evalAll(VIEW, viewKeys(), viewArgs(score, member, -1))));
+    }
+
+    private CompletionStage<Long> rankOfAsync(String member, double score) {
+        return store.evalAllAsync(VIEW, viewKeys(), viewArgs(score, member, -1)).thenApply(r -> rankOf(viewReplies(r)));
+    }
+
+    private long rankOf(List<List<Reply>> views) {
         long before = 0;
-        for (List<?> v : views(score.getAsDouble(), member, -1)) {
-            before += (Long) v.get(options.tieRule() == TieRule.COMPETITION ? 1 : 0);
+        for (List<Reply> v : views) {
+            before += v.get(options.tieRule() == TieRule.COMPETITION ? 1 : 0).asLong();
         }
-        return OptionalLong.of(before + 1);
+        return before + 1;
     }
 
     /** The first {@code n} entries of the whole board. */
+    @Override
     public List<Entry> top(int n) {
         Leaderboard.checkWindow("n", n);
         if (n == 0) {
             return List.of();
         }
-        List<Entry> all;
         if (options.metadata()) {
-            all = new ArrayList<>();
-            List<List<String>> keys = new ArrayList<>(shards.size());
-            List<List<String>> args = new ArrayList<>(shards.size());
-            for (Leaderboard s : shards) {
-                keys.add(s.scriptKeys());
-                args.add(s.rangeArgs(0, n - 1));
-            }
-            List<Object> replies = store.evalAll(BoardScripts.RANGE, keys, args);
-            for (int i = 0; i < shards.size(); i++) {
-                all.addAll(shards.get(i).entries((List<?>) replies.get(i)));
-            }
-        } else {
-            all = topEntries(n);
+            return topOf(metadataTops(n, store.evalAll(BoardScripts.RANGE, topKeys(), topArgs(n))), n);
         }
+        TopRounds rounds = new TopRounds(n);
+        for (List<StoreCommand> reads = rounds.next(); reads != null; reads = rounds.next()) {
+            rounds.take(store.callAll(reads));
+        }
+        return topOf(rounds.all, n);
+    }
+
+    /** {@link #top}, without blocking. */
+    @Override
+    public CompletionStage<List<Entry>> topAsync(int n) {
+        Leaderboard.checkWindow("n", n);
+        if (n == 0) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        if (options.metadata()) {
+            return store.evalAllAsync(BoardScripts.RANGE, topKeys(), topArgs(n)).thenApply(r -> topOf(metadataTops(n, r), n));
+        }
+        TopRounds rounds = new TopRounds(n);
+        return roundsAsync(rounds).thenApply(all -> topOf(all, n));
+    }
+
+    /** Runs the rounds of {@code rounds} one after another without blocking; completes with every entry read. */
+    private CompletionStage<List<Entry>> roundsAsync(TopRounds rounds) {
+        List<StoreCommand> reads = rounds.next();
+        if (reads == null) {
+            return CompletableFuture.completedFuture(rounds.all);
+        }
+        return store.callAllAsync(reads).thenCompose(replies -> {
+            rounds.take(replies);
+            return roundsAsync(rounds);
+        });
+    }
+
+    private List<List<String>> topKeys() {
+        List<List<String>> keys = new ArrayList<>(shards.size());
+        for (Leaderboard s : shards) {
+            keys.add(s.scriptKeys());
+        }
+        return keys;
+    }
+
+    private List<List<String>> topArgs(int n) {
+        List<List<String>> args = new ArrayList<>(shards.size());
+        for (Leaderboard s : shards) {
+            args.add(s.rangeArgs(0, n - 1));
+        }
+        return args;
+    }
+
+    /** Every shard's top {@code n} with metadata, from the replies of RANGE on each. */
+    private List<Entry> metadataTops(int n, List<Reply> replies) {
+        List<Entry> all = new ArrayList<>(n);
+        for (int i = 0; i < shards.size(); i++) {
+            all.addAll(shards.get(i).entries(replies.get(i).asList()));
+        }
+        return all;
+    }
+
+    /** The best {@code n} of {@code all}, ranked. */
+    private List<Entry> topOf(List<Entry> all, int n) {
         all.sort(order);
         return ranked(all.subList(0, Math.min(n, all.size())), 0, 1);
     }
 
     /**
-     * Enough of each shard's best entries to hold the board's best {@code n}, in rounds: each shard
-     * is first asked for about twice its fair share of {@code n}, and asked again (for twice as
-     * many, never past {@code n}) only while it may hide more of the best {@code n}: while it gave
-     * all it was asked for and its last entry does not come after the {@code n}-th best read so
-     * far. Exact, and usually one round reading a fraction of the {@code n} per shard that merging
-     * whole shard tops would read.
+     * Enough of each shard's best entries to hold the board's best {@code n}, read in rounds: each
+     * shard is first asked for about twice its fair share of {@code n}, and asked again (for twice
+     * as many, never past {@code n}) only while it may hide more of the best {@code n}: while it
+     * gave all it was asked for and its last entry does not come after the {@code n}-th best read
+     * so far. Exact, and usually one round reading a fraction of the {@code n} per shard that
+     * merging whole shard tops would read. Not thread-safe: one per read.
      */
-    private List<Entry> topEntries(int n) {
-        int count = shards.size();
-        int[] have = new int[count];
-        int[] asked = new int[count];
-        Entry[] last = new Entry[count];
-        boolean[] done = new boolean[count];
-        Arrays.fill(asked, Math.min(n, 2 * ((n + count - 1) / count) + 2));
-        List<Entry> all = new ArrayList<>();
-        while (true) {
-            List<Integer> reading = new ArrayList<>();
-            List<Command> ranges = new ArrayList<>();
+    private final class TopRounds {
+        private final int n;
+        private final int count = shards.size();
+        private final int[] have = new int[count];
+        private final int[] asked = new int[count];
+        private final Entry[] last = new Entry[count];
+        private final boolean[] done = new boolean[count];
+        private final List<Entry> all = new ArrayList<>();
+        private List<Integer> reading = List.of();
+
+        TopRounds(int n) {
+            this.n = n;
+            Arrays.fill(asked, Math.min(n, 2 * ((n + count - 1) / count) + 2));
+        }
+
+        /** The reads of the next round, or null when every entry needed has been read. */
+        List<StoreCommand> next() {
+            List<Integer> shardsRead = new ArrayList<>();
+            List<StoreCommand> ranges = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 if (!done[i] && have[i] < asked[i]) {
-                    reading.add(i);
-                    ranges.add(Command.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(shards.get(i).key())
+                    shardsRead.add(i);
+                    ranges.add(StoreCommand.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(shards.get(i).key())
                             .arg(have[i]).arg(asked[i] - 1).arg("WITHSCORES"));
                 }
             }
-            if (reading.isEmpty()) {
-                return all;
-            }
-            List<Object> replies = store.callAll(ranges);
+            reading = shardsRead;
+            return ranges.isEmpty() ? null : ranges;
+        }
+
+        /** Takes the replies of the round {@link #next} gave, and decides what the next round asks. */
+        void take(List<Reply> replies) {
             for (int k = 0; k < reading.size(); k++) {
                 int i = reading.get(k);
-                List<?> r = (List<?>) replies.get(k);
+                List<Reply> r = replies.get(k).asList();
                 for (int j = 0; j < r.size(); j += 2) {
-                    last[i] = new Entry((String) r.get(j), Scores.parse(r.get(j + 1)), 0, Map.of());
+                    last[i] = new Entry(r.get(j).asString(), r.get(j + 1).asDouble(), 0, Map.of());
                     all.add(last[i]);
                 }
                 have[i] += r.size() / 2;
@@ -275,6 +353,7 @@ public final class ShardedLeaderboard {
      * A window of {@code size} entries holding the member, as central as the board's edges allow
      * and full whenever the board has {@code size} entries; empty when the member is absent.
      */
+    @Override
     public List<Entry> around(String member, int size) {
         Leaderboard.checkWindow("size", size);
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -295,11 +374,11 @@ public final class ShardedLeaderboard {
         long before = 0;
         long total = 0;
         List<Entry> near = new ArrayList<>();
-        for (List<?> v : views(score, member, size - 1)) {
-            before += (Long) v.get(0);
-            total += (Long) v.get(2);
+        for (List<Reply> v : views(score, member, size - 1)) {
+            before += v.get(0).asLong();
+            total += v.get(2).asLong();
             for (int i = 3; i < v.size(); i += 2) {
-                near.add(new Entry((String) v.get(i), Scores.parse(v.get(i + 1)), 0, Map.of()));
+                near.add(new Entry(v.get(i).asString(), v.get(i + 1).asDouble(), 0, Map.of()));
             }
         }
         near.sort(order);
@@ -322,11 +401,11 @@ public final class ShardedLeaderboard {
 
     /** The entries with each member's metadata, read from the members' shards together. */
     private List<Entry> withMetadata(List<Entry> entries) {
-        List<Command> reads = new ArrayList<>(entries.size());
+        List<StoreCommand> reads = new ArrayList<>(entries.size());
         for (Entry e : entries) {
-            reads.add(Command.of("HGET").key(shardOf(e.member()).key() + ":meta").arg(e.member()));
+            reads.add(StoreCommand.of("HGET").key(shardOf(e.member()).key() + ":meta").arg(e.member()));
         }
-        List<Object> metas = store.callAll(reads);
+        List<Reply> metas = store.callAll(reads);
         List<Entry> out = new ArrayList<>(entries.size());
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
@@ -344,38 +423,38 @@ public final class ShardedLeaderboard {
     public long mergeSnapshot() {
         String snapshot = snapshotKey();
         if (!store.clustered()) {
-            Command union = Command.of("ZUNIONSTORE").key(snapshot).arg(shards.size());
+            StoreCommand union = StoreCommand.of("ZUNIONSTORE").key(snapshot).arg(shards.size());
             shards.forEach(s -> union.key(s.key()));
-            return (Long) store.call(union);
+            return store.call(union).asLong();
         }
         String building = snapshot + ":building:" + UUID.randomUUID();
         boolean any = false;
         for (Leaderboard s : shards) {
             String cursor = "0";
             do {
-                List<?> page = (List<?>) store.call(Command.of("ZSCAN").key(s.key()).arg(cursor).arg("COUNT").arg(1000));
-                cursor = (String) page.get(0);
-                List<?> items = (List<?>) page.get(1);
+                List<Reply> page = store.call(StoreCommand.of("ZSCAN").key(s.key()).arg(cursor).arg("COUNT").arg(1000)).asList();
+                cursor = page.get(0).asString();
+                List<Reply> items = page.get(1).asList();
                 if (!items.isEmpty()) {
-                    Command add = Command.of("ZADD").key(building);
+                    StoreCommand add = StoreCommand.of("ZADD").key(building);
                     for (int i = 0; i < items.size(); i += 2) {
-                        add.arg((String) items.get(i + 1)).arg((String) items.get(i));
+                        add.arg(items.get(i + 1).asString()).arg(items.get(i).asString());
                     }
                     store.call(add);
                     if (!any) {
-                        store.call(Command.of("PEXPIRE").key(building).arg(BUILDING_TTL_MILLIS));
+                        store.call(StoreCommand.of("PEXPIRE").key(building).arg(BUILDING_TTL_MILLIS));
                         any = true;
                     }
                 }
             } while (!cursor.equals("0"));
         }
         if (!any) {
-            store.call(Command.of("DEL").key(snapshot));
+            store.call(StoreCommand.of("DEL").key(snapshot));
             return 0;
         }
-        store.call(Command.of("PERSIST").key(building));
-        store.call(Command.of("RENAME").key(building).key(snapshot));
-        return (Long) store.call(Command.of("ZCARD").key(snapshot));
+        store.call(StoreCommand.of("PERSIST").key(building));
+        store.call(StoreCommand.of("RENAME").key(building).key(snapshot));
+        return store.call(StoreCommand.of("ZCARD").key(snapshot)).asLong();
     }
 
     /**
@@ -411,29 +490,41 @@ public final class ShardedLeaderboard {
 
     private long strictlyBetter(double score) {
         String bound = "(" + Scores.format(score);
-        List<Command> counts = new ArrayList<>(shards.size());
+        List<StoreCommand> counts = new ArrayList<>(shards.size());
         for (Leaderboard s : shards) {
             counts.add(options.descending()
-                    ? Command.of("ZCOUNT").key(s.key()).arg(bound).arg("+inf")
-                    : Command.of("ZCOUNT").key(s.key()).arg("-inf").arg(bound));
+                    ? StoreCommand.of("ZCOUNT").key(s.key()).arg(bound).arg("+inf")
+                    : StoreCommand.of("ZCOUNT").key(s.key()).arg("-inf").arg(bound));
         }
         long n = 0;
-        for (Object reply : store.callAll(counts)) {
-            n += (Long) reply;
+        for (Reply reply : store.callAll(counts)) {
+            n += reply.asLong();
         }
         return n;
     }
 
     /** Each shard's {@link #VIEW} of (score, member), read together. */
-    private List<List<?>> views(double score, String member, int reach) {
-        List<String> args = List.of(options.order(), Scores.format(score), member, Integer.toString(reach));
+    private List<List<Reply>> views(double score, String member, int reach) {
+        return viewReplies(store.evalAll(VIEW, viewKeys(), viewArgs(score, member, reach)));
+    }
+
+    private List<List<String>> viewKeys() {
         List<List<String>> keys = new ArrayList<>(shards.size());
         for (Leaderboard s : shards) {
             keys.add(List.of(s.key()));
         }
-        List<List<?>> views = new ArrayList<>(shards.size());
-        for (Object reply : store.evalAll(VIEW, keys, Collections.nCopies(shards.size(), args))) {
-            views.add((List<?>) reply);
+        return keys;
+    }
+
+    private List<List<String>> viewArgs(double score, String member, int reach) {
+        List<String> args = List.of(options.order(), Scores.format(score), member, Integer.toString(reach));
+        return Collections.nCopies(shards.size(), args);
+    }
+
+    private static List<List<Reply>> viewReplies(List<Reply> replies) {
+        List<List<Reply>> views = new ArrayList<>(replies.size());
+        for (Reply reply : replies) {
+            views.add(reply.asList());
         }
         return views;
     }

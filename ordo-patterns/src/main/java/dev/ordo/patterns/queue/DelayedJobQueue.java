@@ -1,6 +1,8 @@
 package dev.ordo.patterns.queue;
 
-import dev.ordo.patterns.store.Command;
+import dev.ordo.patterns.store.StoreCommand;
+import dev.ordo.patterns.store.Codec;
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 
@@ -9,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A reliable delayed queue: jobs with ids fall due at a time; workers claim due jobs (most urgent
@@ -26,10 +29,20 @@ import java.util.Objects;
  * that blocked workers wait on (BZPOPMIN): scheduling n jobs adds min(n, 16) of them, waking as
  * many workers. Invariant: a live job is in exactly one of
  * delayed, ready, inflight and dead, and has a payload.
+ *
+ * <p>Payloads are strings unless the queue was created with a {@link Codec}, which turns each
+ * payload into the text stored and back.
+ *
+ * @param <T> the payloads' type
  */
-public final class DelayedJobQueue {
+public final class DelayedJobQueue<T> {
     /** What scheduling an id that already exists does. */
-    public enum OnDuplicate { REJECT, REPLACE }
+    public enum OnDuplicate {
+        /** Leave the existing job as it is; its due time comes back null. */
+        REJECT,
+        /** Start the existing job afresh: new payload, due time and attempts, whatever state it was in. */
+        REPLACE
+    }
 
     /** The most jobs one call may carry. */
     public static final int MAX_BATCH = 1000;
@@ -46,6 +59,7 @@ public final class DelayedJobQueue {
      * @param backoff           the wait before a nacked job's next attempt
      */
     public record Options(Duration visibilityTimeout, int maxAttempts, Backoff backoff) {
+        /** Checks the settings; start from {@link #defaults()} and its {@code with...} methods rather than this constructor. */
         public Options {
             if (visibilityTimeout.toMillis() < 1 || maxAttempts < 1) {
                 throw new IllegalArgumentException("need a visibility timeout of at least 1 ms and at least one attempt");
@@ -57,91 +71,74 @@ public final class DelayedJobQueue {
         public static Options defaults() {
             return new Options(Duration.ofSeconds(30), 5, Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(5), 0.2));
         }
+
+        /** These settings with claims lasting {@code timeout} (at least 1 ms). */
+        public Options withVisibilityTimeout(Duration timeout) {
+            return new Options(timeout, maxAttempts, backoff);
+        }
+
+        /** These settings with {@code attempts} claims (at least 1) before a job becomes a dead letter. */
+        public Options withMaxAttempts(int attempts) {
+            return new Options(visibilityTimeout, attempts, backoff);
+        }
+
+        /** These settings with {@code backoff} before a nacked job's next attempt. */
+        public Options withBackoff(Backoff backoff) {
+            return new Options(visibilityTimeout, maxAttempts, backoff);
+        }
     }
 
     /**
      * A job to schedule.
      *
      * @param id       unique within the queue
-     * @param payload  anything, returned with the job
+     * @param payload  anything, returned with the job (at most {@link PriorityJobQueue#MAX_PAYLOAD} characters once encoded)
      * @param priority 0 (most urgent) to {@link PriorityJobQueue#MAX_PRIORITY}, among jobs already due
      * @param due      when it falls due
+     * @param <T>      the payload's type
      */
-    public record NewJob(String id, String payload, int priority, Due due) {
+    public record NewJob<T>(String id, T payload, int priority, Due due) {
+        /** Checks every field: an id of 1 to {@link #MAX_ID} characters, a payload, a valid priority. */
         public NewJob {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(payload, "payload");
             Objects.requireNonNull(due, "due");
-            if (id.isEmpty() || id.length() > MAX_ID || payload.length() > PriorityJobQueue.MAX_PAYLOAD) {
-                throw new IllegalArgumentException("a job id holds 1 to " + MAX_ID + " characters and a payload at most "
-                        + PriorityJobQueue.MAX_PAYLOAD);
+            if (id.isEmpty() || id.length() > MAX_ID) {
+                throw new IllegalArgumentException("a job id holds 1 to " + MAX_ID + " characters, got " + id.length());
             }
             PriorityJobQueue.checkPriority(priority);
         }
     }
 
     /** What a nack did. */
-    public enum NackOutcome { RETRY_SCHEDULED, DEAD, NOT_CLAIMED }
+    public enum NackOutcome {
+        /** The job waits for its next attempt, after the backoff. */
+        RETRY_SCHEDULED,
+        /** The job had used its last attempt and is now a dead letter. */
+        DEAD,
+        /** The claim was no longer the job's (it timed out and was claimed again, or the job ended): nothing changed. */
+        NOT_CLAIMED
+    }
 
-    /** A dead letter: the job and why its last attempt failed. */
-    public record DeadJob(String id, String payload, String reason) {
+    /**
+     * A dead letter: the job and why its last attempt failed.
+     *
+     * @param id      the job's id
+     * @param payload what was scheduled, decoded by the queue's codec
+     * @param reason  the reason its last nack gave
+     * @param <T>     the payload's type
+     */
+    public record DeadJob<T>(String id, T payload, String reason) {
     }
 
     /** How many jobs are in each state. */
     public record Counts(long delayed, long ready, long inFlight, long dead) {
     }
 
-    private static final String PRELUDE = """
-            local delayed, ready, inflight, dead = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-            local payload, prio, attempts, due, err = KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
-            local seq, signal, claim = KEYS[10], KEYS[11], KEYS[12]
-            local unit = 8796093022208
-            local t = redis.call('TIME')
-            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-            local function purge(id)
-              redis.call('ZREM', delayed, id)
-              redis.call('ZREM', ready, id)
-              redis.call('ZREM', inflight, id)
-              redis.call('ZREM', dead, id)
-              redis.call('HDEL', payload, id)
-              redis.call('HDEL', prio, id)
-              redis.call('HDEL', attempts, id)
-              redis.call('HDEL', due, id)
-              redis.call('HDEL', err, id)
-              redis.call('HDEL', claim, id)
-            end
-            local function dueOf(spec)
-              if string.sub(spec, 1, 1) == '+' then return now + tonumber(string.sub(spec, 2)) end
-              return tonumber(string.sub(spec, 2))
-            end
-            local function current(id, token)
-              return redis.call('ZSCORE', inflight, id) and redis.call('HGET', claim, id) == token
-            end
-            """;
+    // Each script below runs after delayed_prelude.lua (Script.fromResource), which names the keys and holds the helpers they share.
 
     /** ARGV: policy, then (id, payload, priority, due) per job. Returns (1 and due, or 0 and 0) per job. */
-    private static final Script SCHEDULE = new Script(PRELUDE + """
-            local out = {}
-            for i = 2, #ARGV, 4 do
-              local id = ARGV[i]
-              local exists = redis.call('HEXISTS', payload, id) == 1
-              if exists and ARGV[1] == 'REJECT' then
-                out[#out + 1] = 0
-                out[#out + 1] = 0
-              else
-                if exists then purge(id) end
-                local at = dueOf(ARGV[i + 3])
-                redis.call('HSET', payload, id, ARGV[i + 1])
-                redis.call('HSET', prio, id, ARGV[i + 2])
-                redis.call('HSET', due, id, at)
-                redis.call('ZADD', delayed, at, id)
-                out[#out + 1] = 1
-                out[#out + 1] = at
-              end
-            end
-            for k = 1, math.min((#ARGV - 1) / 4, 16) do redis.call('ZADD', signal, 0, 'w' .. k) end
-            return out
-            """);
+    private static final Script SCHEDULE = Script.fromResource(DelayedJobQueue.class, "delayed_schedule.lua");
 
     /**
      * ARGV: max, visibility ms, max attempts. Returns expired claims to the ready set (or to the
@@ -151,158 +148,55 @@ public final class DelayedJobQueue {
      * expired claims and 1,000 due jobs move per call, oldest first (a larger backlog moves over
      * the next calls). Returns {now, then (id, payload, priority, attempt, due, token) per job}.
      */
-    private static final Script CLAIM = new Script(PRELUDE + """
-            local max, visibility, maxAttempts = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-            local function enqueue(ids)
-              if #ids == 0 then return end
-              local last = redis.call('INCRBY', seq, #ids)
-              for i, id in ipairs(ids) do
-                local p = tonumber(redis.call('HGET', prio, id)) or 0
-                redis.call('ZADD', ready, p * unit + last - #ids + i, id)
-              end
-            end
-            local expired = redis.call('ZRANGEBYSCORE', inflight, '-inf', now, 'LIMIT', 0, 1000)
-            local again = {}
-            for _, id in ipairs(expired) do
-              redis.call('ZREM', inflight, id)
-              local a = tonumber(redis.call('HGET', attempts, id)) or 0
-              if a >= maxAttempts then
-                redis.call('ZADD', dead, now, id)
-                redis.call('HSET', err, id, 'visibility timeout passed on attempt ' .. a)
-              else
-                again[#again + 1] = id
-              end
-            end
-            enqueue(again)
-            local fallen = redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT', 0, 1000)
-            for _, id in ipairs(fallen) do redis.call('ZREM', delayed, id) end
-            enqueue(fallen)
-            local out = {now}
-            local popped = redis.call('ZPOPMIN', ready, max)
-            local token = 0
-            if #popped > 0 then token = redis.call('INCRBY', seq, #popped / 2) - #popped / 2 end
-            for i = 1, #popped, 2 do
-              local id = popped[i]
-              local a = redis.call('HINCRBY', attempts, id, 1)
-              token = token + 1
-              redis.call('HSET', claim, id, token)
-              redis.call('ZADD', inflight, now + visibility, id)
-              out[#out + 1] = id
-              out[#out + 1] = redis.call('HGET', payload, id)
-              out[#out + 1] = math.floor(tonumber(popped[i + 1]) / unit)
-              out[#out + 1] = a
-              out[#out + 1] = tonumber(redis.call('HGET', due, id)) or 0
-              out[#out + 1] = token
-            end
-            if redis.call('ZCARD', ready) > 0 then redis.call('ZADD', signal, 0, 'w1') end
-            return out
-            """);
+    private static final Script CLAIM = Script.fromResource(DelayedJobQueue.class, "delayed_claim.lua");
 
     /** ARGV: (id, claim token) pairs. Ends each job that is still that claim; returns how many. */
-    private static final Script ACK = new Script(PRELUDE + """
-            local n = 0
-            for i = 1, #ARGV, 2 do
-              if current(ARGV[i], ARGV[i + 1]) then
-                purge(ARGV[i])
-                n = n + 1
-              end
-            end
-            return n
-            """);
+    private static final Script ACK = Script.fromResource(DelayedJobQueue.class, "delayed_ack.lua");
 
     /** ARGV: id, claim token, reason, backoff ms, max attempts, attempt. Returns 1 retry scheduled, 2 dead, 0 not the current claim. */
-    private static final Script NACK = new Script(PRELUDE + """
-            local id = ARGV[1]
-            if not current(id, ARGV[2]) then return 0 end
-            redis.call('ZREM', inflight, id)
-            redis.call('HDEL', claim, id)
-            redis.call('HSET', err, id, ARGV[3])
-            if tonumber(ARGV[6]) >= tonumber(ARGV[5]) then
-              redis.call('ZADD', dead, now, id)
-              return 2
-            end
-            local at = now + tonumber(ARGV[4])
-            redis.call('HSET', due, id, at)
-            redis.call('ZADD', delayed, at, id)
-            redis.call('ZADD', signal, 0, 'w1')
-            return 1
-            """);
+    private static final Script NACK = Script.fromResource(DelayedJobQueue.class, "delayed_nack.lua");
 
     /** ARGV: id. Removes the job whatever its state; returns 1 if it existed. */
-    private static final Script CANCEL = new Script(PRELUDE + """
-            if redis.call('HEXISTS', payload, ARGV[1]) == 0 then return 0 end
-            purge(ARGV[1])
-            return 1
-            """);
+    private static final Script CANCEL = Script.fromResource(DelayedJobQueue.class, "delayed_cancel.lua");
 
     /** ARGV: id, due. Moves a job that waits (delayed or ready, not claimed or dead) to a new due time. */
-    private static final Script RESCHEDULE = new Script(PRELUDE + """
-            local id = ARGV[1]
-            if not redis.call('ZSCORE', delayed, id) and not redis.call('ZSCORE', ready, id) then return 0 end
-            local at = dueOf(ARGV[2])
-            redis.call('ZREM', ready, id)
-            redis.call('ZADD', delayed, at, id)
-            redis.call('HSET', due, id, at)
-            redis.call('ZADD', signal, 0, 'w1')
-            return 1
-            """);
+    private static final Script RESCHEDULE = Script.fromResource(DelayedJobQueue.class, "delayed_reschedule.lua");
 
     /** Counts {delayed (not yet due), ready (due), in flight, dead}, and ms until the next job falls due or claim expires (-1: none). */
-    private static final Script COUNTS = new Script(PRELUDE + """
-            local dueNow = redis.call('ZCOUNT', delayed, '-inf', now)
-            local nextAt = -1
-            local d = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
-            if #d > 0 then nextAt = tonumber(d[2]) end
-            local f = redis.call('ZRANGE', inflight, 0, 0, 'WITHSCORES')
-            if #f > 0 and (nextAt < 0 or tonumber(f[2]) < nextAt) then nextAt = tonumber(f[2]) end
-            local wait = -1
-            if nextAt >= 0 then wait = math.max(0, nextAt - now) end
-            if redis.call('ZCARD', ready) > 0 then wait = 0 end
-            return {redis.call('ZCARD', delayed) - dueNow, redis.call('ZCARD', ready) + dueNow,
-                    redis.call('ZCARD', inflight), redis.call('ZCARD', dead), wait}
-            """);
+    private static final Script COUNTS = Script.fromResource(DelayedJobQueue.class, "delayed_counts.lua");
 
     /** ARGV: max. The oldest dead letters: (id, payload, reason) each. */
-    private static final Script DEAD = new Script(PRELUDE + """
-            local ids = redis.call('ZRANGE', dead, 0, tonumber(ARGV[1]) - 1)
-            local out = {}
-            for _, id in ipairs(ids) do
-              out[#out + 1] = id
-              out[#out + 1] = redis.call('HGET', payload, id)
-              out[#out + 1] = redis.call('HGET', err, id) or ''
-            end
-            return out
-            """);
+    private static final Script DEAD = Script.fromResource(DelayedJobQueue.class, "delayed_dead.lua");
 
     /** ARGV: ids. Dead letters among them fall due now with fresh attempts; returns how many. */
-    private static final Script RETRY_DEAD = new Script(PRELUDE + """
-            local n = 0
-            for _, id in ipairs(ARGV) do
-              if redis.call('ZREM', dead, id) == 1 then
-                redis.call('HDEL', attempts, id)
-                redis.call('HSET', due, id, now)
-                redis.call('ZADD', delayed, now, id)
-                n = n + 1
-              end
-            end
-            for k = 1, math.min(n, 16) do redis.call('ZADD', signal, 0, 'w' .. k) end
-            return n
-            """);
+    private static final Script RETRY_DEAD = Script.fromResource(DelayedJobQueue.class, "delayed_retry_dead.lua");
 
     /** Removes up to ARGV[1] dead letters; returns how many. */
-    private static final Script PURGE_DEAD = new Script(PRELUDE + """
-            local ids = redis.call('ZRANGE', dead, 0, tonumber(ARGV[1]) - 1)
-            for _, id in ipairs(ids) do purge(id) end
-            return #ids
-            """);
+    private static final Script PURGE_DEAD = Script.fromResource(DelayedJobQueue.class, "delayed_purge_dead.lua");
 
     private final Store store;
     private final Options options;
     private final List<String> keys;
+    private final Codec<T> codec;
 
-    /** The queue called {@code name} (no braces: its keys share the hash tag {@code {name}}). */
-    public DelayedJobQueue(Store store, String name, Options options) {
+    /** The queue of string payloads called {@code name} with {@link Options#defaults()} (no braces: its keys share the hash tag {@code {name}}). */
+    public static DelayedJobQueue<String> create(Store store, String name) {
+        return new DelayedJobQueue<>(store, name, Options.defaults(), Codec.strings());
+    }
+
+    /** The queue of string payloads called {@code name} with {@code options} (no braces: its keys share the hash tag {@code {name}}). */
+    public static DelayedJobQueue<String> create(Store store, String name, Options options) {
+        return new DelayedJobQueue<>(store, name, options, Codec.strings());
+    }
+
+    /** The queue called {@code name} with {@code options}, whose payloads {@code codec} stores as text. */
+    public static <T> DelayedJobQueue<T> create(Store store, String name, Options options, Codec<T> codec) {
+        return new DelayedJobQueue<>(store, name, options, codec);
+    }
+
+    private DelayedJobQueue(Store store, String name, Options options, Codec<T> codec) {
         this.store = Objects.requireNonNull(store, "store");
+        this.codec = Objects.requireNonNull(codec, "codec");
         this.options = Objects.requireNonNull(options, "options");
         String prefix = PriorityJobQueue.keyPrefix(name);
         List<String> k = new ArrayList<>();
@@ -313,8 +207,13 @@ public final class DelayedJobQueue {
     }
 
     /** Schedules a job of priority 0; false when the id exists already (nothing changes). */
-    public boolean schedule(String id, String payload, Due due) {
-        return scheduleAll(List.of(new NewJob(id, payload, 0, due)), OnDuplicate.REJECT).get(0) != null;
+    public boolean schedule(String id, T payload, Due due) {
+        return scheduleAll(List.of(new NewJob<>(id, payload, 0, due)), OnDuplicate.REJECT).get(0) != null;
+    }
+
+    /** {@link #schedule}, without blocking; bad arguments are thrown at once. */
+    public CompletionStage<Boolean> scheduleAsync(String id, T payload, Due due) {
+        return scheduleAllAsync(List.of(new NewJob<>(id, payload, 0, due)), OnDuplicate.REJECT).thenApply(due1 -> due1.get(0) != null);
     }
 
     /**
@@ -322,89 +221,106 @@ public final class DelayedJobQueue {
      * existed and {@code onDuplicate} is REJECT. REPLACE starts an existing job afresh (new payload,
      * due time and attempts, whatever state it was in).
      */
-    public List<Instant> scheduleAll(List<NewJob> jobs, OnDuplicate onDuplicate) {
+    public List<Instant> scheduleAll(List<NewJob<T>> jobs, OnDuplicate onDuplicate) {
+        return dueTimes(store.eval(SCHEDULE, keys, scheduleArgs(jobs, onDuplicate)));
+    }
+
+    /** {@link #scheduleAll}, without blocking; bad arguments are thrown at once. */
+    public CompletionStage<List<Instant>> scheduleAllAsync(List<NewJob<T>> jobs, OnDuplicate onDuplicate) {
+        return store.evalAsync(SCHEDULE, keys, scheduleArgs(jobs, onDuplicate)).thenApply(DelayedJobQueue::dueTimes);
+    }
+
+    private List<String> scheduleArgs(List<NewJob<T>> jobs, OnDuplicate onDuplicate) {
         checkBatch(jobs.size());
         List<String> args = new ArrayList<>(1 + 4 * jobs.size());
         args.add(onDuplicate.name());
-        for (NewJob j : jobs) {
+        for (NewJob<T> j : jobs) {
+            String payload = codec.encode(j.payload());
+            if (payload.length() > PriorityJobQueue.MAX_PAYLOAD) {
+                throw new IllegalArgumentException("a payload holds at most " + PriorityJobQueue.MAX_PAYLOAD + " characters, got " + payload.length());
+            }
             args.add(j.id());
-            args.add(j.payload());
+            args.add(payload);
             args.add(Integer.toString(j.priority()));
             args.add(j.due().wire());
         }
-        List<?> r = (List<?>) store.eval(SCHEDULE, keys, args);
-        List<Instant> out = new ArrayList<>(jobs.size());
+        return args;
+    }
+
+    private static List<Instant> dueTimes(Reply reply) {
+        List<Reply> r = reply.asList();
+        List<Instant> out = new ArrayList<>(r.size() / 2);
         for (int i = 0; i < r.size(); i += 2) {
-            out.add((Long) r.get(i) == 1L ? Instant.ofEpochMilli((Long) r.get(i + 1)) : null);
+            out.add(r.get(i).asLong() == 1L ? Instant.ofEpochMilli(r.get(i + 1).asLong()) : null);
         }
         return out;
     }
 
     /** Removes the job whatever its state; true if it existed. */
     public boolean cancel(String id) {
-        return (Long) store.eval(CANCEL, keys, List.of(id)) == 1L;
+        return store.eval(CANCEL, keys, List.of(id)).asLong() == 1L;
     }
 
     /** Moves a waiting job (not claimed, not dead) to a new due time; true if it was waiting. */
     public boolean reschedule(String id, Due due) {
-        return (Long) store.eval(RESCHEDULE, keys, List.of(id, due.wire())) == 1L;
+        return store.eval(RESCHEDULE, keys, List.of(id, due.wire())).asLong() == 1L;
     }
 
     /** Claims up to {@code max} due jobs, most urgent first, without waiting. */
-    public List<ClaimedJob> claim(int max) {
+    public List<ClaimedJob<T>> claim(int max) {
         checkBatch(max);
-        List<?> r = (List<?>) store.eval(CLAIM, keys, List.of(Integer.toString(max),
-                Long.toString(options.visibilityTimeout().toMillis()), Integer.toString(options.maxAttempts())));
-        Instant now = Instant.ofEpochMilli((Long) r.get(0));
-        List<ClaimedJob> out = new ArrayList<>((r.size() - 1) / 6);
+        List<Reply> r = store.eval(CLAIM, keys, List.of(Integer.toString(max),
+                Long.toString(options.visibilityTimeout().toMillis()), Integer.toString(options.maxAttempts()))).asList();
+        Instant now = Instant.ofEpochMilli(r.get(0).asLong());
+        List<ClaimedJob<T>> out = new ArrayList<>((r.size() - 1) / 6);
         for (int i = 1; i < r.size(); i += 6) {
-            out.add(new ClaimedJob((String) r.get(i), (String) r.get(i + 1), ((Long) r.get(i + 2)).intValue(),
-                    ((Long) r.get(i + 3)).intValue(), Instant.ofEpochMilli((Long) r.get(i + 4)), now, (Long) r.get(i + 5)));
+            out.add(new ClaimedJob<>(r.get(i).asString(), codec.decode(r.get(i + 1).asString()), (int) r.get(i + 2).asLong(),
+                    (int) r.get(i + 3).asLong(), Instant.ofEpochMilli(r.get(i + 4).asLong()), now, r.get(i + 5).asLong()));
         }
         return out;
     }
 
     /** Ends a job; false when this claim is no longer the job's latest (its timeout passed and it was claimed again, say). */
-    public boolean ack(ClaimedJob job) {
+    public boolean ack(ClaimedJob<?> job) {
         return ackAll(List.of(job)) == 1;
     }
 
     /** Ends jobs in one step; returns how many were still their latest claim. */
-    public int ackAll(List<ClaimedJob> jobs) {
+    public int ackAll(List<? extends ClaimedJob<?>> jobs) {
         checkBatch(jobs.size());
         List<String> args = new ArrayList<>(2 * jobs.size());
-        for (ClaimedJob j : jobs) {
+        for (ClaimedJob<?> j : jobs) {
             args.add(j.id());
             args.add(Long.toString(j.claimToken()));
         }
-        return ((Long) store.eval(ACK, keys, args)).intValue();
+        return (int) store.eval(ACK, keys, args).asLong();
     }
 
     /** Reports a failed attempt: the job is retried after the backoff, or becomes a dead letter with {@code reason}. */
-    public NackOutcome nack(ClaimedJob job, String reason) {
+    public NackOutcome nack(ClaimedJob<?> job, String reason) {
         String why = Objects.requireNonNull(reason, "reason");
         if (why.length() > MAX_REASON) {
             why = why.substring(0, MAX_REASON);
         }
-        long r = (Long) store.eval(NACK, keys, List.of(job.id(), Long.toString(job.claimToken()), why,
+        long r = store.eval(NACK, keys, List.of(job.id(), Long.toString(job.claimToken()), why,
                 Long.toString(options.backoff().delayAfter(job.attempt()).toMillis()), Integer.toString(options.maxAttempts()),
-                Integer.toString(job.attempt())));
+                Integer.toString(job.attempt()))).asLong();
         return r == 1 ? NackOutcome.RETRY_SCHEDULED : r == 2 ? NackOutcome.DEAD : NackOutcome.NOT_CLAIMED;
     }
 
     /** How many jobs wait for their time, are due, are claimed, and are dead. */
     public Counts counts() {
-        List<?> r = (List<?>) store.eval(COUNTS, keys, List.of());
-        return new Counts((Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+        List<Reply> r = store.eval(COUNTS, keys, List.of()).asList();
+        return new Counts(r.get(0).asLong(), r.get(1).asLong(), r.get(2).asLong(), r.get(3).asLong());
     }
 
     /** Up to {@code max} dead letters, oldest first. */
-    public List<DeadJob> deadLetters(int max) {
+    public List<DeadJob<T>> deadLetters(int max) {
         checkBatch(max);
-        List<?> r = (List<?>) store.eval(DEAD, keys, List.of(Integer.toString(max)));
-        List<DeadJob> out = new ArrayList<>(r.size() / 3);
+        List<Reply> r = store.eval(DEAD, keys, List.of(Integer.toString(max))).asList();
+        List<DeadJob<T>> out = new ArrayList<>(r.size() / 3);
         for (int i = 0; i < r.size(); i += 3) {
-            out.add(new DeadJob((String) r.get(i), (String) r.get(i + 1), (String) r.get(i + 2)));
+            out.add(new DeadJob<>(r.get(i).asString(), codec.decode(r.get(i + 1).asString()), r.get(i + 2).asString()));
         }
         return out;
     }
@@ -412,13 +328,13 @@ public final class DelayedJobQueue {
     /** Gives dead letters among {@code ids} fresh attempts, due now; returns how many. */
     public int retryDead(List<String> ids) {
         checkBatch(ids.size());
-        return ((Long) store.eval(RETRY_DEAD, keys, ids)).intValue();
+        return (int) store.eval(RETRY_DEAD, keys, ids).asLong();
     }
 
     /** Deletes up to {@code max} dead letters, oldest first; returns how many. */
     public int purgeDead(int max) {
         checkBatch(max);
-        return ((Long) store.eval(PURGE_DEAD, keys, List.of(Integer.toString(max)))).intValue();
+        return (int) store.eval(PURGE_DEAD, keys, List.of(Integer.toString(max))).asLong();
     }
 
     /** A worker with its own connection, for claims that wait. */
@@ -448,23 +364,23 @@ public final class DelayedJobQueue {
         }
 
         /** Claims up to {@code max} due jobs, waiting up to {@code wait} for the first; empty when none came. */
-        public List<ClaimedJob> claim(int max, Duration wait) {
+        public List<ClaimedJob<T>> claim(int max, Duration wait) {
             long deadline = System.nanoTime() + wait.toNanos();
             while (true) {
-                List<ClaimedJob> jobs = DelayedJobQueue.this.claim(max);
+                List<ClaimedJob<T>> jobs = DelayedJobQueue.this.claim(max);
                 long left = (deadline - System.nanoTime()) / 1_000_000;
                 if (!jobs.isEmpty() || left <= 0) {
                     return jobs;
                 }
-                List<?> c = (List<?>) store.eval(COUNTS, keys, List.of());
-                long untilNext = (Long) c.get(4);
+                List<Reply> c = store.eval(COUNTS, keys, List.of()).asList();
+                long untilNext = c.get(4).asLong();
                 long block = Math.min(left, MAX_BLOCK_MILLIS);
                 if (untilNext >= 0) {
                     block = Math.min(block, untilNext + 1);
                 }
                 if (block > 0) {
                     try {
-                        connection.call(Command.of("BZPOPMIN").key(keys.get(10)).arg(java.math.BigDecimal.valueOf(block, 3).toPlainString()));
+                        connection.call(StoreCommand.of("BZPOPMIN").key(keys.get(10)).arg(java.math.BigDecimal.valueOf(block, 3).toPlainString()));
                     } catch (RuntimeException e) {
                         connection.close();
                         connection = store.dedicated();

@@ -1,5 +1,6 @@
 package dev.ordo.patterns.ratelimit;
 
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 
@@ -7,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 
 /**
  * What the three limiters share: one script per decision, over one key per limit, all under the
@@ -27,23 +29,15 @@ abstract class ScriptedLimiter implements RateLimiter {
     }
 
     /**
-     * What every limiter script starts with: the permits asked for ({@code p}, ARGV[1]), the
-     * number of limits ({@code n}, one key each), the server's time in microseconds ({@code now},
-     * from TIME, so every decision uses the server's clock), and the decision's accumulators.
-     * The body then checks each limit, writes only when all allow, and returns
-     * {@code {allowed, remaining, wait, now}}.
+     * A limiter script, the resource {@code name} beside this class after {@code
+     * limiter_prelude.lua}: what every limiter script starts with, the permits asked for ({@code
+     * p}, ARGV[1]), the number of limits ({@code n}, one key each), the server's time in
+     * microseconds ({@code now}, from TIME, so every decision uses the server's clock), and the
+     * decision's accumulators. The body then checks each limit, writes only when all allow, and
+     * returns {@code {allowed, remaining, wait, now}}.
      */
-    private static final String PRELUDE = """
-            local p = tonumber(ARGV[1])
-            local n = #KEYS
-            local t = redis.call('TIME')
-            local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-            local allowed, remaining, wait = 1, nil, 0
-            """;
-
-    /** A limiter script: {@link #PRELUDE}, then {@code body}. */
-    static Script script(String body) {
-        return new Script(PRELUDE + body);
+    static Script script(String name) {
+        return Script.fromResource(ScriptedLimiter.class, name);
     }
 
     private final Store store;
@@ -72,21 +66,44 @@ abstract class ScriptedLimiter implements RateLimiter {
         return tryAcquireTimed(key, permits).decision();
     }
 
+    @Override
+    public CompletionStage<Decision> tryAcquireAsync(String key, long permits) {
+        List<String> args = args(key, permits);
+        return store.evalAsync(script, keys(key), args).thenApply(r -> timed(r).decision());
+    }
+
     /** As {@link #tryAcquire}, with the server time the script read. */
     Timed tryAcquireTimed(String key, long permits) {
+        List<String> args = args(key, permits);
+        return timed(store.eval(script, keys(key), args));
+    }
+
+    /** ARGV: the permits asked for, then each limit's arguments; refuses a bad key or count. */
+    private List<String> args(String key, long permits) {
         Objects.requireNonNull(key, "key");
         if (permits < 1 || permits > maxPermits) {
             throw new IllegalArgumentException("permits must be between 1 and " + maxPermits + " for this limiter, got " + permits);
         }
-        String tag = "{" + name + ":" + key + "}";
-        List<String> keys = new ArrayList<>(specs.size());
         List<String> args = new ArrayList<>(1 + 3 * specs.size());
         args.add(Long.toString(permits));
         for (Spec spec : specs) {
-            keys.add(tag + ":" + spec.keySuffix());
             args.addAll(spec.args());
         }
-        List<?> r = (List<?>) store.eval(script, keys, args);
-        return new Timed(new Decision((Long) r.get(0) == 1L, (Long) r.get(1), Duration.of((Long) r.get(2), java.time.temporal.ChronoUnit.MICROS)), (Long) r.get(3));
+        return args;
+    }
+
+    /** KEYS: one per limit, all under the key's hash tag. */
+    private List<String> keys(String key) {
+        String tag = "{" + name + ":" + key + "}";
+        List<String> keys = new ArrayList<>(specs.size());
+        for (Spec spec : specs) {
+            keys.add(tag + ":" + spec.keySuffix());
+        }
+        return keys;
+    }
+
+    private static Timed timed(Reply reply) {
+        List<Reply> r = reply.asList();
+        return new Timed(new Decision(r.get(0).asLong() == 1L, r.get(1).asLong(), Duration.of(r.get(2).asLong(), java.time.temporal.ChronoUnit.MICROS)), r.get(3).asLong());
     }
 }
