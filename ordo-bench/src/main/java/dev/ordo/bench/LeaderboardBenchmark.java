@@ -4,8 +4,8 @@ import dev.ordo.patterns.Backend;
 import dev.ordo.patterns.leaderboard.BoardOptions;
 import dev.ordo.patterns.leaderboard.Leaderboard;
 import dev.ordo.patterns.leaderboard.ShardedLeaderboard;
-import dev.ordo.patterns.store.Command;
-import dev.ordo.patterns.store.LettuceStore;
+import dev.ordo.patterns.store.StoreCommand;
+import dev.ordo.patterns.lettuce.LettuceStore;
 import dev.ordo.patterns.store.Store;
 
 import java.nio.file.Files;
@@ -90,21 +90,21 @@ public final class LeaderboardBenchmark {
         String key = board.key();
         return List.of(
                 new Op("add-points", i -> board.incrementScore(name(i), 1),
-                        i -> store.call(Command.of("ZINCRBY").key(key).arg(1).arg(name(i)))),
+                        i -> store.call(StoreCommand.of("ZINCRBY").key(key).arg(1).arg(name(i)))),
                 new Op("add + rank", i -> board.addPoints(name(i), 1),
                         i -> {
                             String member = name(i);
-                            store.call(Command.of("ZINCRBY").key(key).arg(1).arg(member));
-                            store.call(Command.of("ZREVRANK").key(key).arg(member));
+                            store.call(StoreCommand.of("ZINCRBY").key(key).arg(1).arg(member));
+                            store.call(StoreCommand.of("ZREVRANK").key(key).arg(member));
                         }),
                 new Op("rank", i -> board.rank(name(i)),
-                        i -> store.call(Command.of("ZREVRANK").key(key).arg(name(i)))),
+                        i -> store.call(StoreCommand.of("ZREVRANK").key(key).arg(name(i)))),
                 new Op("top 10", i -> board.top(10),
-                        i -> store.call(Command.of("ZREVRANGE").key(key).arg(0).arg(9).arg("WITHSCORES"))),
+                        i -> store.call(StoreCommand.of("ZREVRANGE").key(key).arg(0).arg(9).arg("WITHSCORES"))),
                 new Op("around 10", i -> board.around(name(i), 10),
                         i -> {
-                            long start = Math.max(0, (Long) store.call(Command.of("ZREVRANK").key(key).arg(name(i))) - 4);
-                            store.call(Command.of("ZREVRANGE").key(key).arg(start).arg(start + 9).arg("WITHSCORES"));
+                            long start = Math.max(0, (Long) store.call(StoreCommand.of("ZREVRANK").key(key).arg(name(i))) - 4);
+                            store.call(StoreCommand.of("ZREVRANGE").key(key).arg(start).arg(start + 9).arg("WITHSCORES"));
                         }));
     }
 
@@ -125,7 +125,7 @@ public final class LeaderboardBenchmark {
             }
             for (int s = 0; s < 16; s++) {
                 if (!perShard.get(s).isEmpty()) {
-                    Command add = Command.of("ZADD").key(sharded.shards().get(s).key());
+                    StoreCommand add = StoreCommand.of("ZADD").key(sharded.shards().get(s).key());
                     perShard.get(s).forEach(m -> add.arg(score(m)).arg(m));
                     cluster.call(add);
                 }
@@ -156,9 +156,9 @@ public final class LeaderboardBenchmark {
     }
 
     private static void load(Store store, String key) {
-        store.call(Command.of("DEL").key(key));
+        store.call(StoreCommand.of("DEL").key(key));
         for (int from = 0; from < MEMBERS; from += 1000) {
-            Command add = Command.of("ZADD").key(key);
+            StoreCommand add = StoreCommand.of("ZADD").key(key);
             for (int i = from; i < Math.min(MEMBERS, from + 1000); i++) {
                 String member = name(i);
                 add.arg(score(member)).arg(member);

@@ -9,7 +9,7 @@ import dev.ordo.patterns.ratelimit.RateLimiter;
 import dev.ordo.patterns.ratelimit.SlidingLogLimiter;
 import dev.ordo.patterns.ratelimit.SlidingWindowLimiter;
 import dev.ordo.patterns.ratelimit.TokenBucketLimiter;
-import dev.ordo.patterns.store.Command;
+import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.store.Store;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
@@ -119,7 +119,7 @@ public final class QueueLimiterBenchmark {
 
     /** The address of the fixture's redis-server, read from the server itself. */
     private static String redisUri() {
-        Object port = Backend.REDIS.store().call(Command.of("CONFIG").arg("GET").arg("port"));
+        Object port = Backend.REDIS.store().call(StoreCommand.of("CONFIG").arg("GET").arg("port"));
         return "redis://127.0.0.1:" + ((List<?>) port).get(1);
     }
 

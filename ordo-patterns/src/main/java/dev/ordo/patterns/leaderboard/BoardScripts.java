@@ -1,6 +1,5 @@
 package dev.ordo.patterns.leaderboard;
 
-import dev.ordo.engine.script.lib.LuaNumberFormat;
 import dev.ordo.patterns.store.Scores;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.StoreException;
@@ -27,79 +26,13 @@ import java.util.Objects;
  * keeps a sorted set holding each distinct score once (kept by score, never by its text, which
  * differs between Redis versions), so a dense rank is one ZCOUNT away: 1 + the distinct scores
  * strictly better.
+ *
+ * <p>The Lua lives in {@code board_*.lua} beside this class, each script after {@code
+ * board_prelude.lua} (the helpers above), as {@link Script#fromResource} joins them.
  */
 final class BoardScripts {
     private BoardScripts() {
     }
-
-    private static final String PRELUDE = """
-            local desc = ARGV[1] == 'desc'
-            local tie = ARGV[2]
-            local timed = tie == 'first'
-            local meta = KEYS[1]
-            local groups = (#KEYS - 1) / 3
-            local function board(g)
-              local i = 2 + (g - 1) * 3
-              return {z = KEYS[i], names = KEYS[i + 1], ds = KEYS[i + 2]}
-            end
-            local function nameOf(b, id)
-              if timed then return redis.call('HGET', b.names, id) end
-              return id
-            end
-            local function idOf(name)
-              if timed then return string.sub(name, 15) end
-              return name
-            end
-            local function position(b, name)
-              if desc then return redis.call('ZREVRANK', b.z, name) end
-              return redis.call('ZRANK', b.z, name)
-            end
-            local function rankOf(b, name, s)
-              if tie == 'competition' then
-                if desc then return redis.call('ZCOUNT', b.z, '(' .. s, '+inf') + 1 end
-                return redis.call('ZCOUNT', b.z, '-inf', '(' .. s) + 1
-              elseif tie == 'dense' then
-                if desc then return redis.call('ZCOUNT', b.ds, '(' .. s, '+inf') + 1 end
-                return redis.call('ZCOUNT', b.ds, '-inf', '(' .. s) + 1
-              end
-              return position(b, name) + 1
-            end
-            local function range(b, start, stop)
-              if desc then return redis.call('ZREVRANGE', b.z, start, stop, 'WITHSCORES') end
-              return redis.call('ZRANGE', b.z, start, stop, 'WITHSCORES')
-            end
-            local function entries(b, start, r, withMeta)
-              local ranks, metas = {}, {}
-              if (tie == 'competition' or tie == 'dense') and #r > 0 then
-                local rank = rankOf(b, r[1], r[2])
-                ranks[1] = rank
-                for i = 3, #r, 2 do
-                  if r[i + 1] ~= r[i - 1] then
-                    if tie == 'dense' then rank = rank + 1 else rank = start + (i + 1) / 2 end
-                  end
-                  ranks[#ranks + 1] = rank
-                end
-              end
-              if withMeta and #r > 0 then
-                local ids = {}
-                for i = 1, #r, 2 do ids[#ids + 1] = idOf(r[i]) end
-                for c = 1, #ids, 1000 do
-                  local part = redis.call('HMGET', meta, unpack(ids, c, math.min(c + 999, #ids)))
-                  for j = 1, #part do metas[#metas + 1] = part[j] end
-                end
-              end
-              return {start, r, ranks, metas}
-            end
-            local function dense(b, old, new)
-              if tie ~= 'dense' or old == new then return end
-              if old and redis.call('ZCOUNT', b.z, old, old) == 0 then
-                redis.call('ZREMRANGEBYSCORE', b.ds, old, old)
-              end
-              if new and redis.call('ZCOUNT', b.z, new, new) == 1 then
-                redis.call('ZADD', b.ds, new, new)
-              end
-            end
-            """;
 
     /**
      * Adds points, sets a score, or keeps the better of the old and new score, on every board
@@ -112,105 +45,13 @@ final class BoardScripts {
      * Returns score and rank per board. It has a Java twin ({@link #write}): interpreting the
      * script cost an in-process caller about three times its commands, on the board's main write.
      */
-    static final Script WRITE = new Script(PRELUDE + """
-            local mode, id, value = ARGV[3], ARGV[4], ARGV[5]
-            local stamp
-            local function arrival()
-              if not stamp then
-                local ms = tonumber(ARGV[6])
-                if not ms then
-                  local t = redis.call('TIME')
-                  ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-                end
-                if desc then ms = 9999999999999 - ms end
-                stamp = string.format('%013d', ms) .. ':'
-              end
-              return stamp
-            end
-            local function improves(new, old)
-              if desc then return new > old end
-              return new < old
-            end
-            local out = {}
-            for g = 1, groups do
-              local b = board(g)
-              local name = nameOf(b, id)
-              local old = (timed or tie == 'dense' or mode == 'dim' or mode == 'dimadd') and name and redis.call('ZSCORE', b.z, name)
-              local mode, value = mode, value
-              if mode == 'dim' or mode == 'dimadd' then
-                local mult, mod, v = string.match(value, '^(%S+) (%S+) (%S+)$')
-                mult, mod, v = tonumber(mult), tonumber(mod), tonumber(v)
-                local s = tonumber(old or '0')
-                if s ~= math.floor(s) or s < 0 or s >= 9007199254740992 then
-                  return redis.error_reply('ERR score ' .. old .. ' is not a packed score')
-                end
-                local q = math.floor(s / mult)
-                local cur = q - math.floor(q / mod) * mod
-                if mode == 'dimadd' then v = cur + v end
-                if v < 0 or v >= mod then
-                  return redis.error_reply('ERR dimension value ' .. v .. ' is out of range [0, ' .. mod .. ')')
-                end
-                mode, value = 'set', s - cur * mult + v * mult
-              end
-              local new
-              if not timed then
-                if mode == 'add' then new = redis.call('ZINCRBY', b.z, value, id)
-                elseif mode == 'set' then redis.call('ZADD', b.z, value, id)
-                else redis.call('ZADD', b.z, desc and 'GT' or 'LT', value, id) end
-              elseif mode == 'add' then
-                if not name then
-                  name = arrival() .. id
-                  redis.call('HSET', b.names, id, name)
-                end
-                new = redis.call('ZINCRBY', b.z, value, name)
-                if old and new ~= old then
-                  redis.call('ZREM', b.z, name)
-                  name = arrival() .. id
-                  redis.call('ZADD', b.z, new, name)
-                  redis.call('HSET', b.names, id, name)
-                end
-              elseif not old or (mode == 'set' and tonumber(value) ~= tonumber(old))
-                  or (mode == 'best' and improves(tonumber(value), tonumber(old))) then
-                if name then redis.call('ZREM', b.z, name) end
-                name = arrival() .. id
-                redis.call('ZADD', b.z, value, name)
-                redis.call('HSET', b.names, id, name)
-              end
-              new = new or redis.call('ZSCORE', b.z, name)
-              dense(b, old, new)
-              out[#out + 1] = new
-              out[#out + 1] = rankOf(b, name, new)
-              local at = ARGV[6 + g]
-              if at ~= '0' then
-                redis.call('PEXPIREAT', b.z, at)
-                if timed then redis.call('PEXPIREAT', b.names, at) end
-                if tie == 'dense' then redis.call('PEXPIREAT', b.ds, at) end
-              end
-            end
-            return out
-            """, BoardScripts::write);
+    static final Script WRITE = Script.fromResource(BoardScripts.class, "board_write.lua", BoardScripts::write);
 
     /**
      * Removes a member from every board given. ARGV: id, drop metadata (1/0). Returns 1 if it was
      * on any. It has a Java twin ({@link #remove}).
      */
-    static final Script REMOVE = new Script(PRELUDE + """
-            local id = ARGV[3]
-            local removed = 0
-            for g = 1, groups do
-              local b = board(g)
-              local name = nameOf(b, id)
-              local old = name and redis.call('ZSCORE', b.z, name)
-              if old then
-                redis.call('ZREM', b.z, name)
-                if timed then redis.call('HDEL', b.names, id) end
-                dense(b, old, nil)
-                removed = 1
-              end
-            end
-            if ARGV[4] == '1' then redis.call('HDEL', meta, id) end
-            return removed
-            """, BoardScripts::remove);
+    static final Script REMOVE = Script.fromResource(BoardScripts.class, "board_remove.lua", BoardScripts::remove);
 
     /** {@link #REMOVE} in Java, line for line. */
     private static Object remove(Script.Calls redis, List<String> keys, List<String> argv) {
@@ -240,13 +81,7 @@ final class BoardScripts {
      * placement read of a board whose tie rule is not member order; it has a Java twin ({@link
      * #placement}).
      */
-    static final Script PLACEMENT = new Script(PRELUDE + """
-            local b = board(1)
-            local name = nameOf(b, ARGV[3])
-            local s = name and redis.call('ZSCORE', b.z, name)
-            if not s then return false end
-            return {s, rankOf(b, name, s), redis.call('ZCARD', b.z)}
-            """, BoardScripts::placement);
+    static final Script PLACEMENT = Script.fromResource(BoardScripts.class, "board_placement.lua", BoardScripts::placement);
 
     /** {@link #PLACEMENT} in Java, line for line. */
     private static Object placement(Script.Calls redis, List<String> keys, List<String> argv) {
@@ -263,16 +98,7 @@ final class BoardScripts {
      * Members strictly behind, members level with, and board size; nil when absent. ARGV: id.
      * It has a Java twin ({@link #standing}).
      */
-    static final Script STANDING = new Script(PRELUDE + """
-            local b = board(1)
-            local name = nameOf(b, ARGV[3])
-            local s = name and redis.call('ZSCORE', b.z, name)
-            if not s then return false end
-            local behind
-            if desc then behind = redis.call('ZCOUNT', b.z, '-inf', '(' .. s)
-            else behind = redis.call('ZCOUNT', b.z, '(' .. s, '+inf') end
-            return {behind, redis.call('ZCOUNT', b.z, s, s), redis.call('ZCARD', b.z)}
-            """, BoardScripts::standing);
+    static final Script STANDING = Script.fromResource(BoardScripts.class, "board_standing.lua", BoardScripts::standing);
 
     /** {@link #STANDING} in Java, line for line. */
     private static Object standing(Script.Calls redis, List<String> keys, List<String> argv) {
@@ -292,10 +118,7 @@ final class BoardScripts {
      * page of a board with metadata or a tie rule other than member order; it has a Java twin
      * ({@link #range}).
      */
-    static final Script RANGE = new Script(PRELUDE + """
-            local b, start = board(1), tonumber(ARGV[3])
-            return entries(b, start, range(b, start, tonumber(ARGV[4])), ARGV[5] == '1')
-            """, BoardScripts::range);
+    static final Script RANGE = Script.fromResource(BoardScripts.class, "board_range.lua", BoardScripts::range);
 
     /** {@link #RANGE} in Java, line for line. */
     private static Object range(Script.Calls redis, List<String> keys, List<String> argv) {
@@ -311,26 +134,7 @@ final class BoardScripts {
      * #around}): interpreting the script cost an in-process caller about three times its two
      * commands.
      */
-    static final Script AROUND = new Script(PRELUDE + """
-            local b = board(1)
-            local name = nameOf(b, ARGV[3])
-            local pos = name and position(b, name)
-            if not pos then return false end
-            local size = tonumber(ARGV[4])
-            local start = pos - math.floor((size - 1) / 2)
-            if start < 0 then start = 0 end
-            local r = range(b, start, start + size - 1)
-            if #r < 2 * size and start > 0 then
-              local card = redis.call('ZCARD', b.z)
-              local shifted = card - size
-              if shifted < 0 then shifted = 0 end
-              if shifted ~= start then
-                start = shifted
-                r = range(b, start, start + size - 1)
-              end
-            end
-            return entries(b, start, r, ARGV[5] == '1')
-            """, BoardScripts::around);
+    static final Script AROUND = Script.fromResource(BoardScripts.class, "board_around.lua", BoardScripts::around);
 
     /** {@link #AROUND} in Java, line for line. */
     private static Object around(Script.Calls redis, List<String> keys, List<String> argv) {
@@ -437,7 +241,7 @@ final class BoardScripts {
             v = cur + v;
         }
         if (v < 0 || v >= mod) {
-            throw new StoreException("ERR dimension value " + LuaNumberFormat.g14(v) + " is out of range [0, " + LuaNumberFormat.g14(mod) + ")", null);
+            throw new StoreException("ERR dimension value " + LuaNumbers.g14(v) + " is out of range [0, " + LuaNumbers.g14(mod) + ")", null);
         }
         return Scores.format(s - cur * mult + v * mult);
     }

@@ -1,6 +1,6 @@
 package dev.ordo.patterns.leaderboard;
 
-import dev.ordo.patterns.store.Command;
+import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.store.Scores;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
@@ -86,7 +86,7 @@ public final class Leaderboard {
             if (!Double.isFinite(points)) {
                 throw new IllegalArgumentException("points to add must be finite, got " + points);
             }
-            return Scores.parse(store.call(Command.of("ZINCRBY").key(keys.scores()).arg(points).arg(member(member))));
+            return Scores.parse(store.call(StoreCommand.of("ZINCRBY").key(keys.scores()).arg(points).arg(member(member))));
         }
         return addPoints(member, points).score();
     }
@@ -114,14 +114,14 @@ public final class Leaderboard {
         if (options.tieRule() == TieRule.FIRST_REACHED) {
             return placement(member).map(p -> OptionalDouble.of(p.score())).orElse(OptionalDouble.empty());
         }
-        Object reply = store.call(Command.of("ZSCORE").key(keys.scores()).arg(member(member)));
+        Object reply = store.call(StoreCommand.of("ZSCORE").key(keys.scores()).arg(member(member)));
         return reply == null ? OptionalDouble.empty() : OptionalDouble.of(Scores.parse(reply));
     }
 
     /** The member's 1-based rank under the tie rule, empty when it is not on the board. */
     public OptionalLong rank(String member) {
         if (options.tieRule() == TieRule.MEMBER_ORDER) {
-            Object reply = store.call(Command.of(options.descending() ? "ZREVRANK" : "ZRANK").key(keys.scores()).arg(member(member)));
+            Object reply = store.call(StoreCommand.of(options.descending() ? "ZREVRANK" : "ZRANK").key(keys.scores()).arg(member(member)));
             return reply == null ? OptionalLong.empty() : OptionalLong.of((Long) reply + 1);
         }
         return placement(member).map(p -> OptionalLong.of(p.rank())).orElse(OptionalLong.empty());
@@ -165,7 +165,7 @@ public final class Leaderboard {
 
     /** How many members the board holds. */
     public long count() {
-        return (Long) store.call(Command.of("ZCARD").key(keys.scores()));
+        return (Long) store.call(StoreCommand.of("ZCARD").key(keys.scores()));
     }
 
     /**
@@ -182,12 +182,12 @@ public final class Leaderboard {
 
     /** Stores the member's metadata (display name, avatar URL, any small map), replacing what was there. */
     public void setMetadata(String member, Map<String, String> metadata) {
-        store.call(Command.of("HSET").key(metaKey).arg(member(member)).arg(Metadata.encode(metadata)));
+        store.call(StoreCommand.of("HSET").key(metaKey).arg(member(member)).arg(Metadata.encode(metadata)));
     }
 
     /** The member's metadata, empty when none is stored. */
     public Map<String, String> metadata(String member) {
-        return Metadata.decode(store.call(Command.of("HGET").key(metaKey).arg(member(member))));
+        return Metadata.decode(store.call(StoreCommand.of("HGET").key(metaKey).arg(member(member))));
     }
 
     /**
@@ -209,7 +209,7 @@ public final class Leaderboard {
         }
         long stop = start + count - 1;
         if (options.tieRule() == TieRule.MEMBER_ORDER && !options.metadata()) {
-            List<?> r = (List<?>) store.call(Command.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(keys.scores())
+            List<?> r = (List<?>) store.call(StoreCommand.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(keys.scores())
                     .arg(start).arg(stop).arg("WITHSCORES"));
             List<Entry> out = new ArrayList<>(r.size() / 2);
             for (int i = 0; i < r.size(); i += 2) {

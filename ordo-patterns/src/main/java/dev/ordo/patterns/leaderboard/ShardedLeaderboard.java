@@ -1,6 +1,6 @@
 package dev.ordo.patterns.leaderboard;
 
-import dev.ordo.patterns.store.Command;
+import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.store.Scores;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
@@ -53,44 +53,7 @@ public final class ShardedLeaderboard {
      * counts the entries ordered before (score, member), found among level scores by a binary
      * search that compares member bytes as Redis does. ARGV: order, score, member, reach.
      */
-    private static final Script VIEW = new Script("""
-            local z, desc, s, m, reach = KEYS[1], ARGV[1] == 'desc', ARGV[2], ARGV[3], tonumber(ARGV[4])
-            local function at(i)
-              if desc then return redis.call('ZREVRANGE', z, i, i)[1] end
-              return redis.call('ZRANGE', z, i, i)[1]
-            end
-            local function before(a)
-              local n = math.min(#a, #m)
-              for i = 1, n do
-                local x, y = string.byte(a, i), string.byte(m, i)
-                if x ~= y then
-                  if desc then return x > y end
-                  return x < y
-                end
-              end
-              if desc then return #a > #m end
-              return #a < #m
-            end
-            local better
-            if desc then better = redis.call('ZCOUNT', z, '(' .. s, '+inf')
-            else better = redis.call('ZCOUNT', z, '-inf', '(' .. s) end
-            local lo, hi = 0, redis.call('ZCOUNT', z, s, s)
-            while lo < hi do
-              local mid = math.floor((lo + hi) / 2)
-              if before(at(better + mid)) then lo = mid + 1 else hi = mid end
-            end
-            local pos = better + lo
-            local out = {pos, better, redis.call('ZCARD', z)}
-            if reach >= 0 then
-              local from = pos - reach
-              if from < 0 then from = 0 end
-              local r
-              if desc then r = redis.call('ZREVRANGE', z, from, pos + reach, 'WITHSCORES')
-              else r = redis.call('ZRANGE', z, from, pos + reach, 'WITHSCORES') end
-              for i = 1, #r do out[#out + 1] = r[i] end
-            end
-            return out
-            """);
+    private static final Script VIEW = Script.fromResource(ShardedLeaderboard.class, "shard_view.lua");
 
     private final Store store;
     private final String name;
@@ -171,7 +134,7 @@ public final class ShardedLeaderboard {
     /** How many members all shards hold. */
     public long count() {
         long n = 0;
-        for (Object reply : store.callAll(shards.stream().map(s -> Command.of("ZCARD").key(s.key())).toList())) {
+        for (Object reply : store.callAll(shards.stream().map(s -> StoreCommand.of("ZCARD").key(s.key())).toList())) {
             n += (Long) reply;
         }
         return n;
@@ -234,11 +197,11 @@ public final class ShardedLeaderboard {
         List<Entry> all = new ArrayList<>();
         while (true) {
             List<Integer> reading = new ArrayList<>();
-            List<Command> ranges = new ArrayList<>();
+            List<StoreCommand> ranges = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 if (!done[i] && have[i] < asked[i]) {
                     reading.add(i);
-                    ranges.add(Command.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(shards.get(i).key())
+                    ranges.add(StoreCommand.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(shards.get(i).key())
                             .arg(have[i]).arg(asked[i] - 1).arg("WITHSCORES"));
                 }
             }
@@ -322,9 +285,9 @@ public final class ShardedLeaderboard {
 
     /** The entries with each member's metadata, read from the members' shards together. */
     private List<Entry> withMetadata(List<Entry> entries) {
-        List<Command> reads = new ArrayList<>(entries.size());
+        List<StoreCommand> reads = new ArrayList<>(entries.size());
         for (Entry e : entries) {
-            reads.add(Command.of("HGET").key(shardOf(e.member()).key() + ":meta").arg(e.member()));
+            reads.add(StoreCommand.of("HGET").key(shardOf(e.member()).key() + ":meta").arg(e.member()));
         }
         List<Object> metas = store.callAll(reads);
         List<Entry> out = new ArrayList<>(entries.size());
@@ -344,7 +307,7 @@ public final class ShardedLeaderboard {
     public long mergeSnapshot() {
         String snapshot = snapshotKey();
         if (!store.clustered()) {
-            Command union = Command.of("ZUNIONSTORE").key(snapshot).arg(shards.size());
+            StoreCommand union = StoreCommand.of("ZUNIONSTORE").key(snapshot).arg(shards.size());
             shards.forEach(s -> union.key(s.key()));
             return (Long) store.call(union);
         }
@@ -353,29 +316,29 @@ public final class ShardedLeaderboard {
         for (Leaderboard s : shards) {
             String cursor = "0";
             do {
-                List<?> page = (List<?>) store.call(Command.of("ZSCAN").key(s.key()).arg(cursor).arg("COUNT").arg(1000));
+                List<?> page = (List<?>) store.call(StoreCommand.of("ZSCAN").key(s.key()).arg(cursor).arg("COUNT").arg(1000));
                 cursor = (String) page.get(0);
                 List<?> items = (List<?>) page.get(1);
                 if (!items.isEmpty()) {
-                    Command add = Command.of("ZADD").key(building);
+                    StoreCommand add = StoreCommand.of("ZADD").key(building);
                     for (int i = 0; i < items.size(); i += 2) {
                         add.arg((String) items.get(i + 1)).arg((String) items.get(i));
                     }
                     store.call(add);
                     if (!any) {
-                        store.call(Command.of("PEXPIRE").key(building).arg(BUILDING_TTL_MILLIS));
+                        store.call(StoreCommand.of("PEXPIRE").key(building).arg(BUILDING_TTL_MILLIS));
                         any = true;
                     }
                 }
             } while (!cursor.equals("0"));
         }
         if (!any) {
-            store.call(Command.of("DEL").key(snapshot));
+            store.call(StoreCommand.of("DEL").key(snapshot));
             return 0;
         }
-        store.call(Command.of("PERSIST").key(building));
-        store.call(Command.of("RENAME").key(building).key(snapshot));
-        return (Long) store.call(Command.of("ZCARD").key(snapshot));
+        store.call(StoreCommand.of("PERSIST").key(building));
+        store.call(StoreCommand.of("RENAME").key(building).key(snapshot));
+        return (Long) store.call(StoreCommand.of("ZCARD").key(snapshot));
     }
 
     /**
@@ -411,11 +374,11 @@ public final class ShardedLeaderboard {
 
     private long strictlyBetter(double score) {
         String bound = "(" + Scores.format(score);
-        List<Command> counts = new ArrayList<>(shards.size());
+        List<StoreCommand> counts = new ArrayList<>(shards.size());
         for (Leaderboard s : shards) {
             counts.add(options.descending()
-                    ? Command.of("ZCOUNT").key(s.key()).arg(bound).arg("+inf")
-                    : Command.of("ZCOUNT").key(s.key()).arg("-inf").arg(bound));
+                    ? StoreCommand.of("ZCOUNT").key(s.key()).arg(bound).arg("+inf")
+                    : StoreCommand.of("ZCOUNT").key(s.key()).arg("-inf").arg(bound));
         }
         long n = 0;
         for (Object reply : store.callAll(counts)) {

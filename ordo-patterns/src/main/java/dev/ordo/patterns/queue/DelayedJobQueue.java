@@ -1,6 +1,6 @@
 package dev.ordo.patterns.queue;
 
-import dev.ordo.patterns.store.Command;
+import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 
@@ -91,57 +91,10 @@ public final class DelayedJobQueue {
     public record Counts(long delayed, long ready, long inFlight, long dead) {
     }
 
-    private static final String PRELUDE = """
-            local delayed, ready, inflight, dead = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-            local payload, prio, attempts, due, err = KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
-            local seq, signal, claim = KEYS[10], KEYS[11], KEYS[12]
-            local unit = 8796093022208
-            local t = redis.call('TIME')
-            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-            local function purge(id)
-              redis.call('ZREM', delayed, id)
-              redis.call('ZREM', ready, id)
-              redis.call('ZREM', inflight, id)
-              redis.call('ZREM', dead, id)
-              redis.call('HDEL', payload, id)
-              redis.call('HDEL', prio, id)
-              redis.call('HDEL', attempts, id)
-              redis.call('HDEL', due, id)
-              redis.call('HDEL', err, id)
-              redis.call('HDEL', claim, id)
-            end
-            local function dueOf(spec)
-              if string.sub(spec, 1, 1) == '+' then return now + tonumber(string.sub(spec, 2)) end
-              return tonumber(string.sub(spec, 2))
-            end
-            local function current(id, token)
-              return redis.call('ZSCORE', inflight, id) and redis.call('HGET', claim, id) == token
-            end
-            """;
+    // Each script below runs after delayed_prelude.lua (Script.fromResource), which names the keys and holds the helpers they share.
 
     /** ARGV: policy, then (id, payload, priority, due) per job. Returns (1 and due, or 0 and 0) per job. */
-    private static final Script SCHEDULE = new Script(PRELUDE + """
-            local out = {}
-            for i = 2, #ARGV, 4 do
-              local id = ARGV[i]
-              local exists = redis.call('HEXISTS', payload, id) == 1
-              if exists and ARGV[1] == 'REJECT' then
-                out[#out + 1] = 0
-                out[#out + 1] = 0
-              else
-                if exists then purge(id) end
-                local at = dueOf(ARGV[i + 3])
-                redis.call('HSET', payload, id, ARGV[i + 1])
-                redis.call('HSET', prio, id, ARGV[i + 2])
-                redis.call('HSET', due, id, at)
-                redis.call('ZADD', delayed, at, id)
-                out[#out + 1] = 1
-                out[#out + 1] = at
-              end
-            end
-            for k = 1, math.min((#ARGV - 1) / 4, 16) do redis.call('ZADD', signal, 0, 'w' .. k) end
-            return out
-            """);
+    private static final Script SCHEDULE = Script.fromResource(DelayedJobQueue.class, "delayed_schedule.lua");
 
     /**
      * ARGV: max, visibility ms, max attempts. Returns expired claims to the ready set (or to the
@@ -151,150 +104,31 @@ public final class DelayedJobQueue {
      * expired claims and 1,000 due jobs move per call, oldest first (a larger backlog moves over
      * the next calls). Returns {now, then (id, payload, priority, attempt, due, token) per job}.
      */
-    private static final Script CLAIM = new Script(PRELUDE + """
-            local max, visibility, maxAttempts = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-            local function enqueue(ids)
-              if #ids == 0 then return end
-              local last = redis.call('INCRBY', seq, #ids)
-              for i, id in ipairs(ids) do
-                local p = tonumber(redis.call('HGET', prio, id)) or 0
-                redis.call('ZADD', ready, p * unit + last - #ids + i, id)
-              end
-            end
-            local expired = redis.call('ZRANGEBYSCORE', inflight, '-inf', now, 'LIMIT', 0, 1000)
-            local again = {}
-            for _, id in ipairs(expired) do
-              redis.call('ZREM', inflight, id)
-              local a = tonumber(redis.call('HGET', attempts, id)) or 0
-              if a >= maxAttempts then
-                redis.call('ZADD', dead, now, id)
-                redis.call('HSET', err, id, 'visibility timeout passed on attempt ' .. a)
-              else
-                again[#again + 1] = id
-              end
-            end
-            enqueue(again)
-            local fallen = redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT', 0, 1000)
-            for _, id in ipairs(fallen) do redis.call('ZREM', delayed, id) end
-            enqueue(fallen)
-            local out = {now}
-            local popped = redis.call('ZPOPMIN', ready, max)
-            local token = 0
-            if #popped > 0 then token = redis.call('INCRBY', seq, #popped / 2) - #popped / 2 end
-            for i = 1, #popped, 2 do
-              local id = popped[i]
-              local a = redis.call('HINCRBY', attempts, id, 1)
-              token = token + 1
-              redis.call('HSET', claim, id, token)
-              redis.call('ZADD', inflight, now + visibility, id)
-              out[#out + 1] = id
-              out[#out + 1] = redis.call('HGET', payload, id)
-              out[#out + 1] = math.floor(tonumber(popped[i + 1]) / unit)
-              out[#out + 1] = a
-              out[#out + 1] = tonumber(redis.call('HGET', due, id)) or 0
-              out[#out + 1] = token
-            end
-            if redis.call('ZCARD', ready) > 0 then redis.call('ZADD', signal, 0, 'w1') end
-            return out
-            """);
+    private static final Script CLAIM = Script.fromResource(DelayedJobQueue.class, "delayed_claim.lua");
 
     /** ARGV: (id, claim token) pairs. Ends each job that is still that claim; returns how many. */
-    private static final Script ACK = new Script(PRELUDE + """
-            local n = 0
-            for i = 1, #ARGV, 2 do
-              if current(ARGV[i], ARGV[i + 1]) then
-                purge(ARGV[i])
-                n = n + 1
-              end
-            end
-            return n
-            """);
+    private static final Script ACK = Script.fromResource(DelayedJobQueue.class, "delayed_ack.lua");
 
     /** ARGV: id, claim token, reason, backoff ms, max attempts, attempt. Returns 1 retry scheduled, 2 dead, 0 not the current claim. */
-    private static final Script NACK = new Script(PRELUDE + """
-            local id = ARGV[1]
-            if not current(id, ARGV[2]) then return 0 end
-            redis.call('ZREM', inflight, id)
-            redis.call('HDEL', claim, id)
-            redis.call('HSET', err, id, ARGV[3])
-            if tonumber(ARGV[6]) >= tonumber(ARGV[5]) then
-              redis.call('ZADD', dead, now, id)
-              return 2
-            end
-            local at = now + tonumber(ARGV[4])
-            redis.call('HSET', due, id, at)
-            redis.call('ZADD', delayed, at, id)
-            redis.call('ZADD', signal, 0, 'w1')
-            return 1
-            """);
+    private static final Script NACK = Script.fromResource(DelayedJobQueue.class, "delayed_nack.lua");
 
     /** ARGV: id. Removes the job whatever its state; returns 1 if it existed. */
-    private static final Script CANCEL = new Script(PRELUDE + """
-            if redis.call('HEXISTS', payload, ARGV[1]) == 0 then return 0 end
-            purge(ARGV[1])
-            return 1
-            """);
+    private static final Script CANCEL = Script.fromResource(DelayedJobQueue.class, "delayed_cancel.lua");
 
     /** ARGV: id, due. Moves a job that waits (delayed or ready, not claimed or dead) to a new due time. */
-    private static final Script RESCHEDULE = new Script(PRELUDE + """
-            local id = ARGV[1]
-            if not redis.call('ZSCORE', delayed, id) and not redis.call('ZSCORE', ready, id) then return 0 end
-            local at = dueOf(ARGV[2])
-            redis.call('ZREM', ready, id)
-            redis.call('ZADD', delayed, at, id)
-            redis.call('HSET', due, id, at)
-            redis.call('ZADD', signal, 0, 'w1')
-            return 1
-            """);
+    private static final Script RESCHEDULE = Script.fromResource(DelayedJobQueue.class, "delayed_reschedule.lua");
 
     /** Counts {delayed (not yet due), ready (due), in flight, dead}, and ms until the next job falls due or claim expires (-1: none). */
-    private static final Script COUNTS = new Script(PRELUDE + """
-            local dueNow = redis.call('ZCOUNT', delayed, '-inf', now)
-            local nextAt = -1
-            local d = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
-            if #d > 0 then nextAt = tonumber(d[2]) end
-            local f = redis.call('ZRANGE', inflight, 0, 0, 'WITHSCORES')
-            if #f > 0 and (nextAt < 0 or tonumber(f[2]) < nextAt) then nextAt = tonumber(f[2]) end
-            local wait = -1
-            if nextAt >= 0 then wait = math.max(0, nextAt - now) end
-            if redis.call('ZCARD', ready) > 0 then wait = 0 end
-            return {redis.call('ZCARD', delayed) - dueNow, redis.call('ZCARD', ready) + dueNow,
-                    redis.call('ZCARD', inflight), redis.call('ZCARD', dead), wait}
-            """);
+    private static final Script COUNTS = Script.fromResource(DelayedJobQueue.class, "delayed_counts.lua");
 
     /** ARGV: max. The oldest dead letters: (id, payload, reason) each. */
-    private static final Script DEAD = new Script(PRELUDE + """
-            local ids = redis.call('ZRANGE', dead, 0, tonumber(ARGV[1]) - 1)
-            local out = {}
-            for _, id in ipairs(ids) do
-              out[#out + 1] = id
-              out[#out + 1] = redis.call('HGET', payload, id)
-              out[#out + 1] = redis.call('HGET', err, id) or ''
-            end
-            return out
-            """);
+    private static final Script DEAD = Script.fromResource(DelayedJobQueue.class, "delayed_dead.lua");
 
     /** ARGV: ids. Dead letters among them fall due now with fresh attempts; returns how many. */
-    private static final Script RETRY_DEAD = new Script(PRELUDE + """
-            local n = 0
-            for _, id in ipairs(ARGV) do
-              if redis.call('ZREM', dead, id) == 1 then
-                redis.call('HDEL', attempts, id)
-                redis.call('HSET', due, id, now)
-                redis.call('ZADD', delayed, now, id)
-                n = n + 1
-              end
-            end
-            for k = 1, math.min(n, 16) do redis.call('ZADD', signal, 0, 'w' .. k) end
-            return n
-            """);
+    private static final Script RETRY_DEAD = Script.fromResource(DelayedJobQueue.class, "delayed_retry_dead.lua");
 
     /** Removes up to ARGV[1] dead letters; returns how many. */
-    private static final Script PURGE_DEAD = new Script(PRELUDE + """
-            local ids = redis.call('ZRANGE', dead, 0, tonumber(ARGV[1]) - 1)
-            for _, id in ipairs(ids) do purge(id) end
-            return #ids
-            """);
+    private static final Script PURGE_DEAD = Script.fromResource(DelayedJobQueue.class, "delayed_purge_dead.lua");
 
     private final Store store;
     private final Options options;
@@ -464,7 +298,7 @@ public final class DelayedJobQueue {
                 }
                 if (block > 0) {
                     try {
-                        connection.call(Command.of("BZPOPMIN").key(keys.get(10)).arg(java.math.BigDecimal.valueOf(block, 3).toPlainString()));
+                        connection.call(StoreCommand.of("BZPOPMIN").key(keys.get(10)).arg(java.math.BigDecimal.valueOf(block, 3).toPlainString()));
                     } catch (RuntimeException e) {
                         connection.close();
                         connection = store.dedicated();

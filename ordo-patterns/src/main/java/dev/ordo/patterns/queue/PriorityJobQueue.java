@@ -1,6 +1,6 @@
 package dev.ordo.patterns.queue;
 
-import dev.ordo.patterns.store.Command;
+import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 
@@ -22,7 +22,7 @@ import java.util.Optional;
  * in the member, taking a job is one ZPOPMIN or BZPOPMIN: a job is handed to exactly one consumer
  * and nothing is left behind. Offers are scripts (INCR and ZADD together).
  *
- * <p>Thread-safe. Blocking takes need a {@link Consumer}, which holds its own connection.
+ * <p>Thread-safe. Blocking takes need a {@link Worker}, which holds its own connection.
  */
 public final class PriorityJobQueue {
     /** The least urgent priority; 0 is the most urgent. */
@@ -35,21 +35,7 @@ public final class PriorityJobQueue {
     private static final double PRIORITY_UNIT = 8796093022208.0; // 2^43
 
     /** ARGV: priority unit, priority, payloads... Returns the ids given, in order. */
-    private static final Script OFFER = new Script("""
-            local unit, priority = tonumber(ARGV[1]), tonumber(ARGV[2])
-            local n = #ARGV - 2
-            local last = redis.call('INCRBY', KEYS[2], n)
-            if last >= unit then return redis.error_reply('ERR job ids are exhausted for this queue') end
-            local entries, ids = {}, {}
-            for i = 1, n do
-              local id = last - n + i
-              entries[#entries + 1] = priority * unit + id
-              entries[#entries + 1] = id .. ':' .. ARGV[2 + i]
-              ids[i] = id
-            end
-            redis.call('ZADD', KEYS[1], unpack(entries))
-            return ids
-            """);
+    private static final Script OFFER = Script.fromResource(PriorityJobQueue.class, "priority_offer.lua");
 
     private final Store store;
     private final String jobs;
@@ -114,7 +100,7 @@ public final class PriorityJobQueue {
         if (max < 1 || max > MAX_BATCH) {
             throw new IllegalArgumentException("poll takes 1 to " + MAX_BATCH + " jobs, got " + max);
         }
-        List<?> r = (List<?>) store.call(Command.of("ZPOPMIN").key(jobs).arg(max));
+        List<?> r = (List<?>) store.call(StoreCommand.of("ZPOPMIN").key(jobs).arg(max));
         List<Job> out = new ArrayList<>(r.size() / 2);
         for (int i = 0; i < r.size(); i += 2) {
             out.add(job((String) r.get(i), (String) r.get(i + 1)));
@@ -124,19 +110,19 @@ public final class PriorityJobQueue {
 
     /** How many jobs wait. */
     public long size() {
-        return (Long) store.call(Command.of("ZCARD").key(jobs));
+        return (Long) store.call(StoreCommand.of("ZCARD").key(jobs));
     }
 
     /** How many jobs of {@code priority} wait. */
     public long size(int priority) {
         checkPriority(priority);
-        return (Long) store.call(Command.of("ZCOUNT").key(jobs).arg((long) (priority * PRIORITY_UNIT))
+        return (Long) store.call(StoreCommand.of("ZCOUNT").key(jobs).arg((long) (priority * PRIORITY_UNIT))
                 .arg("(" + (long) ((priority + 1) * PRIORITY_UNIT)));
     }
 
-    /** A consumer with its own connection, for blocking takes; close it when done. */
-    public Consumer consumer() {
-        return new Consumer(store.dedicated());
+    /** A worker with its own connection, for blocking takes; close it when done. */
+    public Worker worker() {
+        return new Worker(store.dedicated());
     }
 
     private static Job job(String member, String score) {
@@ -147,13 +133,13 @@ public final class PriorityJobQueue {
     }
 
     /** Takes jobs, waiting for them (BZPOPMIN) on a connection of its own. Not for sharing between threads. */
-    public final class Consumer implements AutoCloseable {
+    public final class Worker implements AutoCloseable {
         /** The longest one take may wait (below the client's own command timeout). */
         public static final Duration MAX_WAIT = Duration.ofSeconds(30);
 
         private Store connection;
 
-        private Consumer(Store connection) {
+        private Worker(Store connection) {
             this.connection = connection;
         }
 
@@ -169,7 +155,7 @@ public final class PriorityJobQueue {
             String seconds = java.math.BigDecimal.valueOf(timeout.toMillis(), 3).toPlainString();
             List<?> r;
             try {
-                r = (List<?>) connection.call(Command.of("BZPOPMIN").key(jobs).arg(seconds));
+                r = (List<?>) connection.call(StoreCommand.of("BZPOPMIN").key(jobs).arg(seconds));
             } catch (RuntimeException e) {
                 connection.close();
                 connection = store.dedicated();

@@ -27,23 +27,15 @@ abstract class ScriptedLimiter implements RateLimiter {
     }
 
     /**
-     * What every limiter script starts with: the permits asked for ({@code p}, ARGV[1]), the
-     * number of limits ({@code n}, one key each), the server's time in microseconds ({@code now},
-     * from TIME, so every decision uses the server's clock), and the decision's accumulators.
-     * The body then checks each limit, writes only when all allow, and returns
-     * {@code {allowed, remaining, wait, now}}.
+     * A limiter script, the resource {@code name} beside this class after {@code
+     * limiter_prelude.lua}: what every limiter script starts with, the permits asked for ({@code
+     * p}, ARGV[1]), the number of limits ({@code n}, one key each), the server's time in
+     * microseconds ({@code now}, from TIME, so every decision uses the server's clock), and the
+     * decision's accumulators. The body then checks each limit, writes only when all allow, and
+     * returns {@code {allowed, remaining, wait, now}}.
      */
-    private static final String PRELUDE = """
-            local p = tonumber(ARGV[1])
-            local n = #KEYS
-            local t = redis.call('TIME')
-            local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-            local allowed, remaining, wait = 1, nil, 0
-            """;
-
-    /** A limiter script: {@link #PRELUDE}, then {@code body}. */
-    static Script script(String body) {
-        return new Script(PRELUDE + body);
+    static Script script(String name) {
+        return Script.fromResource(ScriptedLimiter.class, name);
     }
 
     private final Store store;

@@ -23,36 +23,7 @@ public final class SlidingLogLimiter extends ScriptedLimiter {
     /** The most permits one request may take (each is one entry, written in one command). */
     public static final int MAX_PERMITS_PER_REQUEST = 1000;
 
-    private static final Script SCRIPT = script("""
-            local counts = {}
-            for i = 1, n do
-              local limit, window = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
-              redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
-              local c = redis.call('ZCARD', KEYS[i])
-              counts[i] = c
-              if c + p > limit then
-                allowed = 0
-                local oldest = redis.call('ZRANGE', KEYS[i], c + p - limit - 1, c + p - limit - 1, 'WITHSCORES')
-                local w = tonumber(oldest[2]) + window - now
-                if w > wait then wait = w end
-              end
-              if remaining == nil or limit - c < remaining then remaining = limit - c end
-            end
-            if allowed == 1 then
-              local stamp = string.format('%.0f', now) .. ':'
-              for i = 1, n do
-                local entries = {}
-                for j = 1, p do
-                  entries[#entries + 1] = now
-                  entries[#entries + 1] = stamp .. (counts[i] + j)
-                end
-                redis.call('ZADD', KEYS[i], unpack(entries))
-                redis.call('PEXPIREAT', KEYS[i], math.ceil((now + tonumber(ARGV[2 * i + 1])) / 1000) + 1)
-              end
-              remaining = remaining - p
-            end
-            return {allowed, remaining, math.ceil(wait), now}
-            """);
+    private static final Script SCRIPT = script("limiter_sliding_log.lua");
 
     /** A limiter called {@code name} enforcing every one of {@code limits} on each key. */
     public SlidingLogLimiter(Store store, String name, Limit... limits) {

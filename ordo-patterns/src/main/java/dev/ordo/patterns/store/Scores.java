@@ -1,15 +1,33 @@
 package dev.ordo.patterns.store;
 
-import dev.ordo.engine.number.Doubles;
-
 /** Scores on the wire: Redis's text for a double, both ways. */
 public final class Scores {
+    /** 2^62: Redis writes integral scores up to this magnitude as integers, and so does {@link #format}. */
+    private static final double MAX_INTEGER_FORMATTED = 0x1p62;
+
     private Scores() {
     }
 
-    /** The shortest text that parses back to {@code score}, as Redis 7.2 writes it ({@code inf}, {@code -inf}). */
+    /**
+     * Text that the server parses back to exactly {@code score}: an integral score up to 2^62 in
+     * magnitude as an integer ({@code 42}, as Redis writes it), infinities as {@code inf} and
+     * {@code -inf}, anything else as Java's round-trip decimal ({@code 1.5}, {@code 1.0E-7}),
+     * which C's {@code strtod} reads as Java wrote it.
+     */
     public static String format(double score) {
-        return Doubles.format(score);
+        if (Double.isNaN(score)) {
+            return "nan";
+        }
+        if (Double.isInfinite(score)) {
+            return score > 0 ? "inf" : "-inf";
+        }
+        if (score == 0) {
+            return Double.doubleToRawLongBits(score) < 0 ? "-0" : "0";
+        }
+        if (Math.abs(score) <= MAX_INTEGER_FORMATTED && score == Math.rint(score)) {
+            return Long.toString((long) score);
+        }
+        return Double.toString(score);
     }
 
     /**

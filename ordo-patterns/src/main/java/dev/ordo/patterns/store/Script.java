@@ -1,5 +1,8 @@
 package dev.ordo.patterns.store;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,7 +15,7 @@ import java.util.List;
  *
  * <p>The twin ({@link Local}) is the same operation written in Java: the same keys and
  * arguments, the same commands, the same reply. A store in the same process as its engine
- * ({@link EmbeddedStore}) runs the twin, atomically, instead of interpreting the Lua; every other
+ * ({@code EmbeddedStore}) runs the twin, atomically, instead of interpreting the Lua; every other
  * store sends the Lua. Give a script a twin only where interpreting it costs much more than the
  * commands it runs, on a hot path: each twin is a second implementation, and needs a test that
  * runs both on random data and compares their replies.
@@ -57,10 +60,47 @@ public final class Script {
         }
     }
 
+    /**
+     * The script in the resource {@code name} beside {@code owner} (same package), read once now.
+     * When {@code name} is {@code <group>_<rest>.lua} and a resource {@code <group>_prelude.lua}
+     * is there too, the script is that prelude followed by the file: the helpers a family of
+     * scripts shares live once. Throws {@link IllegalStateException} naming the resource when it
+     * is missing.
+     */
+    public static Script fromResource(Class<?> owner, String name) {
+        return fromResource(owner, name, null);
+    }
+
+    /** {@link #fromResource(Class, String)}, with the Java twin {@code local}. */
+    public static Script fromResource(Class<?> owner, String name, Local local) {
+        String body = resource(owner, name);
+        if (body == null) {
+            throw new IllegalStateException("missing Lua script resource " + path(owner, name));
+        }
+        int cut = name.indexOf('_');
+        String prelude = cut > 0 && !name.endsWith("_prelude.lua") ? resource(owner, name.substring(0, cut) + "_prelude.lua") : null;
+        return new Script(prelude == null ? body : prelude + body, local);
+    }
+
+    /** The resource's text (UTF-8), or null when it is missing. */
+    private static String resource(Class<?> owner, String name) {
+        try (InputStream in = owner.getResourceAsStream(name)) {
+            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read Lua script resource " + path(owner, name), e);
+        }
+    }
+
+    private static String path(Class<?> owner, String name) {
+        return owner.getPackageName().replace('.', '/') + "/" + name;
+    }
+
+    /** The Lua source, as EVAL sends it. */
     public String source() {
         return source;
     }
 
+    /** The SHA1 of {@link #source()} in lowercase hex, as EVALSHA names the script. */
     public String sha1() {
         return sha1;
     }

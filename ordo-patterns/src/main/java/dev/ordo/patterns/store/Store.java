@@ -4,8 +4,10 @@ import java.util.List;
 
 /**
  * The port every pattern talks to its database through: one command, or one Lua script, each
- * atomic on the server. Three adapters implement it: {@link EmbeddedStore} (Ordo in the same
- * process), and {@link LettuceStore} against one server (Ordo or Redis) or a Redis Cluster.
+ * atomic on the server. Two adapters implement it, each in its own module: {@code EmbeddedStore}
+ * (ordo-patterns-embedded: Ordo in the same
+ * process), and {@code LettuceStore} (ordo-patterns-lettuce) against one server (Ordo or Redis) or
+ * a Redis Cluster.
  *
  * <p>Replies arrive as plain Java objects, the same from every adapter: integers as {@link Long},
  * bulk and status strings as {@link String} (UTF-8), nil as {@code null}, arrays as {@link List}.
@@ -17,7 +19,7 @@ import java.util.List;
  */
 public interface Store extends AutoCloseable {
     /** Runs one command; returns its reply or throws {@link StoreException}. */
-    Object call(Command command);
+    Object call(StoreCommand command);
 
     /** Runs a script atomically: EVALSHA, then EVAL when the server answers NOSCRIPT. */
     Object eval(Script script, List<String> keys, List<String> args);
@@ -27,7 +29,7 @@ public interface Store extends AutoCloseable {
      * cluster's nodes, and returns their replies in order. The group is not atomic: each command
      * is. When any fails, the first failure is thrown once all have answered.
      */
-    default List<Object> callAll(List<Command> commands) {
+    default List<Object> callAll(List<StoreCommand> commands) {
         return Replies.each(commands.size(), i -> call(commands.get(i)));
     }
 

@@ -1,0 +1,315 @@
+package dev.ordo.patterns.lettuce;
+
+import dev.ordo.patterns.store.Script;
+import dev.ordo.patterns.store.Store;
+import dev.ordo.patterns.store.StoreCommand;
+import dev.ordo.patterns.store.StoreException;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.api.async.BaseRedisAsyncCommands;
+import io.lettuce.core.api.sync.BaseRedisCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import io.lettuce.core.protocol.ProtocolVersion;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * A {@link Store} over Lettuce: one server (Ordo or Redis) or a Redis Cluster. Commands go
+ * through one shared, thread-safe connection that speaks RESP2 (so replies have the same shapes
+ * as embedded ones); on a cluster Lettuce routes each command by its first key. A
+ * {@code rediss://} URI connects over TLS, trusting the JVM's certificate authorities, or those
+ * of {@link Tls} (a private CA, a client certificate), as {@code redis-cli --tls} takes them.
+ */
+public final class LettuceStore implements Store {
+    private static final ConcurrentHashMap<String, ProtocolKeyword> KEYWORDS = new ConcurrentHashMap<>();
+    private static final ProtocolKeyword EVALSHA = keyword("EVALSHA");
+    private static final ProtocolKeyword EVAL = keyword("EVAL");
+
+    private final AbstractRedisClient client;
+    private final StatefulConnection<String, String> connection;
+    private final BaseRedisCommands<String, String> commands;
+    private final BaseRedisAsyncCommands<String, String> async;
+    private final boolean clustered;
+    private final boolean ownsClient;
+
+    private LettuceStore(AbstractRedisClient client, StatefulConnection<String, String> connection, BaseRedisCommands<String, String> commands,
+                         BaseRedisAsyncCommands<String, String> async, boolean clustered, boolean ownsClient) {
+        this.client = client;
+        this.connection = connection;
+        this.commands = commands;
+        this.async = async;
+        this.clustered = clustered;
+        this.ownsClient = ownsClient;
+    }
+
+    /**
+     * An ACL user and its password to authenticate as ({@code AUTH username password}); the user
+     * {@code default} for a server with only {@code requirepass}.
+     */
+    public record Credentials(String username, String password) {
+        public Credentials {
+            java.util.Objects.requireNonNull(username, "username");
+            java.util.Objects.requireNonNull(password, "password");
+        }
+
+        @Override
+        public String toString() {
+            return "Credentials[username=" + username + ", password=(hidden)]";
+        }
+    }
+
+    /**
+     * TLS settings for a {@code rediss://} URI, in PEM files as {@code redis-cli} takes them: the
+     * certificate authority to trust ({@code --cacert}; null for the JVM's), and the client
+     * certificate and its unencrypted key ({@code --cert}, {@code --key}; both null for none).
+     */
+    public record Tls(Path caCertFile, Path certFile, Path keyFile) {
+        public Tls {
+            if ((certFile == null) != (keyFile == null)) {
+                throw new IllegalArgumentException("a client certificate needs its key, and a key its certificate");
+            }
+        }
+
+        /** Trusts the authority in {@code caCertFile}; presents no client certificate. */
+        public static Tls trusting(Path caCertFile) {
+            return new Tls(caCertFile, null, null);
+        }
+
+        /** These settings, presenting the client certificate {@code certFile} with its key. */
+        public Tls withClientCertificate(Path certFile, Path keyFile) {
+            return new Tls(caCertFile, certFile, keyFile);
+        }
+
+        SslOptions sslOptions() {
+            SslOptions.Builder b = SslOptions.builder().jdkSslProvider();
+            if (caCertFile != null) {
+                b.trustManager(caCertFile.toFile());
+            }
+            if (certFile != null) {
+                b.keyManager(certFile.toFile(), keyFile.toFile(), null);
+            }
+            return b.build();
+        }
+    }
+
+    /**
+     * Connects to one server, e.g. {@code redis://127.0.0.1:6379}, {@code rediss://host:6380}
+     * (TLS, trusting the JVM's authorities), or as an ACL user with
+     * {@code redis://user:password@127.0.0.1:6379}.
+     */
+    public static LettuceStore connect(String uri) {
+        return connect(RedisURI.create(uri), null);
+    }
+
+    /** Connects to one server as {@code credentials}, which take the place of any user and password in {@code uri}. */
+    public static LettuceStore connect(String uri, Credentials credentials) {
+        RedisURI redisUri = RedisURI.create(uri);
+        redisUri.setAuthentication(credentials.username(), credentials.password());
+        return connect(redisUri, null);
+    }
+
+    /** Connects to one server over {@code rediss://} with {@code tls}'s authority and client certificate. */
+    public static LettuceStore connect(String uri, Tls tls) {
+        return connect(RedisURI.create(uri), tls);
+    }
+
+    private static LettuceStore connect(RedisURI uri, Tls tls) {
+        RedisClient client = RedisClient.create(uri);
+        try {
+            ClientOptions.Builder options = ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2);
+            if (tls != null) {
+                options.sslOptions(tls.sslOptions());
+            }
+            client.setOptions(options.build());
+            var connection = client.connect(StringCodec.UTF8);
+            return new LettuceStore(client, connection, connection.sync(), connection.async(), false, true);
+        } catch (RuntimeException e) {
+            client.shutdown();
+            throw e;
+        }
+    }
+
+    /** Connects to a Redis Cluster through any of its nodes; MOVED replies are followed, and the slot map is re-read every 30 s. */
+    public static LettuceStore connectCluster(String... seedUris) {
+        RedisClusterClient client = RedisClusterClient.create(Stream.of(seedUris).map(RedisURI::create).toList());
+        try {
+            client.setOptions(ClusterClientOptions.builder().protocolVersion(ProtocolVersion.RESP2)
+                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder().enablePeriodicRefresh(Duration.ofSeconds(30)).build())
+                    .build());
+            var connection = client.connect(StringCodec.UTF8);
+            return new LettuceStore(client, connection, connection.sync(), connection.async(), true, true);
+        } catch (RuntimeException e) {
+            client.shutdown();
+            throw e;
+        }
+    }
+
+    @Override
+    public Object call(StoreCommand command) {
+        return dispatch(keyword(command.name()), args(command));
+    }
+
+    @Override
+    public List<Object> callAll(List<StoreCommand> commands) {
+        List<RedisFuture<Object>> futures = new ArrayList<>(commands.size());
+        for (StoreCommand c : commands) {
+            futures.add(async.dispatch(keyword(c.name()), new ReplyOutput(), args(c)));
+        }
+        return each(futures.size(), i -> await(futures.get(i)));
+    }
+
+    @Override
+    public List<Object> evalAll(Script script, List<List<String>> keys, List<List<String>> args) {
+        List<RedisFuture<Object>> futures = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            futures.add(async.dispatch(EVALSHA, new ReplyOutput(), scriptArgs(script.sha1(), keys.get(i), args.get(i))));
+        }
+        return each(futures.size(), i -> {
+            try {
+                return await(futures.get(i));
+            } catch (StoreException e) {
+                if (e.isNoScript()) {
+                    return eval(script, keys.get(i), args.get(i));
+                }
+                throw e;
+            }
+        });
+    }
+
+    /**
+     * Collects {@code reply.apply(i)} for i in 0..count-1, in order. A {@link StoreException}
+     * does not stop the others: the first one is thrown once all have answered.
+     */
+    private static List<Object> each(int count, java.util.function.IntFunction<Object> reply) {
+        List<Object> replies = new ArrayList<>(count);
+        StoreException first = null;
+        for (int i = 0; i < count; i++) {
+            try {
+                replies.add(reply.apply(i));
+            } catch (StoreException e) {
+                replies.add(null);
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        return replies;
+    }
+
+    private static Object await(RedisFuture<Object> future) {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw new StoreException(cause.getMessage(), cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("interrupted while waiting for a reply", e);
+        }
+    }
+
+    private static CommandArgs<String, String> args(StoreCommand command) {
+        CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
+        List<String> list = command.args();
+        for (int i = 0; i < list.size(); i++) {
+            if (command.isKey(i)) {
+                args.addKey(list.get(i));
+            } else {
+                args.add(list.get(i));
+            }
+        }
+        return args;
+    }
+
+    @Override
+    public Object eval(Script script, List<String> keys, List<String> args) {
+        try {
+            return dispatch(EVALSHA, scriptArgs(script.sha1(), keys, args));
+        } catch (StoreException e) {
+            if (!e.isNoScript()) {
+                throw e;
+            }
+            return dispatch(EVAL, scriptArgs(script.source(), keys, args));
+        }
+    }
+
+    @Override
+    public Store dedicated() {
+        if (client instanceof RedisClusterClient cluster) {
+            var c = cluster.connect(StringCodec.UTF8);
+            return new LettuceStore(client, c, c.sync(), c.async(), true, false);
+        }
+        var c = ((RedisClient) client).connect(StringCodec.UTF8);
+        return new LettuceStore(client, c, c.sync(), c.async(), false, false);
+    }
+
+    @Override
+    public boolean clustered() {
+        return clustered;
+    }
+
+    /** Closes this store's connection, and the client too unless this is a {@link #dedicated()} store. */
+    @Override
+    public void close() {
+        connection.close();
+        if (ownsClient) {
+            client.shutdown();
+        }
+    }
+
+    private static CommandArgs<String, String> scriptArgs(String head, List<String> keys, List<String> args) {
+        CommandArgs<String, String> out = new CommandArgs<>(StringCodec.UTF8).add(head).add(keys.size());
+        for (String k : keys) {
+            out.addKey(k);
+        }
+        for (String a : args) {
+            out.add(a);
+        }
+        return out;
+    }
+
+    private Object dispatch(ProtocolKeyword type, CommandArgs<String, String> args) {
+        try {
+            return commands.dispatch(type, new ReplyOutput(), args);
+        } catch (RedisException e) {
+            throw new StoreException(e.getMessage(), e);
+        }
+    }
+
+    private static ProtocolKeyword keyword(String name) {
+        return KEYWORDS.computeIfAbsent(name, n -> {
+            byte[] bytes = n.getBytes(StandardCharsets.US_ASCII);
+            return new ProtocolKeyword() {
+                @Override
+                public byte[] getBytes() {
+                    return bytes;
+                }
+
+                @Override
+                public String toString() {
+                    return n;
+                }
+            };
+        });
+    }
+}

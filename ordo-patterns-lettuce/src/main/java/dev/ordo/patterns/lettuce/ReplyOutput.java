@@ -1,0 +1,79 @@
+package dev.ordo.patterns.lettuce;
+
+import dev.ordo.patterns.store.Store;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.CommandOutput;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * Collects any RESP2 reply as the {@link Store} contract shapes it: {@link Long}, {@link String},
+ * {@code null} and nested {@link List}s. Lettuce hands over the reply as a stream of events
+ * (an array header with its length, then its elements, depth first); an array closes when its
+ * announced number of elements has arrived, and a closed array counts as one element of the
+ * array around it. Bulk and status strings arrive as bytes and are decoded as UTF-8.
+ */
+final class ReplyOutput extends CommandOutput<String, String, Object> {
+    /** The arrays still open, innermost first; each with the number of elements still to come. */
+    private final Deque<Open> open = new ArrayDeque<>();
+
+    private static final class Open {
+        final List<Object> items;
+        int missing;
+
+        Open(int count) {
+            this.items = new ArrayList<>(count);
+            this.missing = count;
+        }
+    }
+
+    ReplyOutput() {
+        super(StringCodec.UTF8, null);
+    }
+
+    @Override
+    public void set(ByteBuffer bytes) {
+        add(bytes == null ? null : codec.decodeValue(bytes));
+    }
+
+    @Override
+    public void setSingle(ByteBuffer bytes) {
+        set(bytes);
+    }
+
+    @Override
+    public void set(long integer) {
+        add(integer);
+    }
+
+    @Override
+    public void multi(int count) {
+        if (count <= 0) {
+            add(count < 0 ? null : new ArrayList<>(0));
+        } else {
+            open.push(new Open(count));
+        }
+    }
+
+    /** One complete value: an element of the innermost open array, or the whole reply. */
+    private void add(Object value) {
+        Object done = value;
+        while (true) {
+            Open parent = open.peek();
+            if (parent == null) {
+                output = done;
+                return;
+            }
+            parent.items.add(done);
+            if (--parent.missing > 0) {
+                return;
+            }
+            open.pop();
+            done = parent.items;
+        }
+    }
+}

@@ -1,0 +1,5 @@
+local p = tonumber(ARGV[1])
+local n = #KEYS
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local allowed, remaining, wait = 1, nil, 0
