@@ -36,7 +36,9 @@ class StagedReleaseTest {
             new String[] {"ordo-bom", "pom"},
             new String[] {"ordo-engine", "jar"},
             new String[] {"ordo-server", "jar"},
-            new String[] {"ordo-patterns", "jar"});
+            new String[] {"ordo-patterns", "jar"},
+            new String[] {"ordo-patterns-lettuce", "jar"},
+            new String[] {"ordo-patterns-embedded", "jar"});
 
     private static final List<String> UNPUBLISHED = List.of("ordo-bench", "ordo-it", "ordo-patterns-tests");
 

@@ -1,6 +1,10 @@
 package example;
 
 import dev.ordo.engine.EmbeddedClient;
+import dev.ordo.patterns.embedded.EmbeddedStore;
+import dev.ordo.patterns.leaderboard.BoardOptions;
+import dev.ordo.patterns.leaderboard.Entry;
+import dev.ordo.patterns.leaderboard.Leaderboard;
 import dev.ordo.server.Ordo;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +17,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Ordo inside the test's own JVM, through the published server library, and then over a port it opens. */
+/** Ordo inside the test's own JVM, through the published server library, over a port it opens, and under the patterns. */
 class EmbeddedOrdoTest {
     @Test
     void embedded_zaddThenZrevrange_ordersByScore() {
@@ -40,6 +44,19 @@ class EmbeddedOrdoTest {
                 byte[] reply = in.readNBytes("+PONG\r\n".length());
                 assertEquals("+PONG\r\n", new String(reply, StandardCharsets.US_ASCII));
             }
+        }
+    }
+
+    @Test
+    void leaderboard_onEmbeddedStore_ranksHighestFirst() {
+        try (Ordo ordo = Ordo.embedded()) {
+            Leaderboard board = Leaderboard.create(new EmbeddedStore(ordo.engine()), "board", BoardOptions.highestFirst());
+            board.addPoints("alice", 120);
+            board.addPoints("bob", 95);
+            board.addPoints("carol", 150);
+            board.addPoints("bob", 60);
+
+            assertEquals(List.of("bob", "carol", "alice"), board.top(3).stream().map(Entry::member).toList());
         }
     }
 }

@@ -3,7 +3,7 @@ package example;
 import dev.ordo.patterns.leaderboard.BoardOptions;
 import dev.ordo.patterns.leaderboard.Entry;
 import dev.ordo.patterns.leaderboard.Leaderboard;
-import dev.ordo.patterns.store.LettuceStore;
+import dev.ordo.patterns.lettuce.LettuceStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
