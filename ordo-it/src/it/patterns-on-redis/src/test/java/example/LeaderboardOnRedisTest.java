@@ -8,6 +8,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -15,9 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** A leaderboard on a real redis-server, through the published patterns and their Lettuce adapter. */
 class LeaderboardOnRedisTest {
@@ -28,6 +30,12 @@ class LeaderboardOnRedisTest {
     static void startRedis() throws Exception {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
+        }
+        // As Ordo's own tests: no redis-server skips visibly, except under CI, where it fails
+        boolean installed = Stream.of(System.getenv("PATH").split(File.pathSeparator))
+                .anyMatch(dir -> Files.isExecutable(Path.of(dir, "redis-server")));
+        if (!"true".equals(System.getenv("CI"))) {
+            assumeTrue(installed, "no redis-server on the PATH");
         }
         Path dir = Files.createTempDirectory("patterns-on-redis");
         redis = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
@@ -69,11 +77,5 @@ class LeaderboardOnRedisTest {
             assertEquals(List.of("bob", "carol", "alice"), top.stream().map(Entry::member).toList());
             assertEquals(155.0, top.get(0).score());
         }
-    }
-
-    @Test
-    void classpath_redisUser_hasNeitherEngineNorLuaj() {
-        assertThrows(ClassNotFoundException.class, () -> Class.forName("dev.ordo.engine.Engine"));
-        assertThrows(ClassNotFoundException.class, () -> Class.forName("org.luaj.vm2.LuaValue"));
     }
 }
