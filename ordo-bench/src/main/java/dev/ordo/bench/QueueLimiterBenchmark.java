@@ -65,9 +65,9 @@ public final class QueueLimiterBenchmark {
         System.out.printf(Locale.ROOT, "%-28s %14s %14s %14s%n", "limiter", "embedded", "Ordo (wire)", "Redis (wire)");
         Store[] stores = {Backend.EMBEDDED.store(), Backend.ORDO_SERVER.store(), redis};
         List<IntFunction<RateLimiter>> ordo = List.of(
-                s -> new SlidingLogLimiter(stores[s], "bench-log-" + s, Limit.perSecond(1000)),
-                s -> new SlidingWindowLimiter(stores[s], "bench-swc-" + s, Limit.perSecond(1000)),
-                s -> new TokenBucketLimiter(stores[s], "bench-tb-" + s, TokenBucketLimiter.Bucket.of(Limit.perSecond(1000))));
+                s -> SlidingLogLimiter.create(stores[s], "bench-log-" + s, Limit.perSecond(1000)),
+                s -> SlidingWindowLimiter.create(stores[s], "bench-swc-" + s, Limit.perSecond(1000)),
+                s -> TokenBucketLimiter.create(stores[s], "bench-tb-" + s, TokenBucketLimiter.Bucket.of(Limit.perSecond(1000))));
         String[] names = {"Ordo sliding log", "Ordo sliding-window counter", "Ordo token bucket"};
         for (int l = 0; l < ordo.size(); l++) {
             double[] r = new double[3];
@@ -144,7 +144,7 @@ public final class QueueLimiterBenchmark {
 
     /** Producers offer batches of 10, 8 workers poll batches of 10, for the run's length; jobs taken per second. */
     private static double priorityQueue(Store store, String name) throws Exception {
-        PriorityJobQueue q = new PriorityJobQueue(store, name);
+        PriorityJobQueue q = PriorityJobQueue.create(store, name);
         List<String> batch = java.util.Collections.nCopies(10, "payload");
         AtomicLong taken = new AtomicLong();
         long start = System.nanoTime();
@@ -160,7 +160,7 @@ public final class QueueLimiterBenchmark {
 
     /** Producers schedule batches of 10 due now, 8 workers claim batches of 10 and ack them; jobs acked per second. */
     private static double delayedQueue(Store store, String name) throws Exception {
-        DelayedJobQueue q = new DelayedJobQueue(store, name, DelayedJobQueue.Options.defaults());
+        DelayedJobQueue q = DelayedJobQueue.create(store, name);
         AtomicLong ids = new AtomicLong();
         AtomicLong acked = new AtomicLong();
         long start = System.nanoTime();

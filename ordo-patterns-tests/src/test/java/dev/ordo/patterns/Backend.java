@@ -49,7 +49,7 @@ public enum Backend {
         @Override
         void start(Running r) {
             Ordo ordo = r.closeLast(Ordo.embedded());
-            r.single(new EmbeddedStore(ordo.engine()));
+            r.single(EmbeddedStore.on(ordo.engine()));
         }
     },
     ORDO_SERVER {

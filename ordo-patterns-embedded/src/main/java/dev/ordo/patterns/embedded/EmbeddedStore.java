@@ -19,6 +19,9 @@ import java.util.function.Supplier;
  * atomically ({@link EmbeddedClient#atomically}), with no interpreter. It holds one client
  * session of the engine (a blocking command parks only the calling thread); {@link #dedicated()}
  * opens another.
+ *
+ * <p>The non-blocking calls ({@link Store#callAsync} and the rest) run the command at once on the
+ * calling thread and return a completed stage: an in-process engine answers without I/O.
  */
 public final class EmbeddedStore implements Store {
     private static final byte[] EVALSHA = "EVALSHA".getBytes(StandardCharsets.US_ASCII);
@@ -28,7 +31,11 @@ public final class EmbeddedStore implements Store {
     private final EmbeddedClient client;
 
     /** A store on a new client session of {@code engine} (for instance {@code Ordo.embedded().engine()}). */
-    public EmbeddedStore(Engine engine) {
+    public static EmbeddedStore on(Engine engine) {
+        return new EmbeddedStore(engine);
+    }
+
+    private EmbeddedStore(Engine engine) {
         this.engine = engine;
         this.client = engine.connectText();
     }

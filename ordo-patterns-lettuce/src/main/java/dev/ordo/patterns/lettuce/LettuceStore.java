@@ -28,6 +28,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
@@ -38,6 +40,12 @@ import java.util.stream.Stream;
  * as embedded ones); on a cluster Lettuce routes each command by its first key. A
  * {@code rediss://} URI connects over TLS, trusting the JVM's certificate authorities, or those
  * of {@link Tls} (a private CA, a client certificate), as {@code redis-cli --tls} takes them.
+ *
+ * <p>The non-blocking calls ({@link #callAsync}, {@link #evalAsync} and their batch forms) go
+ * through Lettuce's asynchronous API: the stage is returned as soon as the command is written
+ * and completes on Lettuce's I/O thread when the reply arrives, so a caller never waits for the
+ * server. A stage's dependent actions run on that I/O thread: keep them short, or move them with
+ * the {@code ...Async(..., executor)} forms of {@link CompletionStage}.
  */
 public final class LettuceStore implements Store {
     private static final ConcurrentHashMap<String, ProtocolKeyword> KEYWORDS = new ConcurrentHashMap<>();
@@ -66,11 +74,13 @@ public final class LettuceStore implements Store {
      * {@code default} for a server with only {@code requirepass}.
      */
     public record Credentials(String username, String password) {
+        /** Refuses a missing user name or password. */
         public Credentials {
             java.util.Objects.requireNonNull(username, "username");
             java.util.Objects.requireNonNull(password, "password");
         }
 
+        /** The user name, with the password hidden. */
         @Override
         public String toString() {
             return "Credentials[username=" + username + ", password=(hidden)]";
@@ -83,6 +93,7 @@ public final class LettuceStore implements Store {
      * certificate and its unencrypted key ({@code --cert}, {@code --key}; both null for none).
      */
     public record Tls(Path caCertFile, Path certFile, Path keyFile) {
+        /** Refuses a client certificate without its key, or a key without its certificate. */
         public Tls {
             if ((certFile == null) != (keyFile == null)) {
                 throw new IllegalArgumentException("a client certificate needs its key, and a key its certificate");
@@ -166,6 +177,53 @@ public final class LettuceStore implements Store {
     @Override
     public Object call(StoreCommand command) {
         return dispatch(keyword(command.name()), args(command));
+    }
+
+    @Override
+    public CompletionStage<Object> callAsync(StoreCommand command) {
+        return send(keyword(command.name()), args(command));
+    }
+
+    @Override
+    public CompletionStage<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+        CompletableFuture<Object> out = new CompletableFuture<>();
+        send(EVALSHA, scriptArgs(script.sha1(), keys, args)).whenComplete((reply, failure) -> {
+            if (failure == null) {
+                out.complete(reply);
+            } else if (failure instanceof StoreException e && e.isNoScript()) {
+                send(EVAL, scriptArgs(script.source(), keys, args)).whenComplete((again, failed) -> {
+                    if (failed == null) {
+                        out.complete(again);
+                    } else {
+                        out.completeExceptionally(failed);
+                    }
+                });
+            } else {
+                out.completeExceptionally(failure);
+            }
+        });
+        return out;
+    }
+
+    /** Sends one command without waiting; the stage fails with a {@link StoreException}. */
+    private CompletionStage<Object> send(ProtocolKeyword type, CommandArgs<String, String> args) {
+        CompletableFuture<Object> out = new CompletableFuture<>();
+        RedisFuture<Object> future;
+        try {
+            future = async.dispatch(type, new ReplyOutput(), args);
+        } catch (RedisException e) {
+            out.completeExceptionally(new StoreException(e.getMessage(), e));
+            return out;
+        }
+        future.whenComplete((reply, failure) -> {
+            if (failure == null) {
+                out.complete(reply);
+            } else {
+                Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+                out.completeExceptionally(cause instanceof StoreException ? cause : new StoreException(cause.getMessage(), cause));
+            }
+        });
+        return out;
     }
 
     @Override

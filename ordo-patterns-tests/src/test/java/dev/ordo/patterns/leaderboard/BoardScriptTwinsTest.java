@@ -70,7 +70,7 @@ class BoardScriptTwinsTest {
         AtomicLong clock = new AtomicLong(1_700_000_000_000L);
         InstantSource arrivals = () -> Instant.ofEpochMilli(clock.incrementAndGet());
         BoardOptions options = (descending ? BoardOptions.highestFirst() : BoardOptions.lowestFirst())
-                .tieRule(tie).withMetadata(metadata).arrivalClock(arrivals);
+                .withTieRule(tie).withMetadata(metadata).withArrivalClock(arrivals);
         Leaderboard board = Leaderboard.create(store, Backend.uniqueName("twin"), options);
         for (int i = 0; i < scores.size(); i++) {
             String member = "m" + (i * 7 % 11);

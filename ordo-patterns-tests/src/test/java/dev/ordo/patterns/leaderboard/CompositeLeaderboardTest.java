@@ -25,7 +25,7 @@ class CompositeLeaderboardTest {
     private static final long MAX_TIME = (1L << 21) - 1;
 
     private static CompositeLeaderboard board(Backend backend, ScoreCodec codec) {
-        return new CompositeLeaderboard(
+        return CompositeLeaderboard.of(
                 Leaderboard.create(backend.store(), Backend.uniqueName("composite"), BoardOptions.highestFirst()), codec);
     }
 
@@ -194,6 +194,6 @@ class CompositeLeaderboardTest {
     @Test
     void constructor_lowestFirstBoard_rejects() {
         Leaderboard ascending = Leaderboard.create(Backend.EMBEDDED.store(), Backend.uniqueName("composite"), BoardOptions.lowestFirst());
-        assertThatThrownBy(() -> new CompositeLeaderboard(ascending, LAYOUT)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> CompositeLeaderboard.of(ascending, LAYOUT)).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -42,7 +42,7 @@ class LeaderboardPropertiesTest {
         for (Backend backend : Backend.values()) {
             AtomicLong clock = new AtomicLong(1_700_000_000_000L);
             InstantSource arrivals = () -> Instant.ofEpochMilli(clock.incrementAndGet());
-            BoardOptions options = (descending ? BoardOptions.highestFirst() : BoardOptions.lowestFirst()).tieRule(tie).arrivalClock(arrivals);
+            BoardOptions options = (descending ? BoardOptions.highestFirst() : BoardOptions.lowestFirst()).withTieRule(tie).withArrivalClock(arrivals);
             Leaderboard board = Leaderboard.create(backend.store(), Backend.uniqueName("prop"), options);
             BoardModel model = new BoardModel(descending, tie);
             for (Op op : ops) {
@@ -109,7 +109,7 @@ class LeaderboardPropertiesTest {
             @ForAll boolean descending, @ForAll boolean competition, @ForAll @IntRange(min = 1, max = 7) int window) {
         TieRule tie = competition ? TieRule.COMPETITION : TieRule.MEMBER_ORDER;
         for (Backend backend : Backend.values()) {
-            BoardOptions options = (descending ? BoardOptions.highestFirst() : BoardOptions.lowestFirst()).tieRule(tie);
+            BoardOptions options = (descending ? BoardOptions.highestFirst() : BoardOptions.lowestFirst()).withTieRule(tie);
             ShardedLeaderboard board = ShardedLeaderboard.create(backend.store(), Backend.uniqueName("sprop"), 4, options);
             BoardModel model = new BoardModel(descending, tie);
             for (int i = 0; i < scores.size(); i++) {

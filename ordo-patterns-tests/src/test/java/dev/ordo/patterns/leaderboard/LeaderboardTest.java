@@ -78,7 +78,7 @@ class LeaderboardTest {
     @OnEveryBackend
     void tieRules_competitionAndDense_rankEqualScoresTogether(Backend backend) {
         for (TieRule rule : TieRule.values()) {
-            Leaderboard b = board(backend, BoardOptions.highestFirst().tieRule(rule));
+            Leaderboard b = board(backend, BoardOptions.highestFirst().withTieRule(rule));
             b.setScore("a", 100);
             b.setScore("b", 90);
             b.setScore("c", 90);
@@ -97,7 +97,7 @@ class LeaderboardTest {
 
     @OnEveryBackend
     void dense_scoresLeavingAndJoining_keepRanksExact(Backend backend) {
-        Leaderboard b = board(backend, BoardOptions.highestFirst().tieRule(TieRule.DENSE));
+        Leaderboard b = board(backend, BoardOptions.highestFirst().withTieRule(TieRule.DENSE));
         b.setScore("a", 5);
         b.setScore("b", 5);
         b.setScore("c", 3);
@@ -116,7 +116,7 @@ class LeaderboardTest {
     void firstReached_equalScores_earlierArrivalRanksFirst(Backend backend) {
         AtomicLong now = new AtomicLong(1_764_460_800_000L);
         InstantSource clock = () -> Instant.ofEpochMilli(now.get());
-        Leaderboard b = board(backend, BoardOptions.highestFirst().tieRule(TieRule.FIRST_REACHED).arrivalClock(clock));
+        Leaderboard b = board(backend, BoardOptions.highestFirst().withTieRule(TieRule.FIRST_REACHED).withArrivalClock(clock));
         b.addPoints("zed", 2_000_000_000);
         now.incrementAndGet();
         b.addPoints("amy", 2_000_000_000);
@@ -140,7 +140,7 @@ class LeaderboardTest {
 
     @OnEveryBackend
     void firstReached_serverClock_stampsArrivals(Backend backend) {
-        Leaderboard b = board(backend, BoardOptions.highestFirst().tieRule(TieRule.FIRST_REACHED));
+        Leaderboard b = board(backend, BoardOptions.highestFirst().withTieRule(TieRule.FIRST_REACHED));
         b.setScore("a", 7);
         assertThat(b.placement("a")).contains(new Placement("a", 7, 1));
         assertThat(b.setScore("a", 7).rank()).isEqualTo(1);
@@ -176,7 +176,7 @@ class LeaderboardTest {
 
     @OnEveryBackend
     void top_largestWindowWithMetadata_returnsEveryEntryAndItsMetadata(Backend backend) {
-        Leaderboard b = board(backend, BoardOptions.highestFirst().tieRule(TieRule.COMPETITION).withMetadata(true));
+        Leaderboard b = board(backend, BoardOptions.highestFirst().withTieRule(TieRule.COMPETITION).withMetadata(true));
         StoreCommand add = StoreCommand.of("ZADD").key(b.key());
         for (int i = 0; i < Leaderboard.MAX_WINDOW + 3; i++) {
             add.arg(i / 3).arg("m" + i);
@@ -206,7 +206,7 @@ class LeaderboardTest {
 
     @OnEveryBackend
     void dense_distinctScoresStoredUnderAnotherText_ranksStillByScore(Backend backend) {
-        Leaderboard b = board(backend, BoardOptions.highestFirst().tieRule(TieRule.DENSE));
+        Leaderboard b = board(backend, BoardOptions.highestFirst().withTieRule(TieRule.DENSE));
         b.setScore("a", 0.3);
         b.setScore("b", 0.1);
         // As if the board had been written by a server that prints 0.1 with 17 digits (Redis 7.0).

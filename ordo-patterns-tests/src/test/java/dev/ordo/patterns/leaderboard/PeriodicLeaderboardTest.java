@@ -60,14 +60,14 @@ class PeriodicLeaderboardTest {
         // 2031-03-30 is the last Sunday of March (DST starts in Berlin) and ends ISO week 13.
         AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2031-03-30T10:00:00Z"));
         PeriodicLeaderboard f = family(backend, Backend.uniqueName("periodic"), now);
-        f.addPoints("carol", 40);
-        assertThat(f.addPoints("alice", 10)).containsExactly(
+        f.addPointsAll("carol", 40);
+        assertThat(f.addPointsAll("alice", 10)).containsExactly(
                 new Placement("alice", 10, 2), new Placement("alice", 10, 2),
                 new Placement("alice", 10, 2), new Placement("alice", 10, 2));
 
         // Monday 2031-03-31: a new day and a new ISO week (W14), still March.
         now.set(Instant.parse("2031-03-31T10:00:00Z"));
-        assertThat(f.addPoints("alice", 25)).containsExactly(
+        assertThat(f.addPointsAll("alice", 25)).containsExactly(
                 new Placement("alice", 25, 1),   // day 2031-03-31: alone
                 new Placement("alice", 25, 1),   // week 2031-W14: alone
                 new Placement("alice", 35, 2),   // month 2031-03: behind carol's 40
@@ -75,7 +75,7 @@ class PeriodicLeaderboardTest {
 
         // Tuesday 2031-04-01: a new day and a new month, same week.
         now.set(Instant.parse("2031-04-01T10:00:00Z"));
-        assertThat(f.addPoints("alice", 1)).containsExactly(
+        assertThat(f.addPointsAll("alice", 1)).containsExactly(
                 new Placement("alice", 1, 1),
                 new Placement("alice", 26, 1),
                 new Placement("alice", 1, 1),
@@ -89,14 +89,14 @@ class PeriodicLeaderboardTest {
         Instant beforeMidnight = Instant.parse("2031-03-12T22:59:59Z");
         AtomicReference<Instant> now = new AtomicReference<>(beforeMidnight);
         PeriodicLeaderboard f = family(backend, name, now);
-        f.addPoints("alice", 10);
-        f.addPoints("bob", 7);
+        f.addPointsAll("alice", 10);
+        f.addPointsAll("bob", 7);
         Leaderboard firstDay = f.current(Period.daily());
         assertThat(firstDay.key()).isEqualTo("{" + name + "}:day:2031-03-12");
 
         // Midnight in Berlin is 23:00 UTC: the UTC date is still the 12th, Berlin's is the 13th.
         now.set(Instant.parse("2031-03-12T23:00:00Z"));
-        List<Placement> placements = f.addPoints("alice", 5);
+        List<Placement> placements = f.addPointsAll("alice", 5);
         assertThat(placements).extracting(Placement::score).containsExactly(5.0, 15.0, 15.0, 15.0);
 
         Leaderboard secondDay = f.current(Period.daily());
@@ -122,7 +122,7 @@ class PeriodicLeaderboardTest {
         // Wednesday 2031-03-12, 12:00 in Berlin (UTC+1). The month ends after DST began (UTC+2).
         AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2031-03-12T11:00:00Z"));
         PeriodicLeaderboard f = family(backend, Backend.uniqueName("periodic"), now);
-        f.addPoints("alice", 1);
+        f.addPointsAll("alice", 1);
         Store store = backend.store();
         Duration r = RETENTION;
         assertThat(pexpiretime(store, f.current(Period.daily()).key()))
@@ -135,7 +135,7 @@ class PeriodicLeaderboardTest {
 
         // A later write in the same periods keeps the same deadlines.
         now.set(Instant.parse("2031-03-12T22:59:59.999Z"));
-        f.addPoints("bob", 1);
+        f.addPointsAll("bob", 1);
         assertThat(pexpiretime(store, f.current(Period.daily()).key()))
                 .isEqualTo(Instant.parse("2031-03-12T23:00:00Z").plus(r).toEpochMilli());
     }
@@ -151,12 +151,12 @@ class PeriodicLeaderboardTest {
                 .period(Period.every(Duration.ofHours(6), Instant.parse("2031-01-01T00:00:00Z")))
                 .allTime()
                 .zone(BERLIN)
-                .options(BoardOptions.highestFirst().tieRule(TieRule.DENSE))
+                .options(BoardOptions.highestFirst().withTieRule(TieRule.DENSE))
                 .clock(now::get)
                 .build();
         // DENSE keeps two helper keys per board: 1 + 5 * 4 keys in one script.
-        assertThat(f.setScore("alice", 3)).hasSize(5).allSatisfy(p -> assertThat(p.rank()).isEqualTo(1));
-        assertThat(f.keepBest("alice", 2)).extracting(Placement::score).containsOnly(3.0);
+        assertThat(f.setScoreAll("alice", 3)).hasSize(5).allSatisfy(p -> assertThat(p.rank()).isEqualTo(1));
+        assertThat(f.keepBestAll("alice", 2)).extracting(Placement::score).containsOnly(3.0);
 
         List<String> keys = List.of(
                 f.current(Period.daily()).key(), f.current(Period.weekly()).key(), f.current(Period.monthly()).key(),
@@ -183,7 +183,7 @@ class PeriodicLeaderboardTest {
         AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2031-06-15T12:00:00Z"));
         PeriodicLeaderboard f = PeriodicLeaderboard.builder(backend.store(), "game{" + tag + "}")
                 .period(Period.daily()).allTime().clock(now::get).build();
-        assertThat(f.addPoints("alice", 2)).extracting(Placement::score).containsExactly(2.0, 2.0);
+        assertThat(f.addPointsAll("alice", 2)).extracting(Placement::score).containsExactly(2.0, 2.0);
         assertThat(f.current(Period.daily()).key()).isEqualTo("game{" + tag + "}:day:2031-06-15");
         assertThat(f.allTime().key()).isEqualTo("game{" + tag + "}:all");
     }
@@ -192,7 +192,7 @@ class PeriodicLeaderboardTest {
     void remove_throughPeriodBoard_leavesOtherBoardsOfFamily(Backend backend) {
         AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2031-06-15T12:00:00Z"));
         PeriodicLeaderboard f = family(backend, Backend.uniqueName("periodic"), now);
-        f.addPoints("alice", 4);
+        f.addPointsAll("alice", 4);
         assertThat(f.current(Period.daily()).remove("alice")).isTrue();
         assertThat(f.current(Period.daily()).count()).isZero();
         assertThat(f.current(Period.weekly()).score("alice")).hasValue(4);
@@ -203,7 +203,7 @@ class PeriodicLeaderboardTest {
     void remove_periodBoardKeepsSharedMetadata_familyRemoveDropsEverything(Backend backend) {
         AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2031-06-15T12:00:00Z"));
         PeriodicLeaderboard f = family(backend, Backend.uniqueName("periodic"), now);
-        f.addPoints("alice", 4);
+        f.addPointsAll("alice", 4);
         f.setMetadata("alice", Map.of("name", "Alice"));
         f.current(Period.daily()).remove("alice");
         assertThat(f.allTime().metadata("alice")).as("metadata is the family's").containsEntry("name", "Alice");

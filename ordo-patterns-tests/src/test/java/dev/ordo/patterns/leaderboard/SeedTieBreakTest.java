@@ -40,7 +40,7 @@ class SeedTieBreakTest {
 
         AtomicLong now = new AtomicLong(T0);
         Leaderboard exact = Leaderboard.create(store, Backend.uniqueName("exact"),
-                BoardOptions.highestFirst().tieRule(TieRule.FIRST_REACHED).arrivalClock(() -> Instant.ofEpochMilli(now.get())));
+                BoardOptions.highestFirst().withTieRule(TieRule.FIRST_REACHED).withArrivalClock(() -> Instant.ofEpochMilli(now.get())));
         exact.addPoints("anna", points);
         now.set(T0 + 1);
         exact.addPoints("zoe", points);
@@ -59,7 +59,7 @@ class SeedTieBreakTest {
 
         AtomicLong now = new AtomicLong(T0);
         Leaderboard exact = Leaderboard.create(store, Backend.uniqueName("exact"),
-                BoardOptions.highestFirst().tieRule(TieRule.FIRST_REACHED).arrivalClock(() -> Instant.ofEpochMilli(now.get())));
+                BoardOptions.highestFirst().withTieRule(TieRule.FIRST_REACHED).withArrivalClock(() -> Instant.ofEpochMilli(now.get())));
         exact.addPoints("anna", 10);
         now.set(T0 + 1);
         exact.addPoints("zoe", 20);

@@ -87,17 +87,17 @@ class ShardedLeaderboardTest {
             switch (random.nextInt(3)) {
                 case 0 -> {
                     double expected = model.scores.getOrDefault(member, 0.0) + score;
-                    assertThat(board.addPoints(member, score)).isEqualTo(expected);
+                    assertThat(board.addPoints(member, score).score()).isEqualTo(expected);
                     model.scores.put(member, expected);
                 }
                 case 1 -> {
-                    assertThat(board.setScore(member, score)).isEqualTo(score);
+                    assertThat(board.setScore(member, score).score()).isEqualTo(score);
                     model.scores.put(member, score);
                 }
                 default -> {
                     Double old = model.scores.get(member);
                     double kept = old == null ? score : descending ? Math.max(old, score) : Math.min(old, score);
-                    assertThat(board.keepBest(member, score)).isEqualTo(kept);
+                    assertThat(board.keepBest(member, score).score()).isEqualTo(kept);
                     model.scores.put(member, kept);
                 }
             }
@@ -247,7 +247,7 @@ class ShardedLeaderboardTest {
 
     @OnEveryBackend
     void reads_highestFirstCompetition_equalModel(Backend backend) {
-        ShardedLeaderboard b = board(backend, BoardOptions.highestFirst().tieRule(TieRule.COMPETITION));
+        ShardedLeaderboard b = board(backend, BoardOptions.highestFirst().withTieRule(TieRule.COMPETITION));
         assertMatchesModel(b, fill(b, true, 12), TieRule.COMPETITION);
     }
 
@@ -259,7 +259,7 @@ class ShardedLeaderboardTest {
 
     @OnEveryBackend
     void reads_lowestFirstCompetition_equalModel(Backend backend) {
-        ShardedLeaderboard b = board(backend, BoardOptions.lowestFirst().tieRule(TieRule.COMPETITION));
+        ShardedLeaderboard b = board(backend, BoardOptions.lowestFirst().withTieRule(TieRule.COMPETITION));
         assertMatchesModel(b, fill(b, false, 14), TieRule.COMPETITION);
     }
 
@@ -395,9 +395,9 @@ class ShardedLeaderboardTest {
         assertThatThrownBy(() -> ShardedLeaderboard.create(store, "ab", -1, ok)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> ShardedLeaderboard.create(store, "ab", ShardedLeaderboard.MAX_SHARDS + 1, ok))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got 1025");
-        assertThatThrownBy(() -> ShardedLeaderboard.create(store, "ab", 4, ok.tieRule(TieRule.FIRST_REACHED)))
+        assertThatThrownBy(() -> ShardedLeaderboard.create(store, "ab", 4, ok.withTieRule(TieRule.FIRST_REACHED)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("FIRST_REACHED");
-        assertThatThrownBy(() -> ShardedLeaderboard.create(store, "ab", 4, ok.tieRule(TieRule.DENSE)))
+        assertThatThrownBy(() -> ShardedLeaderboard.create(store, "ab", 4, ok.withTieRule(TieRule.DENSE)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DENSE");
         assertThat(ShardedLeaderboard.create(store, "ab", 1, ok).shards()).hasSize(1);
         assertThat(ShardedLeaderboard.create(store, "ab", ShardedLeaderboard.MAX_SHARDS, ok).shards())

@@ -24,10 +24,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The reliable delayed queue's contract, on every back end. */
 class DelayedJobQueueTest {
-    private static final Options QUICK = new Options(Duration.ofMillis(300), 3, Backoff.fixed(Duration.ZERO));
+    private static final Options QUICK = Options.defaults().withVisibilityTimeout(Duration.ofMillis(300)).withMaxAttempts(3).withBackoff(Backoff.fixed(Duration.ZERO));
 
     private static DelayedJobQueue queue(Backend backend, Options options) {
-        return new DelayedJobQueue(backend.store(), Backend.uniqueName("dq"), options);
+        return DelayedJobQueue.create(backend.store(), Backend.uniqueName("dq"), options);
     }
 
     @OnEveryBackend
@@ -166,7 +166,7 @@ class DelayedJobQueueTest {
         assertThatThrownBy(() -> new NewJob("x", "", -1, Due.now())).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Due.in(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> q.claim(0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new DelayedJobQueue(backend.store(), "a{b", QUICK)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> DelayedJobQueue.create(backend.store(), "a{b", QUICK)).isInstanceOf(IllegalArgumentException.class);
     }
 
     /**
@@ -176,7 +176,7 @@ class DelayedJobQueueTest {
      */
     @OnEveryBackend
     void hundredThousandJobs_workersDying_everyJobAckedExactlyOnce(Backend backend) throws Exception {
-        DelayedJobQueue q = queue(backend, new Options(Duration.ofMillis(500), 5, Backoff.fixed(Duration.ZERO)));
+        DelayedJobQueue q = queue(backend, Options.defaults().withVisibilityTimeout(Duration.ofMillis(500)).withMaxAttempts(5).withBackoff(Backoff.fixed(Duration.ZERO)));
         int total = 100_000;
         SplittableRandom random = new SplittableRandom(11);
         for (int from = 0; from < total; from += 1000) {

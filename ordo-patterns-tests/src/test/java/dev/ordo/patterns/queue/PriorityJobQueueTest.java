@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The priority queue's contract, on every back end. */
 class PriorityJobQueueTest {
     private static PriorityJobQueue queue(Backend backend) {
-        return new PriorityJobQueue(backend.store(), Backend.uniqueName("pq"));
+        return PriorityJobQueue.create(backend.store(), Backend.uniqueName("pq"));
     }
 
     @OnEveryBackend

@@ -27,7 +27,7 @@ final class FakeClockStore implements AutoCloseable {
         };
         engine = new Engine(new Config(), clock, (task, delayMillis) -> () -> {
         });
-        store = new EmbeddedStore(engine);
+        store = EmbeddedStore.on(engine);
     }
 
     void advanceMillis(double ms) {

@@ -25,9 +25,9 @@ class RateLimiterTest {
 
     /** The three limiters, each allowing 5 per hour on a key (the bucket: 5 tokens, 5 per hour). */
     private static List<RateLimiter> fivePerHour(Store store) {
-        return List.of(new SlidingLogLimiter(store, Backend.uniqueName("log"), Limit.perHour(5)),
-                new SlidingWindowLimiter(store, Backend.uniqueName("swc"), Limit.perHour(5)),
-                new TokenBucketLimiter(store, Backend.uniqueName("tb"), TokenBucketLimiter.Bucket.of(Limit.perHour(5))));
+        return List.of(SlidingLogLimiter.create(store, Backend.uniqueName("log"), Limit.perHour(5)),
+                SlidingWindowLimiter.create(store, Backend.uniqueName("swc"), Limit.perHour(5)),
+                TokenBucketLimiter.create(store, Backend.uniqueName("tb"), TokenBucketLimiter.Bucket.of(Limit.perHour(5))));
     }
 
     @OnEveryBackend
@@ -53,9 +53,9 @@ class RateLimiterTest {
     void tryAcquire_twoLimits_bothCheckedAndChargedTogether(Backend backend) {
         Store store = backend.store();
         List<RateLimiter> limiters = List.of(
-                new SlidingLogLimiter(store, Backend.uniqueName("log2"), Limit.perHour(3), new Limit(5, Duration.ofDays(1))),
-                new SlidingWindowLimiter(store, Backend.uniqueName("swc2"), Limit.perHour(3), new Limit(5, Duration.ofDays(1))),
-                new TokenBucketLimiter(store, Backend.uniqueName("tb2"), TokenBucketLimiter.Bucket.of(Limit.perHour(3)),
+                SlidingLogLimiter.create(store, Backend.uniqueName("log2"), Limit.perHour(3), new Limit(5, Duration.ofDays(1))),
+                SlidingWindowLimiter.create(store, Backend.uniqueName("swc2"), Limit.perHour(3), new Limit(5, Duration.ofDays(1))),
+                TokenBucketLimiter.create(store, Backend.uniqueName("tb2"), TokenBucketLimiter.Bucket.of(Limit.perHour(3)),
                         new TokenBucketLimiter.Bucket(5, 1, Duration.ofDays(1))));
         for (RateLimiter limiter : limiters) {
             String what = limiter.getClass().getSimpleName() + " on " + backend;
@@ -71,23 +71,23 @@ class RateLimiterTest {
     void tryAcquire_state_expiresWhenIdle(Backend backend) {
         Store store = backend.store();
         String name = Backend.uniqueName("ttl");
-        new SlidingLogLimiter(store, name, Limit.perMinute(10)).tryAcquire("k");
+        SlidingLogLimiter.create(store, name, Limit.perMinute(10)).tryAcquire("k");
         long ttl = (Long) store.call(StoreCommand.of("PTTL").key("{" + name + ":k}:log:10/60000000us"));
         assertThat(ttl).isPositive().isLessThanOrEqualTo(60_002);
         String swc = Backend.uniqueName("ttl");
-        new SlidingWindowLimiter(store, swc, Limit.perMinute(10)).tryAcquire("k");
+        SlidingWindowLimiter.create(store, swc, Limit.perMinute(10)).tryAcquire("k");
         assertThat((Long) store.call(StoreCommand.of("PTTL").key("{" + swc + ":k}:swc:10/60000000us"))).isPositive().isLessThanOrEqualTo(120_002);
         String tb = Backend.uniqueName("ttl");
-        new TokenBucketLimiter(store, tb, TokenBucketLimiter.Bucket.of(Limit.perMinute(10))).tryAcquire("k");
+        TokenBucketLimiter.create(store, tb, TokenBucketLimiter.Bucket.of(Limit.perMinute(10))).tryAcquire("k");
         assertThat((Long) store.call(StoreCommand.of("PTTL").key("{" + tb + ":k}:tb:10/10/60000000us"))).isPositive().isLessThanOrEqualTo(8_001);
     }
 
     @OnEveryBackend
     void tryAcquire_32ThreadsOnOneKey_grantExactlyTheLimit(Backend backend) throws Exception {
         Store store = backend.store();
-        List<RateLimiter> limiters = List.of(new SlidingLogLimiter(store, Backend.uniqueName("hlog"), Limit.perHour(300)),
-                new SlidingWindowLimiter(store, Backend.uniqueName("hswc"), Limit.perHour(300)),
-                new TokenBucketLimiter(store, Backend.uniqueName("htb"), new TokenBucketLimiter.Bucket(300, 1, Duration.ofDays(1))));
+        List<RateLimiter> limiters = List.of(SlidingLogLimiter.create(store, Backend.uniqueName("hlog"), Limit.perHour(300)),
+                SlidingWindowLimiter.create(store, Backend.uniqueName("hswc"), Limit.perHour(300)),
+                TokenBucketLimiter.create(store, Backend.uniqueName("htb"), new TokenBucketLimiter.Bucket(300, 1, Duration.ofDays(1))));
         ExecutorService pool = Executors.newFixedThreadPool(32);
         try {
             for (RateLimiter limiter : limiters) {
@@ -117,7 +117,7 @@ class RateLimiterTest {
     @Test
     void slidingLog_grantCountsWhileYoungerThanTheWindow_exactToTheMicrosecond() {
         try (FakeClockStore clock = new FakeClockStore()) {
-            RateLimiter limiter = new SlidingLogLimiter(clock.store, "edge", new Limit(3, Duration.ofSeconds(1)));
+            RateLimiter limiter = SlidingLogLimiter.create(clock.store, "edge", new Limit(3, Duration.ofSeconds(1)));
             assertThat(limiter.tryAcquire("k", 2).allowed()).isTrue();
             clock.advanceMillis(400);
             assertThat(limiter.tryAcquire("k").allowed()).isTrue();
@@ -132,7 +132,7 @@ class RateLimiterTest {
     @Test
     void slidingLog_manyRequestsInOneMicrosecond_grantExactlyTheLimit() {
         try (FakeClockStore clock = new FakeClockStore()) {
-            RateLimiter limiter = new SlidingLogLimiter(clock.store, "same", new Limit(20, Duration.ofMillis(100)));
+            RateLimiter limiter = SlidingLogLimiter.create(clock.store, "same", new Limit(20, Duration.ofMillis(100)));
             int granted = 0;
             for (int i = 0; i < 25; i++) {
                 granted += limiter.tryAcquire("k").allowed() ? 1 : 0;
@@ -150,7 +150,7 @@ class RateLimiterTest {
     @Test
     void slidingWindow_previousWindowWeighedByWhatIsLeftOfIt() {
         try (FakeClockStore clock = new FakeClockStore()) {
-            RateLimiter limiter = new SlidingWindowLimiter(clock.store, "edge", new Limit(10, Duration.ofSeconds(1)));
+            RateLimiter limiter = SlidingWindowLimiter.create(clock.store, "edge", new Limit(10, Duration.ofSeconds(1)));
             clock.micros.set(1_800_000_000_500_000L);
             assertThat(limiter.tryAcquire("k", 10).allowed()).isTrue();
             assertThat(limiter.tryAcquire("k")).as("the current window is full until it ends, then the previous weighs 1 - (10-1)/10")
@@ -169,7 +169,7 @@ class RateLimiterTest {
     @Test
     void tokenBucket_refillsContinuouslyUpToCapacity() {
         try (FakeClockStore clock = new FakeClockStore()) {
-            RateLimiter limiter = new TokenBucketLimiter(clock.store, "edge", new TokenBucketLimiter.Bucket(4, 2, Duration.ofSeconds(1)));
+            RateLimiter limiter = TokenBucketLimiter.create(clock.store, "edge", new TokenBucketLimiter.Bucket(4, 2, Duration.ofSeconds(1)));
             assertThat(limiter.tryAcquire("k", 4)).isEqualTo(new Decision(true, 0, Duration.ZERO));
             assertThat(limiter.tryAcquire("k")).isEqualTo(new Decision(false, 0, Duration.ofMillis(500)));
             clock.advanceMillis(250);
@@ -210,14 +210,14 @@ class RateLimiterTest {
     /** Sliding log: exact; sliding-window counter: every fixed window exact, any window at most twice; bucket: capacity plus refill. */
     private static void checkReplays(Store store, String where) throws Exception {
         long window = 100_000;
-        List<Long> log = grantTimes(new SlidingLogLimiter(store, Backend.uniqueName("rlog"), new Limit(20, Duration.ofMillis(100))));
+        List<Long> log = grantTimes(SlidingLogLimiter.create(store, Backend.uniqueName("rlog"), new Limit(20, Duration.ofMillis(100))));
         checkWindows(log, 20, window, where + " sliding log");
-        List<Long> swc = grantTimes(new SlidingWindowLimiter(store, Backend.uniqueName("rswc"), new Limit(20, Duration.ofMillis(100))));
+        List<Long> swc = grantTimes(SlidingWindowLimiter.create(store, Backend.uniqueName("rswc"), new Limit(20, Duration.ofMillis(100))));
         checkWindows(swc, 40, window, where + " sliding-window counter");
         java.util.Map<Long, Integer> perFixedWindow = new java.util.HashMap<>();
         swc.forEach(t -> perFixedWindow.merge(t / window, 1, Integer::sum));
         assertThat(perFixedWindow.values()).as(where + " fixed windows").allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(20));
-        List<Long> tb = grantTimes(new TokenBucketLimiter(store, Backend.uniqueName("rtb"), new TokenBucketLimiter.Bucket(20, 5, Duration.ofMillis(100))));
+        List<Long> tb = grantTimes(TokenBucketLimiter.create(store, Backend.uniqueName("rtb"), new TokenBucketLimiter.Bucket(20, 5, Duration.ofMillis(100))));
         for (int i = 0; i < tb.size(); i++) {
             for (int j = i; j < tb.size(); j++) {
                 double allowance = 20 + (tb.get(j) - tb.get(i)) * 5 / 100_000.0;

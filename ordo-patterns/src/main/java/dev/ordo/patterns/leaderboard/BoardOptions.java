@@ -14,6 +14,7 @@ import java.util.Objects;
  *                     null (the default) uses the server's clock, which every client shares
  */
 public record BoardOptions(boolean descending, TieRule tieRule, boolean metadata, InstantSource arrivalClock) {
+    /** Checks the tie rule is given; start from {@link #highestFirst()} or {@link #lowestFirst()} rather than this constructor. */
     public BoardOptions {
         Objects.requireNonNull(tieRule, "tieRule");
     }
@@ -29,7 +30,7 @@ public record BoardOptions(boolean descending, TieRule tieRule, boolean metadata
     }
 
     /** These options with another tie rule. */
-    public BoardOptions tieRule(TieRule rule) {
+    public BoardOptions withTieRule(TieRule rule) {
         return new BoardOptions(descending, rule, metadata, arrivalClock);
     }
 
@@ -39,8 +40,13 @@ public record BoardOptions(boolean descending, TieRule tieRule, boolean metadata
     }
 
     /** These options with arrivals stamped by {@code clock} instead of the server's clock. */
-    public BoardOptions arrivalClock(InstantSource clock) {
+    public BoardOptions withArrivalClock(InstantSource clock) {
         return new BoardOptions(descending, tieRule, metadata, clock);
+    }
+
+    /** These options, highest score first ({@code true}) or lowest first. */
+    public BoardOptions withDescending(boolean highestFirst) {
+        return new BoardOptions(highestFirst, tieRule, metadata, arrivalClock);
     }
 
     String order() {

@@ -13,7 +13,12 @@ public final class CompositeLeaderboard {
     private final Leaderboard board;
     private final ScoreCodec codec;
 
-    public CompositeLeaderboard(Leaderboard board, ScoreCodec codec) {
+    /** A composite board over {@code board} (highest first: a packed score ranks that way), its scores packed by {@code codec}. */
+    public static CompositeLeaderboard of(Leaderboard board, ScoreCodec codec) {
+        return new CompositeLeaderboard(board, codec);
+    }
+
+    private CompositeLeaderboard(Leaderboard board, ScoreCodec codec) {
         this.board = Objects.requireNonNull(board, "board");
         this.codec = Objects.requireNonNull(codec, "codec");
         if (!board.options().descending()) {
@@ -21,10 +26,12 @@ public final class CompositeLeaderboard {
         }
     }
 
+    /** The board the packed scores live on, for reads (top, rank, around) to decode with {@link #codec()}. */
     public Leaderboard board() {
         return board;
     }
 
+    /** How scores pack the dimensions. */
     public ScoreCodec codec() {
         return codec;
     }

@@ -11,6 +11,7 @@ import java.util.Map;
  * @param metadata the member's metadata when the board returns it, else empty
  */
 public record Entry(String member, double score, long rank, Map<String, String> metadata) {
+    /** Copies {@code metadata}, so an entry never changes. */
     public Entry {
         metadata = Map.copyOf(metadata);
     }

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A leaderboard on one sorted set: writes that answer with the member's new score and rank in
@@ -27,7 +28,7 @@ import java.util.OptionalLong;
  *
  * <p>Thread-safe: the state lives on the server.
  */
-public final class Leaderboard {
+public final class Leaderboard implements Board {
     /** The most entries one read may return. */
     public static final int MAX_WINDOW = 10_000;
 
@@ -67,13 +68,21 @@ public final class Leaderboard {
         return keys.scores();
     }
 
+    /** How this board sorts and ranks. */
     public BoardOptions options() {
         return options;
     }
 
     /** Adds {@code points} (finite, may be negative) to the member's score, creating it at {@code points}. */
+    @Override
     public Placement addPoints(String member, double points) {
         return writeOne("add", member, points);
+    }
+
+    /** {@link #addPoints}, without blocking. */
+    @Override
+    public CompletionStage<Placement> addPointsAsync(String member, double points) {
+        return writeOneAsync("add", member, points);
     }
 
     /**
@@ -92,51 +101,115 @@ public final class Leaderboard {
     }
 
     /** Sets the member's score. */
+    @Override
     public Placement setScore(String member, double score) {
         return writeOne("set", member, score);
     }
 
+    /** {@link #setScore}, without blocking. */
+    public CompletionStage<Placement> setScoreAsync(String member, double score) {
+        return writeOneAsync("set", member, score);
+    }
+
     /** Keeps the better of the member's score and {@code score}: higher on descending boards, lower on ascending. */
+    @Override
     public Placement keepBest(String member, double score) {
         return writeOne("best", member, score);
+    }
+
+    /** {@link #keepBest}, without blocking. */
+    public CompletionStage<Placement> keepBestAsync(String member, double score) {
+        return writeOneAsync("best", member, score);
     }
 
     /**
      * Removes the member, and its metadata unless the board shares it with a family (see
      * {@link PeriodicLeaderboard#remove}); true if it was on the board.
      */
+    @Override
     public boolean remove(String member) {
         return remove(store, metaKey, List.of(keys), options, member, ownsMetadata);
     }
 
     /** The member's score, empty when it is not on the board. */
+    @Override
     public OptionalDouble score(String member) {
         if (options.tieRule() == TieRule.FIRST_REACHED) {
             return placement(member).map(p -> OptionalDouble.of(p.score())).orElse(OptionalDouble.empty());
         }
-        Object reply = store.call(StoreCommand.of("ZSCORE").key(keys.scores()).arg(member(member)));
+        return score(store.call(scoreCommand(member)));
+    }
+
+    /** {@link #score}, without blocking. */
+    @Override
+    public CompletionStage<OptionalDouble> scoreAsync(String member) {
+        if (options.tieRule() == TieRule.FIRST_REACHED) {
+            return placementAsync(member).thenApply(p -> p.map(x -> OptionalDouble.of(x.score())).orElse(OptionalDouble.empty()));
+        }
+        return store.callAsync(scoreCommand(member)).thenApply(Leaderboard::score);
+    }
+
+    private StoreCommand scoreCommand(String member) {
+        return StoreCommand.of("ZSCORE").key(keys.scores()).arg(member(member));
+    }
+
+    private static OptionalDouble score(Object reply) {
         return reply == null ? OptionalDouble.empty() : OptionalDouble.of(Scores.parse(reply));
     }
 
     /** The member's 1-based rank under the tie rule, empty when it is not on the board. */
+    @Override
     public OptionalLong rank(String member) {
         if (options.tieRule() == TieRule.MEMBER_ORDER) {
-            Object reply = store.call(StoreCommand.of(options.descending() ? "ZREVRANK" : "ZRANK").key(keys.scores()).arg(member(member)));
-            return reply == null ? OptionalLong.empty() : OptionalLong.of((Long) reply + 1);
+            return rank(store.call(rankCommand(member)));
         }
         return placement(member).map(p -> OptionalLong.of(p.rank())).orElse(OptionalLong.empty());
     }
 
+    /** {@link #rank}, without blocking. */
+    @Override
+    public CompletionStage<OptionalLong> rankAsync(String member) {
+        if (options.tieRule() == TieRule.MEMBER_ORDER) {
+            return store.callAsync(rankCommand(member)).thenApply(Leaderboard::rank);
+        }
+        return placementAsync(member).thenApply(p -> p.map(x -> OptionalLong.of(x.rank())).orElse(OptionalLong.empty()));
+    }
+
+    private StoreCommand rankCommand(String member) {
+        return StoreCommand.of(options.descending() ? "ZREVRANK" : "ZRANK").key(keys.scores()).arg(member(member));
+    }
+
+    private static OptionalLong rank(Object reply) {
+        return reply == null ? OptionalLong.empty() : OptionalLong.of((Long) reply + 1);
+    }
+
     /** The member's score and rank, read together; empty when it is not on the board. */
     public Optional<Placement> placement(String member) {
-        List<?> r = (List<?>) eval(BoardScripts.PLACEMENT, member(member));
+        return placement(member, eval(BoardScripts.PLACEMENT, member(member)));
+    }
+
+    /** {@link #placement}, without blocking. */
+    public CompletionStage<Optional<Placement>> placementAsync(String member) {
+        return store.evalAsync(BoardScripts.PLACEMENT, scriptKeys, scriptArgs(member(member))).thenApply(r -> placement(member, r));
+    }
+
+    private static Optional<Placement> placement(String member, Object reply) {
+        List<?> r = (List<?>) reply;
         return r == null ? Optional.empty() : Optional.of(new Placement(member, Scores.parse(r.get(0)), (Long) r.get(1)));
     }
 
     /** The first {@code n} entries. */
+    @Override
     public List<Entry> top(int n) {
         checkWindow("n", n);
         return range(0, n);
+    }
+
+    /** {@link #top}, without blocking. */
+    @Override
+    public CompletionStage<List<Entry>> topAsync(int n) {
+        checkWindow("n", n);
+        return rangeAsync(0, n);
     }
 
     /** Page {@code page} (1-based) of {@code size} entries. */
@@ -154,6 +227,7 @@ public final class Leaderboard {
      * edges allow: near the top the window extends further down, so it is full whenever the board
      * has {@code size} entries. Empty when the member is not on the board.
      */
+    @Override
     public List<Entry> around(String member, int size) {
         checkWindow("size", size);
         if (size == 0) {
@@ -164,8 +238,14 @@ public final class Leaderboard {
     }
 
     /** How many members the board holds. */
+    @Override
     public long count() {
         return (Long) store.call(StoreCommand.of("ZCARD").key(keys.scores()));
+    }
+
+    /** {@link #count}, without blocking. */
+    public CompletionStage<Long> countAsync() {
+        return store.callAsync(StoreCommand.of("ZCARD").key(keys.scores())).thenApply(r -> (Long) r);
     }
 
     /**
@@ -203,21 +283,50 @@ public final class Leaderboard {
         return write(store, metaKey, List.of(keys), List.of(expireAtMillis), options, mode, member, value).get(0);
     }
 
+    private CompletionStage<Placement> writeOneAsync(String mode, String member, double value) {
+        checkValue(mode, value);
+        List<String> argv = writeArgs(options, List.of(expireAtMillis), mode, member, Scores.format(value));
+        return store.evalAsync(BoardScripts.WRITE, scriptKeys, argv).thenApply(r -> placements(member, r).get(0));
+    }
+
     private List<Entry> range(long start, int count) {
         if (count == 0) {
             return List.of();
         }
         long stop = start + count - 1;
-        if (options.tieRule() == TieRule.MEMBER_ORDER && !options.metadata()) {
-            List<?> r = (List<?>) store.call(StoreCommand.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(keys.scores())
-                    .arg(start).arg(stop).arg("WITHSCORES"));
-            List<Entry> out = new ArrayList<>(r.size() / 2);
-            for (int i = 0; i < r.size(); i += 2) {
-                out.add(new Entry((String) r.get(i), Scores.parse(r.get(i + 1)), start + i / 2 + 1, Map.of()));
-            }
-            return out;
+        if (plainRange()) {
+            return plainEntries(start, store.call(plainRangeCommand(start, stop)));
         }
         return entries((List<?>) store.eval(BoardScripts.RANGE, scriptKeys, rangeArgs(start, stop)));
+    }
+
+    private CompletionStage<List<Entry>> rangeAsync(long start, int count) {
+        if (count == 0) {
+            return java.util.concurrent.CompletableFuture.completedFuture(List.of());
+        }
+        long stop = start + count - 1;
+        if (plainRange()) {
+            return store.callAsync(plainRangeCommand(start, stop)).thenApply(r -> plainEntries(start, r));
+        }
+        return store.evalAsync(BoardScripts.RANGE, scriptKeys, rangeArgs(start, stop)).thenApply(r -> entries((List<?>) r));
+    }
+
+    /** True when a range is one ZRANGE: ranks are positions and there is no metadata to join. */
+    private boolean plainRange() {
+        return options.tieRule() == TieRule.MEMBER_ORDER && !options.metadata();
+    }
+
+    private StoreCommand plainRangeCommand(long start, long stop) {
+        return StoreCommand.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(keys.scores()).arg(start).arg(stop).arg("WITHSCORES");
+    }
+
+    private static List<Entry> plainEntries(long start, Object reply) {
+        List<?> r = (List<?>) reply;
+        List<Entry> out = new ArrayList<>(r.size() / 2);
+        for (int i = 0; i < r.size(); i += 2) {
+            out.add(new Entry((String) r.get(i), Scores.parse(r.get(i + 1)), start + i / 2 + 1, Map.of()));
+        }
+        return out;
     }
 
     private Object eval(Script script, String... args) {
@@ -263,21 +372,39 @@ public final class Leaderboard {
     /** One write applied to several boards in one script; returns the placement on each. */
     static List<Placement> write(Store store, String metaKey, List<BoardKeys> boards, List<Long> expireAtMillis,
                                  BoardOptions options, String mode, String member, double value) {
+        checkValue(mode, value);
+        return write(store, metaKey, boards, expireAtMillis, options, mode, member, Scores.format(value));
+    }
+
+    /** {@link #write}, without blocking; bad arguments are thrown at once. */
+    static CompletionStage<List<Placement>> writeAsync(Store store, String metaKey, List<BoardKeys> boards, List<Long> expireAtMillis,
+                                                       BoardOptions options, String mode, String member, double value) {
+        checkValue(mode, value);
+        List<String> argv = writeArgs(options, expireAtMillis, mode, member, Scores.format(value));
+        return store.evalAsync(BoardScripts.WRITE, scriptKeys(metaKey, boards), argv).thenApply(r -> placements(member, r));
+    }
+
+    /** Refuses NaN, and infinite points to add. */
+    private static void checkValue(String mode, double value) {
         if (Double.isNaN(value)) {
             throw new IllegalArgumentException("a score must be a number, got NaN");
         }
         if (mode.equals("add") && Double.isInfinite(value)) {
             throw new IllegalArgumentException("points to add must be finite, got " + value);
         }
-        return write(store, metaKey, boards, expireAtMillis, options, mode, member, Scores.format(value));
     }
 
     /** As above, with the value as the script takes it. */
     static List<Placement> write(Store store, String metaKey, List<BoardKeys> boards, List<Long> expireAtMillis,
                                  BoardOptions options, String mode, String member, String value) {
+        List<String> argv = writeArgs(options, expireAtMillis, mode, member, value);
+        return placements(member, store.eval(BoardScripts.WRITE, scriptKeys(metaKey, boards), argv));
+    }
+
+    /** ARGV of {@link BoardScripts#WRITE}. */
+    private static List<String> writeArgs(BoardOptions options, List<Long> expireAtMillis, String mode, String member, String value) {
         member(member);
-        List<String> keys = scriptKeys(metaKey, boards);
-        List<String> argv = new ArrayList<>(6 + boards.size());
+        List<String> argv = new ArrayList<>(6 + expireAtMillis.size());
         argv.add(options.order());
         argv.add(options.tieRule().wire);
         argv.add(mode);
@@ -285,8 +412,13 @@ public final class Leaderboard {
         argv.add(value);
         argv.add(options.arrivalClock() == null ? "" : Long.toString(options.arrivalClock().millis()));
         expireAtMillis.forEach(at -> argv.add(Long.toString(at)));
-        List<?> r = (List<?>) store.eval(BoardScripts.WRITE, keys, argv);
-        List<Placement> out = new ArrayList<>(boards.size());
+        return argv;
+    }
+
+    /** The reply of {@link BoardScripts#WRITE}: a placement per board. */
+    private static List<Placement> placements(String member, Object reply) {
+        List<?> r = (List<?>) reply;
+        List<Placement> out = new ArrayList<>(r.size() / 2);
         for (int i = 0; i < r.size(); i += 2) {
             out.add(new Placement(member, Scores.parse(r.get(i)), (Long) r.get(i + 1)));
         }

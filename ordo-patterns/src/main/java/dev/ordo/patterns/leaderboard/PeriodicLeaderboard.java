@@ -9,6 +9,9 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A family of boards for one game: one per current period (daily, weekly, monthly or custom) and
@@ -20,8 +23,13 @@ import java.util.Objects;
  * {@code {name}:meta}), so on a cluster the family lives in one slot. The period an instant
  * belongs to is decided by this client's clock (injectable); clocks that disagree only matter
  * in the moments around a boundary.
+ *
+ * <p>As a {@link Board}, the family answers through its primary board: the current board of the
+ * first period given to the builder, or the all-time board when there is no period. A write
+ * through {@link Board}'s methods still writes every current board and answers with the
+ * placement on the primary one; the {@code ...All} forms answer with every board's.
  */
-public final class PeriodicLeaderboard {
+public final class PeriodicLeaderboard implements Board {
     private final Store store;
     private final String tag;
     private final List<Period> periods;
@@ -51,18 +59,101 @@ public final class PeriodicLeaderboard {
     }
 
     /** Adds points on every current board; returns the placements, periods in declaration order, then all-time. */
-    public List<Placement> addPoints(String member, double points) {
+    public List<Placement> addPointsAll(String member, double points) {
         return write("add", member, points);
     }
 
-    /** Sets the score on every current board. */
-    public List<Placement> setScore(String member, double score) {
+    /** Sets the score on every current board; returns the placements, periods in declaration order, then all-time. */
+    public List<Placement> setScoreAll(String member, double score) {
         return write("set", member, score);
     }
 
-    /** Keeps the better score on every current board. */
-    public List<Placement> keepBest(String member, double score) {
+    /** Keeps the better score on every current board; returns the placements, periods in declaration order, then all-time. */
+    public List<Placement> keepBestAll(String member, double score) {
         return write("best", member, score);
+    }
+
+    /** Adds points on every current board; returns the placement on the primary board. */
+    @Override
+    public Placement addPoints(String member, double points) {
+        return addPointsAll(member, points).get(0);
+    }
+
+    /** {@link #addPointsAll}, without blocking. */
+    public CompletionStage<List<Placement>> addPointsAllAsync(String member, double points) {
+        Instant now = clock.instant();
+        return Leaderboard.writeAsync(store, metaKey(), currentBoards(now), expireAt(now), options, "add", member, points);
+    }
+
+    /** Adds points on every current board, without blocking; completes with the placement on the primary board. */
+    @Override
+    public CompletionStage<Placement> addPointsAsync(String member, double points) {
+        return addPointsAllAsync(member, points).thenApply(all -> all.get(0));
+    }
+
+    /** Sets the score on every current board; returns the placement on the primary board. */
+    @Override
+    public Placement setScore(String member, double score) {
+        return setScoreAll(member, score).get(0);
+    }
+
+    /** Keeps the better score on every current board; returns the placement on the primary board. */
+    @Override
+    public Placement keepBest(String member, double score) {
+        return keepBestAll(member, score).get(0);
+    }
+
+    /** The primary board as it is now: the first period's current board, or the all-time board. */
+    public Leaderboard primary() {
+        return periods.isEmpty() ? allTime() : current(periods.get(0));
+    }
+
+    /** The member's score on the primary board. */
+    @Override
+    public OptionalDouble score(String member) {
+        return primary().score(member);
+    }
+
+    /** The member's rank on the primary board. */
+    @Override
+    public OptionalLong rank(String member) {
+        return primary().rank(member);
+    }
+
+    /** The primary board's first {@code n} entries. */
+    @Override
+    public List<Entry> top(int n) {
+        return primary().top(n);
+    }
+
+    /** The window around the member on the primary board. */
+    @Override
+    public List<Entry> around(String member, int size) {
+        return primary().around(member, size);
+    }
+
+    /** How many members the primary board holds. */
+    @Override
+    public long count() {
+        return primary().count();
+    }
+
+    /** {@link #score}, without blocking. */
+    @Override
+    public CompletionStage<OptionalDouble> scoreAsync(String member) {
+        return primary().scoreAsync(member);
+    }
+
+    /** {@link #rank}, without blocking. */
+    @Override
+    public CompletionStage<OptionalLong> rankAsync(String member) {
+        return primary().rankAsync(member);
+    }
+
+    /** {@link #top}, without blocking. */
+    @Override
+    public CompletionStage<List<Entry>> topAsync(int n) {
+        return primary().topAsync(n);
     }
 
     /** The board of the current {@code period}. */
@@ -87,6 +178,7 @@ public final class PeriodicLeaderboard {
     }
 
     /** Removes the member from every current board and the all-time board, and drops its metadata; true if it was on any. */
+    @Override
     public boolean remove(String member) {
         return Leaderboard.remove(store, metaKey(), currentBoards(clock.instant()), options, member, true);
     }
@@ -102,6 +194,11 @@ public final class PeriodicLeaderboard {
 
     private List<Placement> write(String mode, String member, double value) {
         Instant now = clock.instant();
+        return Leaderboard.write(store, metaKey(), currentBoards(now), expireAt(now), options, mode, member, value);
+    }
+
+    /** The PEXPIREAT of each board a write at {@code now} touches (0: none), in {@link #currentBoards} order. */
+    private List<Long> expireAt(Instant now) {
         List<Long> expireAt = new ArrayList<>(periods.size() + 1);
         for (Period p : periods) {
             expireAt.add(p.end(now, zone).plus(retention).toEpochMilli());
@@ -109,7 +206,7 @@ public final class PeriodicLeaderboard {
         if (allTime) {
             expireAt.add(0L);
         }
-        return Leaderboard.write(store, metaKey(), currentBoards(now), expireAt, options, mode, member, value);
+        return expireAt;
     }
 
     /** The boards a write at {@code now} touches: each period's current board, then the all-time board. */
@@ -194,6 +291,7 @@ public final class PeriodicLeaderboard {
             return this;
         }
 
+        /** The family as configured; refuses one with neither a period nor the all-time board. */
         public PeriodicLeaderboard build() {
             return new PeriodicLeaderboard(this);
         }

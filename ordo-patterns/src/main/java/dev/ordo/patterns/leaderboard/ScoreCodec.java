@@ -25,7 +25,7 @@ import java.util.Set;
  * and its floor, the remainder, the products by {@code 2^shift}, the score with one field cleared
  * and the final sum are integers in {@code [0, 2^53)}, so the same double-only arithmetic in a
  * server-side Lua script is exact too.
- * {@link #build() Building} a layout wider than 53 bits fails instead of rounding silently later.
+ * {@link Builder#build() Building} a layout wider than 53 bits fails instead of rounding silently later.
  *
  * <p><b>Directions.</b> They are relative to a leaderboard read highest score first (ZREVRANGE,
  * ZRANGE ... REV): a higher packed value ranks first. Comparing two scores compares the tuples

@@ -18,6 +18,8 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +42,7 @@ import java.util.zip.CRC32;
  * <p>Tie rules: {@link TieRule#MEMBER_ORDER} and {@link TieRule#COMPETITION}. (First-reached and
  * dense ranks need state shared by all members, which a sharded board exists to avoid.)
  */
-public final class ShardedLeaderboard {
+public final class ShardedLeaderboard implements Board {
     /** The most shards one board may have. */
     public static final int MAX_SHARDS = 1024;
 
@@ -106,32 +108,64 @@ public final class ShardedLeaderboard {
         return shards;
     }
 
-    /** Adds points on the member's shard; returns the new score. */
-    public double addPoints(String member, double points) {
+    /**
+     * Adds points on the member's shard; returns the new score and the member's global rank, read
+     * from every shard just after the write (so not atomically with it). {@link #incrementScore}
+     * writes alone.
+     */
+    @Override
+    public Placement addPoints(String member, double points) {
+        return placed(member, shardOf(member).incrementScore(member, points));
+    }
+
+    /** Adds points on the member's shard; returns only the new score: one command on one shard. */
+    public double incrementScore(String member, double points) {
         return shardOf(member).incrementScore(member, points);
     }
 
-    /** Sets the member's score; returns it. */
-    public double setScore(String member, double score) {
-        return shardOf(member).setScore(member, score).score();
+    /** {@link #addPoints}, without blocking. */
+    @Override
+    public CompletionStage<Placement> addPointsAsync(String member, double points) {
+        return shardOf(member).addPointsAsync(member, points)
+                .thenCompose(p -> rankOfAsync(member, p.score()).thenApply(rank -> new Placement(member, p.score(), rank)));
     }
 
-    /** Keeps the better of the member's score and {@code score}; returns the score kept. */
-    public double keepBest(String member, double score) {
-        return shardOf(member).keepBest(member, score).score();
+    /** Sets the member's score; returns it with the global rank read just after the write. */
+    @Override
+    public Placement setScore(String member, double score) {
+        return placed(member, shardOf(member).setScore(member, score).score());
+    }
+
+    /** Keeps the better of the member's score and {@code score}; returns the score kept with the global rank read just after. */
+    @Override
+    public Placement keepBest(String member, double score) {
+        return placed(member, shardOf(member).keepBest(member, score).score());
+    }
+
+    private Placement placed(String member, double score) {
+        return new Placement(member, score, rankOf(member, score));
     }
 
     /** Removes the member; true if it was on the board. */
+    @Override
     public boolean remove(String member) {
         return shardOf(member).remove(member);
     }
 
     /** The member's score, empty when it is not on the board. */
+    @Override
     public OptionalDouble score(String member) {
         return shardOf(member).score(member);
     }
 
+    /** {@link #score}, without blocking. */
+    @Override
+    public CompletionStage<OptionalDouble> scoreAsync(String member) {
+        return shardOf(member).scoreAsync(member);
+    }
+
     /** How many members all shards hold. */
+    @Override
     public long count() {
         long n = 0;
         for (Object reply : store.callAll(shards.stream().map(s -> StoreCommand.of("ZCARD").key(s.key())).toList())) {
@@ -141,74 +175,154 @@ public final class ShardedLeaderboard {
     }
 
     /** The member's global 1-based rank under the tie rule, empty when it is not on the board. */
+    @Override
     public OptionalLong rank(String member) {
         OptionalDouble score = score(member);
         if (score.isEmpty()) {
             return OptionalLong.empty();
         }
+        return OptionalLong.of(rankOf(member, score.getAsDouble()));
+    }
+
+    /** {@link #rank}, without blocking. */
+    @Override
+    public CompletionStage<OptionalLong> rankAsync(String member) {
+        return scoreAsync(member).thenCompose(score -> score.isEmpty()
+                ? CompletableFuture.completedFuture(OptionalLong.empty())
+                : rankOfAsync(member, score.getAsDouble()).thenApply(OptionalLong::of));
+    }
+
+    /** The global rank (score, member) has: 1 + the entries ordered before it (or scoring strictly better, for competition ranks). */
+    private long rankOf(String member, double score) {
+        return rankOf(viewReplies(store.evalAll(VIEW, viewKeys(), viewArgs(score, member, -1))));
+    }
+
+    private CompletionStage<Long> rankOfAsync(String member, double score) {
+        return store.evalAllAsync(VIEW, viewKeys(), viewArgs(score, member, -1)).thenApply(r -> rankOf(viewReplies(r)));
+    }
+
+    private long rankOf(List<List<?>> views) {
         long before = 0;
-        for (List<?> v : views(score.getAsDouble(), member, -1)) {
+        for (List<?> v : views) {
             before += (Long) v.get(options.tieRule() == TieRule.COMPETITION ? 1 : 0);
         }
-        return OptionalLong.of(before + 1);
+        return before + 1;
     }
 
     /** The first {@code n} entries of the whole board. */
+    @Override
     public List<Entry> top(int n) {
         Leaderboard.checkWindow("n", n);
         if (n == 0) {
             return List.of();
         }
-        List<Entry> all;
         if (options.metadata()) {
-            all = new ArrayList<>();
-            List<List<String>> keys = new ArrayList<>(shards.size());
-            List<List<String>> args = new ArrayList<>(shards.size());
-            for (Leaderboard s : shards) {
-                keys.add(s.scriptKeys());
-                args.add(s.rangeArgs(0, n - 1));
-            }
-            List<Object> replies = store.evalAll(BoardScripts.RANGE, keys, args);
-            for (int i = 0; i < shards.size(); i++) {
-                all.addAll(shards.get(i).entries((List<?>) replies.get(i)));
-            }
-        } else {
-            all = topEntries(n);
+            return topOf(metadataTops(n, store.evalAll(BoardScripts.RANGE, topKeys(), topArgs(n))), n);
         }
+        TopRounds rounds = new TopRounds(n);
+        for (List<StoreCommand> reads = rounds.next(); reads != null; reads = rounds.next()) {
+            rounds.take(store.callAll(reads));
+        }
+        return topOf(rounds.all, n);
+    }
+
+    /** {@link #top}, without blocking. */
+    @Override
+    public CompletionStage<List<Entry>> topAsync(int n) {
+        Leaderboard.checkWindow("n", n);
+        if (n == 0) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        if (options.metadata()) {
+            return store.evalAllAsync(BoardScripts.RANGE, topKeys(), topArgs(n)).thenApply(r -> topOf(metadataTops(n, r), n));
+        }
+        TopRounds rounds = new TopRounds(n);
+        return roundsAsync(rounds).thenApply(all -> topOf(all, n));
+    }
+
+    /** Runs the rounds of {@code rounds} one after another without blocking; completes with every entry read. */
+    private CompletionStage<List<Entry>> roundsAsync(TopRounds rounds) {
+        List<StoreCommand> reads = rounds.next();
+        if (reads == null) {
+            return CompletableFuture.completedFuture(rounds.all);
+        }
+        return store.callAllAsync(reads).thenCompose(replies -> {
+            rounds.take(replies);
+            return roundsAsync(rounds);
+        });
+    }
+
+    private List<List<String>> topKeys() {
+        List<List<String>> keys = new ArrayList<>(shards.size());
+        for (Leaderboard s : shards) {
+            keys.add(s.scriptKeys());
+        }
+        return keys;
+    }
+
+    private List<List<String>> topArgs(int n) {
+        List<List<String>> args = new ArrayList<>(shards.size());
+        for (Leaderboard s : shards) {
+            args.add(s.rangeArgs(0, n - 1));
+        }
+        return args;
+    }
+
+    /** Every shard's top {@code n} with metadata, from the replies of RANGE on each. */
+    private List<Entry> metadataTops(int n, List<Object> replies) {
+        List<Entry> all = new ArrayList<>(n);
+        for (int i = 0; i < shards.size(); i++) {
+            all.addAll(shards.get(i).entries((List<?>) replies.get(i)));
+        }
+        return all;
+    }
+
+    /** The best {@code n} of {@code all}, ranked. */
+    private List<Entry> topOf(List<Entry> all, int n) {
         all.sort(order);
         return ranked(all.subList(0, Math.min(n, all.size())), 0, 1);
     }
 
     /**
-     * Enough of each shard's best entries to hold the board's best {@code n}, in rounds: each shard
-     * is first asked for about twice its fair share of {@code n}, and asked again (for twice as
-     * many, never past {@code n}) only while it may hide more of the best {@code n}: while it gave
-     * all it was asked for and its last entry does not come after the {@code n}-th best read so
-     * far. Exact, and usually one round reading a fraction of the {@code n} per shard that merging
-     * whole shard tops would read.
+     * Enough of each shard's best entries to hold the board's best {@code n}, read in rounds: each
+     * shard is first asked for about twice its fair share of {@code n}, and asked again (for twice
+     * as many, never past {@code n}) only while it may hide more of the best {@code n}: while it
+     * gave all it was asked for and its last entry does not come after the {@code n}-th best read
+     * so far. Exact, and usually one round reading a fraction of the {@code n} per shard that
+     * merging whole shard tops would read. Not thread-safe: one per read.
      */
-    private List<Entry> topEntries(int n) {
-        int count = shards.size();
-        int[] have = new int[count];
-        int[] asked = new int[count];
-        Entry[] last = new Entry[count];
-        boolean[] done = new boolean[count];
-        Arrays.fill(asked, Math.min(n, 2 * ((n + count - 1) / count) + 2));
-        List<Entry> all = new ArrayList<>();
-        while (true) {
-            List<Integer> reading = new ArrayList<>();
+    private final class TopRounds {
+        private final int n;
+        private final int count = shards.size();
+        private final int[] have = new int[count];
+        private final int[] asked = new int[count];
+        private final Entry[] last = new Entry[count];
+        private final boolean[] done = new boolean[count];
+        private final List<Entry> all = new ArrayList<>();
+        private List<Integer> reading = List.of();
+
+        TopRounds(int n) {
+            this.n = n;
+            Arrays.fill(asked, Math.min(n, 2 * ((n + count - 1) / count) + 2));
+        }
+
+        /** The reads of the next round, or null when every entry needed has been read. */
+        List<StoreCommand> next() {
+            List<Integer> shardsRead = new ArrayList<>();
             List<StoreCommand> ranges = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 if (!done[i] && have[i] < asked[i]) {
-                    reading.add(i);
+                    shardsRead.add(i);
                     ranges.add(StoreCommand.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(shards.get(i).key())
                             .arg(have[i]).arg(asked[i] - 1).arg("WITHSCORES"));
                 }
             }
-            if (reading.isEmpty()) {
-                return all;
-            }
-            List<Object> replies = store.callAll(ranges);
+            reading = shardsRead;
+            return ranges.isEmpty() ? null : ranges;
+        }
+
+        /** Takes the replies of the round {@link #next} gave, and decides what the next round asks. */
+        void take(List<Object> replies) {
             for (int k = 0; k < reading.size(); k++) {
                 int i = reading.get(k);
                 List<?> r = (List<?>) replies.get(k);
@@ -238,6 +352,7 @@ public final class ShardedLeaderboard {
      * A window of {@code size} entries holding the member, as central as the board's edges allow
      * and full whenever the board has {@code size} entries; empty when the member is absent.
      */
+    @Override
     public List<Entry> around(String member, int size) {
         Leaderboard.checkWindow("size", size);
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -389,13 +504,25 @@ public final class ShardedLeaderboard {
 
     /** Each shard's {@link #VIEW} of (score, member), read together. */
     private List<List<?>> views(double score, String member, int reach) {
-        List<String> args = List.of(options.order(), Scores.format(score), member, Integer.toString(reach));
+        return viewReplies(store.evalAll(VIEW, viewKeys(), viewArgs(score, member, reach)));
+    }
+
+    private List<List<String>> viewKeys() {
         List<List<String>> keys = new ArrayList<>(shards.size());
         for (Leaderboard s : shards) {
             keys.add(List.of(s.key()));
         }
-        List<List<?>> views = new ArrayList<>(shards.size());
-        for (Object reply : store.evalAll(VIEW, keys, Collections.nCopies(shards.size(), args))) {
+        return keys;
+    }
+
+    private List<List<String>> viewArgs(double score, String member, int reach) {
+        List<String> args = List.of(options.order(), Scores.format(score), member, Integer.toString(reach));
+        return Collections.nCopies(shards.size(), args);
+    }
+
+    private static List<List<?>> viewReplies(List<Object> replies) {
+        List<List<?>> views = new ArrayList<>(replies.size());
+        for (Object reply : replies) {
             views.add((List<?>) reply);
         }
         return views;

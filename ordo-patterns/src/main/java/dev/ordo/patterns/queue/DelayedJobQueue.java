@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A reliable delayed queue: jobs with ids fall due at a time; workers claim due jobs (most urgent
@@ -29,7 +30,12 @@ import java.util.Objects;
  */
 public final class DelayedJobQueue {
     /** What scheduling an id that already exists does. */
-    public enum OnDuplicate { REJECT, REPLACE }
+    public enum OnDuplicate {
+        /** Leave the existing job as it is; its due time comes back null. */
+        REJECT,
+        /** Start the existing job afresh: new payload, due time and attempts, whatever state it was in. */
+        REPLACE
+    }
 
     /** The most jobs one call may carry. */
     public static final int MAX_BATCH = 1000;
@@ -46,6 +52,7 @@ public final class DelayedJobQueue {
      * @param backoff           the wait before a nacked job's next attempt
      */
     public record Options(Duration visibilityTimeout, int maxAttempts, Backoff backoff) {
+        /** Checks the settings; start from {@link #defaults()} and its {@code with...} methods rather than this constructor. */
         public Options {
             if (visibilityTimeout.toMillis() < 1 || maxAttempts < 1) {
                 throw new IllegalArgumentException("need a visibility timeout of at least 1 ms and at least one attempt");
@@ -56,6 +63,21 @@ public final class DelayedJobQueue {
         /** 30 s visibility, 5 attempts, exponential backoff from 1 s to 5 min with 20% jitter. */
         public static Options defaults() {
             return new Options(Duration.ofSeconds(30), 5, Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(5), 0.2));
+        }
+
+        /** These settings with claims lasting {@code timeout} (at least 1 ms). */
+        public Options withVisibilityTimeout(Duration timeout) {
+            return new Options(timeout, maxAttempts, backoff);
+        }
+
+        /** These settings with {@code attempts} claims (at least 1) before a job becomes a dead letter. */
+        public Options withMaxAttempts(int attempts) {
+            return new Options(visibilityTimeout, attempts, backoff);
+        }
+
+        /** These settings with {@code backoff} before a nacked job's next attempt. */
+        public Options withBackoff(Backoff backoff) {
+            return new Options(visibilityTimeout, maxAttempts, backoff);
         }
     }
 
@@ -68,6 +90,7 @@ public final class DelayedJobQueue {
      * @param due      when it falls due
      */
     public record NewJob(String id, String payload, int priority, Due due) {
+        /** Checks every field: an id of 1 to {@link #MAX_ID} characters, a payload of at most {@link PriorityJobQueue#MAX_PAYLOAD}, a valid priority. */
         public NewJob {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(payload, "payload");
@@ -81,7 +104,14 @@ public final class DelayedJobQueue {
     }
 
     /** What a nack did. */
-    public enum NackOutcome { RETRY_SCHEDULED, DEAD, NOT_CLAIMED }
+    public enum NackOutcome {
+        /** The job waits for its next attempt, after the backoff. */
+        RETRY_SCHEDULED,
+        /** The job had used its last attempt and is now a dead letter. */
+        DEAD,
+        /** The claim was no longer the job's (it timed out and was claimed again, or the job ended): nothing changed. */
+        NOT_CLAIMED
+    }
 
     /** A dead letter: the job and why its last attempt failed. */
     public record DeadJob(String id, String payload, String reason) {
@@ -134,8 +164,17 @@ public final class DelayedJobQueue {
     private final Options options;
     private final List<String> keys;
 
-    /** The queue called {@code name} (no braces: its keys share the hash tag {@code {name}}). */
-    public DelayedJobQueue(Store store, String name, Options options) {
+    /** The queue called {@code name} with {@link Options#defaults()} (no braces: its keys share the hash tag {@code {name}}). */
+    public static DelayedJobQueue create(Store store, String name) {
+        return new DelayedJobQueue(store, name, Options.defaults());
+    }
+
+    /** The queue called {@code name} with {@code options} (no braces: its keys share the hash tag {@code {name}}). */
+    public static DelayedJobQueue create(Store store, String name, Options options) {
+        return new DelayedJobQueue(store, name, options);
+    }
+
+    private DelayedJobQueue(Store store, String name, Options options) {
         this.store = Objects.requireNonNull(store, "store");
         this.options = Objects.requireNonNull(options, "options");
         String prefix = PriorityJobQueue.keyPrefix(name);
@@ -151,12 +190,26 @@ public final class DelayedJobQueue {
         return scheduleAll(List.of(new NewJob(id, payload, 0, due)), OnDuplicate.REJECT).get(0) != null;
     }
 
+    /** {@link #schedule}, without blocking; bad arguments are thrown at once. */
+    public CompletionStage<Boolean> scheduleAsync(String id, String payload, Due due) {
+        return scheduleAllAsync(List.of(new NewJob(id, payload, 0, due)), OnDuplicate.REJECT).thenApply(due1 -> due1.get(0) != null);
+    }
+
     /**
      * Schedules jobs in one atomic step; returns each one's due time, or null where its id
      * existed and {@code onDuplicate} is REJECT. REPLACE starts an existing job afresh (new payload,
      * due time and attempts, whatever state it was in).
      */
     public List<Instant> scheduleAll(List<NewJob> jobs, OnDuplicate onDuplicate) {
+        return dueTimes(store.eval(SCHEDULE, keys, scheduleArgs(jobs, onDuplicate)));
+    }
+
+    /** {@link #scheduleAll}, without blocking; bad arguments are thrown at once. */
+    public CompletionStage<List<Instant>> scheduleAllAsync(List<NewJob> jobs, OnDuplicate onDuplicate) {
+        return store.evalAsync(SCHEDULE, keys, scheduleArgs(jobs, onDuplicate)).thenApply(DelayedJobQueue::dueTimes);
+    }
+
+    private static List<String> scheduleArgs(List<NewJob> jobs, OnDuplicate onDuplicate) {
         checkBatch(jobs.size());
         List<String> args = new ArrayList<>(1 + 4 * jobs.size());
         args.add(onDuplicate.name());
@@ -166,8 +219,12 @@ public final class DelayedJobQueue {
             args.add(Integer.toString(j.priority()));
             args.add(j.due().wire());
         }
-        List<?> r = (List<?>) store.eval(SCHEDULE, keys, args);
-        List<Instant> out = new ArrayList<>(jobs.size());
+        return args;
+    }
+
+    private static List<Instant> dueTimes(Object reply) {
+        List<?> r = (List<?>) reply;
+        List<Instant> out = new ArrayList<>(r.size() / 2);
         for (int i = 0; i < r.size(); i += 2) {
             out.add((Long) r.get(i) == 1L ? Instant.ofEpochMilli((Long) r.get(i + 1)) : null);
         }

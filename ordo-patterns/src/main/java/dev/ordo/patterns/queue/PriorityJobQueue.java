@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A priority queue on one sorted set: the most urgent priority first, and first in, first out
@@ -41,8 +42,12 @@ public final class PriorityJobQueue {
     private final String jobs;
     private final String seq;
 
-    /** The queue called {@code name} (its keys share the hash tag {@code {name}}). */
-    public PriorityJobQueue(Store store, String name) {
+    /** The queue called {@code name} (no braces: its keys share the hash tag {@code {name}}). */
+    public static PriorityJobQueue create(Store store, String name) {
+        return new PriorityJobQueue(store, name);
+    }
+
+    private PriorityJobQueue(Store store, String name) {
         this.store = Objects.requireNonNull(store, "store");
         this.jobs = keyPrefix(name) + "jobs";
         this.seq = keyPrefix(name) + "seq";
@@ -68,8 +73,23 @@ public final class PriorityJobQueue {
         return offerAll(priority, List.of(payload)).get(0);
     }
 
+    /** {@link #offer}, without blocking; bad arguments are thrown at once. */
+    public CompletionStage<Long> offerAsync(int priority, String payload) {
+        return offerAllAsync(priority, List.of(payload)).thenApply(ids -> ids.get(0));
+    }
+
     /** Adds jobs of one priority, in order (they keep that order); returns their ids. */
     public List<Long> offerAll(int priority, List<String> payloads) {
+        return ids(store.eval(OFFER, List.of(jobs, seq), offerArgs(priority, payloads)));
+    }
+
+    /** {@link #offerAll}, without blocking; bad arguments are thrown at once. */
+    public CompletionStage<List<Long>> offerAllAsync(int priority, List<String> payloads) {
+        return store.evalAsync(OFFER, List.of(jobs, seq), offerArgs(priority, payloads)).thenApply(PriorityJobQueue::ids);
+    }
+
+    /** ARGV of {@link #OFFER}; refuses a bad priority, batch or payload. */
+    private static List<String> offerArgs(int priority, List<String> payloads) {
         checkPriority(priority);
         if (payloads.isEmpty() || payloads.size() > MAX_BATCH) {
             throw new IllegalArgumentException("an offer carries 1 to " + MAX_BATCH + " jobs, got " + payloads.size());
@@ -83,7 +103,11 @@ public final class PriorityJobQueue {
             }
             args.add(p);
         }
-        List<?> ids = (List<?>) store.eval(OFFER, List.of(jobs, seq), args);
+        return args;
+    }
+
+    private static List<Long> ids(Object reply) {
+        List<?> ids = (List<?>) reply;
         List<Long> out = new ArrayList<>(ids.size());
         ids.forEach(id -> out.add((Long) id));
         return out;

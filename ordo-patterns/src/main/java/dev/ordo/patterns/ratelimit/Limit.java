@@ -15,6 +15,7 @@ public record Limit(long permits, Duration window) {
     /** The largest permit count a limit may hold. */
     public static final long MAX_PERMITS = 1L << 40;
 
+    /** Checks the limit: 1 to {@link #MAX_PERMITS} permits over a window of 1 ms to 366 days. */
     public Limit {
         Objects.requireNonNull(window, "window");
         if (permits < 1 || permits > MAX_PERMITS) {

@@ -1,5 +1,7 @@
 package dev.ordo.patterns.ratelimit;
 
+import java.util.concurrent.CompletionStage;
+
 /**
  * Decides whether a caller identified by a key (a user, an IP address, an API token) may go on.
  * Every decision is one script on the server and reads the server's clock (TIME), never the
@@ -14,5 +16,13 @@ public interface RateLimiter {
     /** Takes one permit for {@code key} if every limit allows it. */
     default Decision tryAcquire(String key) {
         return tryAcquire(key, 1);
+    }
+
+    /** {@link #tryAcquire(String, long)}, without blocking; bad arguments are thrown at once. */
+    CompletionStage<Decision> tryAcquireAsync(String key, long permits);
+
+    /** {@link #tryAcquire(String)}, without blocking. */
+    default CompletionStage<Decision> tryAcquireAsync(String key) {
+        return tryAcquireAsync(key, 1);
     }
 }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 
 /**
  * What the three limiters share: one script per decision, over one key per limit, all under the
@@ -64,21 +65,44 @@ abstract class ScriptedLimiter implements RateLimiter {
         return tryAcquireTimed(key, permits).decision();
     }
 
+    @Override
+    public CompletionStage<Decision> tryAcquireAsync(String key, long permits) {
+        List<String> args = args(key, permits);
+        return store.evalAsync(script, keys(key), args).thenApply(r -> timed(r).decision());
+    }
+
     /** As {@link #tryAcquire}, with the server time the script read. */
     Timed tryAcquireTimed(String key, long permits) {
+        List<String> args = args(key, permits);
+        return timed(store.eval(script, keys(key), args));
+    }
+
+    /** ARGV: the permits asked for, then each limit's arguments; refuses a bad key or count. */
+    private List<String> args(String key, long permits) {
         Objects.requireNonNull(key, "key");
         if (permits < 1 || permits > maxPermits) {
             throw new IllegalArgumentException("permits must be between 1 and " + maxPermits + " for this limiter, got " + permits);
         }
-        String tag = "{" + name + ":" + key + "}";
-        List<String> keys = new ArrayList<>(specs.size());
         List<String> args = new ArrayList<>(1 + 3 * specs.size());
         args.add(Long.toString(permits));
         for (Spec spec : specs) {
-            keys.add(tag + ":" + spec.keySuffix());
             args.addAll(spec.args());
         }
-        List<?> r = (List<?>) store.eval(script, keys, args);
+        return args;
+    }
+
+    /** KEYS: one per limit, all under the key's hash tag. */
+    private List<String> keys(String key) {
+        String tag = "{" + name + ":" + key + "}";
+        List<String> keys = new ArrayList<>(specs.size());
+        for (Spec spec : specs) {
+            keys.add(tag + ":" + spec.keySuffix());
+        }
+        return keys;
+    }
+
+    private static Timed timed(Object reply) {
+        List<?> r = (List<?>) reply;
         return new Timed(new Decision((Long) r.get(0) == 1L, (Long) r.get(1), Duration.of((Long) r.get(2), java.time.temporal.ChronoUnit.MICROS)), (Long) r.get(3));
     }
 }

@@ -26,7 +26,11 @@ public final class SlidingLogLimiter extends ScriptedLimiter {
     private static final Script SCRIPT = script("limiter_sliding_log.lua");
 
     /** A limiter called {@code name} enforcing every one of {@code limits} on each key. */
-    public SlidingLogLimiter(Store store, String name, Limit... limits) {
+    public static SlidingLogLimiter create(Store store, String name, Limit... limits) {
+        return new SlidingLogLimiter(store, name, limits);
+    }
+
+    private SlidingLogLimiter(Store store, String name, Limit... limits) {
         super(store, name, SCRIPT, List.of(limits).stream().map(SlidingLogLimiter::spec).toList(), MAX_PERMITS_PER_REQUEST);
     }
 

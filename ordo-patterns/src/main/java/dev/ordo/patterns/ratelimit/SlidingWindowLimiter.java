@@ -25,7 +25,11 @@ public final class SlidingWindowLimiter extends ScriptedLimiter {
     private static final Script SCRIPT = script("limiter_sliding_window.lua");
 
     /** A limiter called {@code name} enforcing every one of {@code limits} on each key. */
-    public SlidingWindowLimiter(Store store, String name, Limit... limits) {
+    public static SlidingWindowLimiter create(Store store, String name, Limit... limits) {
+        return new SlidingWindowLimiter(store, name, limits);
+    }
+
+    private SlidingWindowLimiter(Store store, String name, Limit... limits) {
         super(store, name, SCRIPT, List.of(limits).stream().map(l -> Spec.windowed("swc", l)).toList(), Long.MAX_VALUE);
     }
 }

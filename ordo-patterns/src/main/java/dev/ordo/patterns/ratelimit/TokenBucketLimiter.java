@@ -24,6 +24,7 @@ public final class TokenBucketLimiter extends ScriptedLimiter {
      * @param period   the refill period
      */
     public record Bucket(long capacity, long refill, Duration period) {
+        /** Checks the bucket: capacity and refill are each a valid {@link Limit} over the period. */
         public Bucket {
             Objects.requireNonNull(period, "period");
             new Limit(capacity, period);
@@ -45,7 +46,11 @@ public final class TokenBucketLimiter extends ScriptedLimiter {
     private static final Script SCRIPT = script("limiter_token_bucket.lua");
 
     /** A limiter called {@code name} holding every one of {@code buckets} for each key. */
-    public TokenBucketLimiter(Store store, String name, Bucket... buckets) {
+    public static TokenBucketLimiter create(Store store, String name, Bucket... buckets) {
+        return new TokenBucketLimiter(store, name, buckets);
+    }
+
+    private TokenBucketLimiter(Store store, String name, Bucket... buckets) {
         super(store, name, SCRIPT, List.of(buckets).stream().map(TokenBucketLimiter::spec).toList(), Long.MAX_VALUE);
     }
 

@@ -2,9 +2,12 @@ package dev.ordo.patterns.store;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.function.IntFunction;
 
-/** What the adapters share about replies. */
+/** What the store's default methods share about replies. */
 final class Replies {
     private Replies() {
     }
@@ -28,5 +31,27 @@ final class Replies {
             throw first;
         }
         return replies;
+    }
+
+    /** The replies of every stage in order, once all have answered; failed with the first failure (in order) if any failed. */
+    static CompletionStage<List<Object>> all(List<CompletionStage<Object>> stages) {
+        CompletableFuture<?>[] futures = new CompletableFuture<?>[stages.size()];
+        for (int i = 0; i < futures.length; i++) {
+            futures[i] = stages.get(i).toCompletableFuture();
+        }
+        CompletableFuture<List<Object>> out = new CompletableFuture<>();
+        CompletableFuture.allOf(futures).whenComplete((ignored, failure) -> {
+            List<Object> replies = new ArrayList<>(futures.length);
+            for (CompletableFuture<?> f : futures) {
+                if (f.isCompletedExceptionally()) {
+                    Throwable cause = f.handle((v, e) -> e).join();
+                    out.completeExceptionally(cause instanceof CompletionException c && c.getCause() != null ? c.getCause() : cause);
+                    return;
+                }
+                replies.add(f.join());
+            }
+            out.complete(replies);
+        });
+        return out;
     }
 }

@@ -1,18 +1,28 @@
 package dev.ordo.patterns.store;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
  * The port every pattern talks to its database through: one command, or one Lua script, each
  * atomic on the server. Two adapters implement it, each in its own module: {@code EmbeddedStore}
- * (ordo-patterns-embedded: Ordo in the same
- * process), and {@code LettuceStore} (ordo-patterns-lettuce) against one server (Ordo or Redis) or
- * a Redis Cluster.
+ * (ordo-patterns-embedded: Ordo in the same process), and {@code LettuceStore}
+ * (ordo-patterns-lettuce) against one server (Ordo or Redis) or a Redis Cluster.
  *
  * <p>Replies arrive as plain Java objects, the same from every adapter: integers as {@link Long},
  * bulk and status strings as {@link String} (UTF-8), nil as {@code null}, arrays as {@link List}.
  * An error reply is thrown as {@link StoreException} carrying Redis's text. Keys and arguments are
  * strings, sent as UTF-8.
+ *
+ * <p>Every call has a non-blocking twin ({@link #callAsync}, {@link #evalAsync}, ...) returning a
+ * {@link CompletionStage} that completes with the same reply, or fails with the same {@link
+ * StoreException}. An adapter over a network serves them without blocking the calling thread; an
+ * in-process adapter may complete them before returning (the defaults here do, by running the
+ * blocking call).
  *
  * <p>Implementations are thread-safe. A pattern keeps all keys of one command or script under one
  * hash tag ({@code {board}:...}), so on a cluster they share a slot and a node.
@@ -41,6 +51,34 @@ public interface Store extends AutoCloseable {
         return Replies.each(keys.size(), i -> eval(script, keys.get(i), args.get(i)));
     }
 
+    /** {@link #call}, without blocking: the stage completes with the reply or fails with a {@link StoreException}. */
+    default CompletionStage<Object> callAsync(StoreCommand command) {
+        return inline(() -> call(command));
+    }
+
+    /** {@link #eval}, without blocking: the stage completes with the reply or fails with a {@link StoreException}. */
+    default CompletionStage<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+        return inline(() -> eval(script, keys, args));
+    }
+
+    /** {@link #callAll}, without blocking: the stage fails with the first failure once all have answered. */
+    default CompletionStage<List<Object>> callAllAsync(List<StoreCommand> commands) {
+        List<CompletionStage<Object>> stages = new ArrayList<>(commands.size());
+        for (StoreCommand c : commands) {
+            stages.add(callAsync(c));
+        }
+        return Replies.all(stages);
+    }
+
+    /** {@link #evalAll}, without blocking: the stage fails with the first failure once all have answered. */
+    default CompletionStage<List<Object>> evalAllAsync(Script script, List<List<String>> keys, List<List<String>> args) {
+        List<CompletionStage<Object>> stages = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            stages.add(evalAsync(script, keys.get(i), args.get(i)));
+        }
+        return Replies.all(stages);
+    }
+
     /**
      * A store on a connection of its own, for blocking commands (BZPOPMIN and the like) that must
      * not stall anyone else's operations. Close it when done; closing it leaves this store open.
@@ -53,4 +91,35 @@ public interface Store extends AutoCloseable {
     /** Releases connections this store opened itself. */
     @Override
     void close();
+
+    /**
+     * Waits for {@code stage} and returns its value; a failure is rethrown as it is when it is
+     * unchecked (a {@link StoreException} stays one), else wrapped in a {@link StoreException}.
+     * For blocking calls built on non-blocking ones.
+     */
+    static <T> T await(CompletionStage<T> stage) {
+        try {
+            return stage.toCompletableFuture().join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new StoreException(String.valueOf(cause.getMessage()), cause);
+        } catch (java.util.concurrent.CancellationException e) {
+            throw new StoreException("cancelled while waiting for a reply", e);
+        }
+    }
+
+    /** A stage completed now with {@code call}'s value, or failed with what it threw. */
+    private static <T> CompletionStage<T> inline(Supplier<T> call) {
+        try {
+            return CompletableFuture.completedFuture(call.get());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 }

@@ -47,10 +47,12 @@ public final class StoreCommand {
         return arg(Scores.format(value));
     }
 
+    /** The command's name, as sent. */
     public String name() {
         return name;
     }
 
+    /** The arguments in order, keys among them. */
     public List<String> args() {
         return args;
     }
