@@ -50,7 +50,7 @@ class EmbeddedOrdoTest {
     @Test
     void leaderboard_onEmbeddedStore_ranksHighestFirst() {
         try (Ordo ordo = Ordo.embedded()) {
-            Leaderboard board = Leaderboard.create(new EmbeddedStore(ordo.engine()), "board", BoardOptions.highestFirst());
+            Leaderboard board = Leaderboard.create(EmbeddedStore.on(ordo.engine()), "board", BoardOptions.highestFirst());
             board.addPoints("alice", 120);
             board.addPoints("bob", 95);
             board.addPoints("carol", 150);

@@ -3,6 +3,7 @@ package example;
 import dev.ordo.patterns.leaderboard.BoardOptions;
 import dev.ordo.patterns.leaderboard.Entry;
 import dev.ordo.patterns.leaderboard.Leaderboard;
+import dev.ordo.patterns.leaderboard.Placement;
 import dev.ordo.patterns.lettuce.LettuceStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,7 +72,8 @@ class LeaderboardOnRedisTest {
             board.addPoints("alice", 120);
             board.addPoints("bob", 95);
             board.addPoints("carol", 150);
-            board.addPoints("bob", 60);
+            Placement bob = board.addPointsAsync("bob", 60).toCompletableFuture().join();
+            assertEquals(new Placement("bob", 155.0, 1), bob);
 
             List<Entry> top = board.top(3);
             assertEquals(List.of("bob", "carol", "alice"), top.stream().map(Entry::member).toList());
