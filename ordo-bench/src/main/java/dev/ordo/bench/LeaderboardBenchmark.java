@@ -103,7 +103,7 @@ public final class LeaderboardBenchmark {
                         i -> store.call(StoreCommand.of("ZREVRANGE").key(key).arg(0).arg(9).arg("WITHSCORES"))),
                 new Op("around 10", i -> board.around(name(i), 10),
                         i -> {
-                            long start = Math.max(0, (Long) store.call(StoreCommand.of("ZREVRANK").key(key).arg(name(i))) - 4);
+                            long start = Math.max(0, store.call(StoreCommand.of("ZREVRANK").key(key).arg(name(i))).asLong() - 4);
                             store.call(StoreCommand.of("ZREVRANGE").key(key).arg(start).arg(start + 9).arg("WITHSCORES"));
                         }));
     }

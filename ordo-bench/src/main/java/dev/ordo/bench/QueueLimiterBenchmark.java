@@ -9,6 +9,7 @@ import dev.ordo.patterns.ratelimit.RateLimiter;
 import dev.ordo.patterns.ratelimit.SlidingLogLimiter;
 import dev.ordo.patterns.ratelimit.SlidingWindowLimiter;
 import dev.ordo.patterns.ratelimit.TokenBucketLimiter;
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.store.Store;
 import io.github.bucket4j.BucketConfiguration;
@@ -119,8 +120,8 @@ public final class QueueLimiterBenchmark {
 
     /** The address of the fixture's redis-server, read from the server itself. */
     private static String redisUri() {
-        Object port = Backend.REDIS.store().call(StoreCommand.of("CONFIG").arg("GET").arg("port"));
-        return "redis://127.0.0.1:" + ((List<?>) port).get(1);
+        List<Reply> port = Backend.REDIS.store().call(StoreCommand.of("CONFIG").arg("GET").arg("port")).asList();
+        return "redis://127.0.0.1:" + port.get(1).asString();
     }
 
     /** Calls per second of {@code op} from {@link #THREADS} threads on random keys, after a warm-up. */
@@ -144,7 +145,7 @@ public final class QueueLimiterBenchmark {
 
     /** Producers offer batches of 10, 8 workers poll batches of 10, for the run's length; jobs taken per second. */
     private static double priorityQueue(Store store, String name) throws Exception {
-        PriorityJobQueue q = PriorityJobQueue.create(store, name);
+        PriorityJobQueue<String> q = PriorityJobQueue.create(store, name);
         List<String> batch = java.util.Collections.nCopies(10, "payload");
         AtomicLong taken = new AtomicLong();
         long start = System.nanoTime();
@@ -160,15 +161,15 @@ public final class QueueLimiterBenchmark {
 
     /** Producers schedule batches of 10 due now, 8 workers claim batches of 10 and ack them; jobs acked per second. */
     private static double delayedQueue(Store store, String name) throws Exception {
-        DelayedJobQueue q = DelayedJobQueue.create(store, name);
+        DelayedJobQueue<String> q = DelayedJobQueue.create(store, name);
         AtomicLong ids = new AtomicLong();
         AtomicLong acked = new AtomicLong();
         long start = System.nanoTime();
         runRoles(i -> {
             if (i < PRODUCERS) {
-                List<DelayedJobQueue.NewJob> jobs = new ArrayList<>(10);
+                List<DelayedJobQueue.NewJob<String>> jobs = new ArrayList<>(10);
                 for (int k = 0; k < 10; k++) {
-                    jobs.add(new DelayedJobQueue.NewJob("j" + ids.incrementAndGet(), "payload", 0, Due.now()));
+                    jobs.add(new DelayedJobQueue.NewJob<>("j" + ids.incrementAndGet(), "payload", 0, Due.now()));
                 }
                 q.scheduleAll(jobs, DelayedJobQueue.OnDuplicate.REJECT);
             } else {

@@ -19,6 +19,7 @@ import dev.ordo.patterns.ratelimit.RateLimiter;
 import dev.ordo.patterns.ratelimit.SlidingLogLimiter;
 import dev.ordo.patterns.ratelimit.SlidingWindowLimiter;
 import dev.ordo.patterns.ratelimit.TokenBucketLimiter;
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 import dev.ordo.patterns.store.StoreCommand;
@@ -54,25 +55,25 @@ class AsyncTest {
     void store_asyncCalls_answerAsTheBlockingOnes(Backend backend) {
         Store store = backend.store();
         String key = "{" + Backend.uniqueName("async") + "}:z";
-        assertThat(join(store.callAsync(StoreCommand.of("ZADD").key(key).arg(2).arg("a")))).isEqualTo(1L);
+        assertThat(Plain.of(join(store.callAsync(StoreCommand.of("ZADD").key(key).arg(2).arg("a"))))).isEqualTo(1L);
         assertThat(join(store.callAsync(StoreCommand.of("ZSCORE").key(key).arg("a")))).isEqualTo(store.call(StoreCommand.of("ZSCORE").key(key).arg("a")));
-        assertThat(join(store.callAsync(StoreCommand.of("ZRANK").key(key).arg("missing")))).isNull();
-        assertThat(join(store.callAllAsync(List.of(StoreCommand.of("ZCARD").key(key), StoreCommand.of("ZRANGE").key(key).arg(0).arg(-1).arg("WITHSCORES")))))
+        assertThat(Plain.of(join(store.callAsync(StoreCommand.of("ZRANK").key(key).arg("missing"))))).isNull();
+        assertThat(Plain.of(join(store.callAllAsync(List.of(StoreCommand.of("ZCARD").key(key), StoreCommand.of("ZRANGE").key(key).arg(0).arg(-1).arg("WITHSCORES"))))))
                 .containsExactly(1L, List.of("a", "2"));
 
         // a script no server has seen: EVALSHA answers NOSCRIPT, then EVAL runs it
         Script fresh = new Script("-- " + Backend.uniqueName("fresh") + "\nreturn {KEYS[1], ARGV[1], redis.call('ZCARD', KEYS[1])}");
-        assertThat(join(store.evalAsync(fresh, List.of(key), List.of("x")))).isEqualTo(List.of(key, "x", 1L));
-        assertThat(join(store.evalAllAsync(fresh, List.of(List.of(key), List.of(key)), List.of(List.of("p"), List.of("q")))))
+        assertThat(Plain.of(join(store.evalAsync(fresh, List.of(key), List.of("x"))))).isEqualTo(List.of(key, "x", 1L));
+        assertThat(Plain.of(join(store.evalAllAsync(fresh, List.of(List.of(key), List.of(key)), List.of(List.of("p"), List.of("q"))))))
                 .containsExactly(List.of(key, "p", 1L), List.of(key, "q", 1L));
 
-        CompletableFuture<Object> bad = store.callAsync(StoreCommand.of("ZADD").key(key).arg("x").arg("m")).toCompletableFuture();
+        CompletableFuture<Reply> bad = store.callAsync(StoreCommand.of("ZADD").key(key).arg("x").arg("m")).toCompletableFuture();
         assertThatThrownBy(bad::join).isInstanceOf(CompletionException.class).cause()
                 .isInstanceOf(StoreException.class).hasMessage("ERR value is not a valid float");
-        CompletableFuture<List<Object>> mixed = store.callAllAsync(List.of(StoreCommand.of("ZCARD").key(key),
+        CompletableFuture<List<Reply>> mixed = store.callAllAsync(List.of(StoreCommand.of("ZCARD").key(key),
                 StoreCommand.of("ZADD").key(key).arg("y").arg("m"))).toCompletableFuture();
         assertThatThrownBy(mixed::join).cause().isInstanceOf(StoreException.class).hasMessage("ERR value is not a valid float");
-        assertThat(Store.await(store.callAsync(StoreCommand.of("ZCARD").key(key)))).isEqualTo(1L);
+        assertThat(Plain.of(Store.await(store.callAsync(StoreCommand.of("ZCARD").key(key))))).isEqualTo(1L);
         assertThatThrownBy(() -> Store.await(store.callAsync(StoreCommand.of("ZADD").key(key).arg("z").arg("m"))))
                 .isInstanceOf(StoreException.class).hasMessage("ERR value is not a valid float");
     }
@@ -141,17 +142,17 @@ class AsyncTest {
     @OnEveryBackend
     void queues_asyncProducers_enqueueAsTheBlockingOnes(Backend backend) {
         Store store = backend.store();
-        PriorityJobQueue q = PriorityJobQueue.create(store, Backend.uniqueName("apq"));
+        PriorityJobQueue<String> q = PriorityJobQueue.create(store, Backend.uniqueName("apq"));
         long first = join(q.offerAsync(5, "later"));
         List<Long> ids = join(q.offerAllAsync(1, List.of("a", "b")));
         assertThat(ids).hasSize(2).doesNotContain(first);
         assertThat(q.poll(3)).extracting(Job::payload).containsExactly("a", "b", "later");
         assertThatThrownBy(() -> q.offerAsync(PriorityJobQueue.MAX_PRIORITY + 1, "x")).isInstanceOf(IllegalArgumentException.class);
 
-        DelayedJobQueue d = DelayedJobQueue.create(store, Backend.uniqueName("adq"));
+        DelayedJobQueue<String> d = DelayedJobQueue.create(store, Backend.uniqueName("adq"));
         assertThat(join(d.scheduleAsync("job-1", "p", Due.now()))).isTrue();
         assertThat(join(d.scheduleAsync("job-1", "other", Due.now()))).isFalse();
-        assertThat(join(d.scheduleAllAsync(List.of(new DelayedJobQueue.NewJob("job-2", "q", 0, Due.in(Duration.ofHours(1)))),
+        assertThat(join(d.scheduleAllAsync(List.of(new DelayedJobQueue.NewJob<>("job-2", "q", 0, Due.in(Duration.ofHours(1)))),
                 DelayedJobQueue.OnDuplicate.REJECT))).hasSize(1).doesNotContainNull();
         assertThat(d.claim(5)).extracting(j -> j.id() + "=" + j.payload()).containsExactly("job-1=p");
     }
@@ -162,7 +163,7 @@ class AsyncTest {
     void embedded_asyncCalls_completeInline(Backend backend) {
         Store store = backend.store();
         String key = "{" + Backend.uniqueName("inline") + "}";
-        assertThat(store.callAsync(StoreCommand.of("ZADD").key(key).arg(1).arg("m")).toCompletableFuture()).isCompletedWithValue(1L);
+        assertThat(store.callAsync(StoreCommand.of("ZADD").key(key).arg(1).arg("m")).toCompletableFuture()).isCompletedWithValue(Reply.of(1));
         Leaderboard board = Leaderboard.create(store, Backend.uniqueName("inline"), BoardOptions.highestFirst().withTieRule(TieRule.DENSE));
         assertThat(board.addPointsAsync("m", 3).toCompletableFuture()).isCompletedWithValue(new Placement("m", 3, 1));
     }
@@ -179,19 +180,19 @@ class AsyncTest {
     void lettuce_asyncCalls_returnBeforeTheServerAnswers(Backend backend) {
         String tag = "{" + Backend.uniqueName("nb") + "}";
         try (Store held = backend.store().dedicated()) {
-            CompletableFuture<Object> pop = held.callAsync(StoreCommand.of("BLPOP").key(tag + ":list").arg(20)).toCompletableFuture();
-            CompletableFuture<Object> card = held.callAsync(StoreCommand.of("ZCARD").key(tag + ":z")).toCompletableFuture();
+            CompletableFuture<Reply> pop = held.callAsync(StoreCommand.of("BLPOP").key(tag + ":list").arg(20)).toCompletableFuture();
+            CompletableFuture<Reply> card = held.callAsync(StoreCommand.of("ZCARD").key(tag + ":z")).toCompletableFuture();
             Script fresh = new Script("-- " + Backend.uniqueName("held") + "\nreturn ARGV[1]");
-            CompletableFuture<Object> eval = held.evalAsync(fresh, List.of(tag + ":s"), List.of("ran")).toCompletableFuture();
+            CompletableFuture<Reply> eval = held.evalAsync(fresh, List.of(tag + ":s"), List.of("ran")).toCompletableFuture();
             Leaderboard board = Leaderboard.create(held, tag + ":board", BoardOptions.highestFirst());
             CompletableFuture<Placement> added = board.addPointsAsync("m", 7).toCompletableFuture();
             Map<String, CompletableFuture<?>> stages = Map.of("BLPOP", pop, "ZCARD", card, "EVAL", eval, "addPoints", added);
             stages.forEach((name, stage) -> assertThat(stage.isDone()).as("%s done before the server could answer", name).isFalse());
 
             backend.store().call(StoreCommand.of("RPUSH").key(tag + ":list").arg("v"));
-            assertThat(pop.join()).isEqualTo(List.of(tag + ":list", "v"));
-            assertThat(card.join()).isEqualTo(0L);
-            assertThat(eval.join()).isEqualTo("ran");
+            assertThat(Plain.of(pop.join())).isEqualTo(List.of(tag + ":list", "v"));
+            assertThat(Plain.of(card.join())).isEqualTo(0L);
+            assertThat(Plain.of(eval.join())).isEqualTo("ran");
             assertThat(added.join()).isEqualTo(new Placement("m", 7, 1));
             assertThat(board.rank("m")).hasValue(1);
             assertThat(board.placement("m")).isEqualTo(Optional.of(new Placement("m", 7, 1)));

@@ -4,6 +4,7 @@ import dev.ordo.engine.differential.RedisServer;
 import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.embedded.EmbeddedStore;
 import dev.ordo.patterns.lettuce.LettuceStore;
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Store;
 import dev.ordo.server.Ordo;
 import org.opentest4j.TestAbortedException;
@@ -120,7 +121,7 @@ public enum Backend {
             while (true) {
                 boolean formed = true;
                 for (Store node : nodes) {
-                    String info = (String) node.call(StoreCommand.of("CLUSTER").arg("INFO"));
+                    String info = node.call(StoreCommand.of("CLUSTER").arg("INFO")).asString();
                     formed &= info.contains("cluster_state:ok") && info.contains("cluster_slots_assigned:16384")
                             && info.contains("cluster_known_nodes:3") && ranges(node).equals(ranges);
                 }
@@ -143,10 +144,10 @@ public enum Backend {
         /** A node's CLUSTER SLOTS as "start-end@host:port" of each range's master. */
         private Set<String> ranges(Store node) {
             Set<String> out = new HashSet<>();
-            for (Object o : (List<?>) node.call(StoreCommand.of("CLUSTER").arg("SLOTS"))) {
-                List<?> range = (List<?>) o;
-                List<?> master = (List<?>) range.get(2);
-                out.add(range.get(0) + "-" + range.get(1) + "@" + master.get(0) + ":" + master.get(1));
+            for (Reply o : node.call(StoreCommand.of("CLUSTER").arg("SLOTS")).asList()) {
+                List<Reply> range = o.asList();
+                List<Reply> master = range.get(2).asList();
+                out.add(range.get(0).asLong() + "-" + range.get(1).asLong() + "@" + master.get(0).asString() + ":" + master.get(1).asLong());
             }
             return out;
         }

@@ -1,5 +1,6 @@
 package dev.ordo.patterns.embedded;
 
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 import dev.ordo.patterns.store.StoreCommand;
@@ -41,7 +42,7 @@ public final class EmbeddedStore implements Store {
     }
 
     @Override
-    public Object call(StoreCommand command) {
+    public Reply call(StoreCommand command) {
         List<String> args = command.args();
         byte[][] raw = new byte[args.size() + 1][];
         raw[0] = command.name().getBytes(StandardCharsets.US_ASCII);
@@ -52,7 +53,7 @@ public final class EmbeddedStore implements Store {
     }
 
     @Override
-    public Object eval(Script script, List<String> keys, List<String> args) {
+    public Reply eval(Script script, List<String> keys, List<String> args) {
         Script.Local local = script.local();
         if (local != null) {
             return client.atomically(commands -> local.run(command -> run(() -> commands.call(command)), keys, args));
@@ -96,14 +97,14 @@ public final class EmbeddedStore implements Store {
         client.close();
     }
 
-    private Object run(byte[][] raw) {
+    private Reply run(byte[][] raw) {
         return run(() -> client.call(raw));
     }
 
-    /** The reply of {@code call}, an error reply thrown as {@link StoreException}. */
-    private static Object run(Supplier<Object> call) {
+    /** The reply of {@code call} (the engine's tree of Long, String, null and List), an error reply thrown as {@link StoreException}. */
+    private static Reply run(Supplier<Object> call) {
         try {
-            return call.get();
+            return Reply.from(call.get());
         } catch (ErrorReply e) {
             throw new StoreException(e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package dev.ordo.patterns.lettuce;
 
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 import dev.ordo.patterns.store.StoreCommand;
@@ -175,18 +176,18 @@ public final class LettuceStore implements Store {
     }
 
     @Override
-    public Object call(StoreCommand command) {
+    public Reply call(StoreCommand command) {
         return dispatch(keyword(command.name()), args(command));
     }
 
     @Override
-    public CompletionStage<Object> callAsync(StoreCommand command) {
+    public CompletionStage<Reply> callAsync(StoreCommand command) {
         return send(keyword(command.name()), args(command));
     }
 
     @Override
-    public CompletionStage<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-        CompletableFuture<Object> out = new CompletableFuture<>();
+    public CompletionStage<Reply> evalAsync(Script script, List<String> keys, List<String> args) {
+        CompletableFuture<Reply> out = new CompletableFuture<>();
         send(EVALSHA, scriptArgs(script.sha1(), keys, args)).whenComplete((reply, failure) -> {
             if (failure == null) {
                 out.complete(reply);
@@ -206,9 +207,9 @@ public final class LettuceStore implements Store {
     }
 
     /** Sends one command without waiting; the stage fails with a {@link StoreException}. */
-    private CompletionStage<Object> send(ProtocolKeyword type, CommandArgs<String, String> args) {
-        CompletableFuture<Object> out = new CompletableFuture<>();
-        RedisFuture<Object> future;
+    private CompletionStage<Reply> send(ProtocolKeyword type, CommandArgs<String, String> args) {
+        CompletableFuture<Reply> out = new CompletableFuture<>();
+        RedisFuture<Reply> future;
         try {
             future = async.dispatch(type, new ReplyOutput(), args);
         } catch (RedisException e) {
@@ -227,8 +228,8 @@ public final class LettuceStore implements Store {
     }
 
     @Override
-    public List<Object> callAll(List<StoreCommand> commands) {
-        List<RedisFuture<Object>> futures = new ArrayList<>(commands.size());
+    public List<Reply> callAll(List<StoreCommand> commands) {
+        List<RedisFuture<Reply>> futures = new ArrayList<>(commands.size());
         for (StoreCommand c : commands) {
             futures.add(async.dispatch(keyword(c.name()), new ReplyOutput(), args(c)));
         }
@@ -236,8 +237,8 @@ public final class LettuceStore implements Store {
     }
 
     @Override
-    public List<Object> evalAll(Script script, List<List<String>> keys, List<List<String>> args) {
-        List<RedisFuture<Object>> futures = new ArrayList<>(keys.size());
+    public List<Reply> evalAll(Script script, List<List<String>> keys, List<List<String>> args) {
+        List<RedisFuture<Reply>> futures = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
             futures.add(async.dispatch(EVALSHA, new ReplyOutput(), scriptArgs(script.sha1(), keys.get(i), args.get(i))));
         }
@@ -257,8 +258,8 @@ public final class LettuceStore implements Store {
      * Collects {@code reply.apply(i)} for i in 0..count-1, in order. A {@link StoreException}
      * does not stop the others: the first one is thrown once all have answered.
      */
-    private static List<Object> each(int count, java.util.function.IntFunction<Object> reply) {
-        List<Object> replies = new ArrayList<>(count);
+    private static List<Reply> each(int count, java.util.function.IntFunction<Reply> reply) {
+        List<Reply> replies = new ArrayList<>(count);
         StoreException first = null;
         for (int i = 0; i < count; i++) {
             try {
@@ -274,7 +275,7 @@ public final class LettuceStore implements Store {
         return replies;
     }
 
-    private static Object await(RedisFuture<Object> future) {
+    private static Reply await(RedisFuture<Reply> future) {
         try {
             return future.get();
         } catch (ExecutionException e) {
@@ -300,7 +301,7 @@ public final class LettuceStore implements Store {
     }
 
     @Override
-    public Object eval(Script script, List<String> keys, List<String> args) {
+    public Reply eval(Script script, List<String> keys, List<String> args) {
         try {
             return dispatch(EVALSHA, scriptArgs(script.sha1(), keys, args));
         } catch (StoreException e) {
@@ -346,7 +347,7 @@ public final class LettuceStore implements Store {
         return out;
     }
 
-    private Object dispatch(ProtocolKeyword type, CommandArgs<String, String> args) {
+    private Reply dispatch(ProtocolKeyword type, CommandArgs<String, String> args) {
         try {
             return commands.dispatch(type, new ReplyOutput(), args);
         } catch (RedisException e) {

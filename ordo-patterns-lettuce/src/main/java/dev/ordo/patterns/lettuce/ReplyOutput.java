@@ -1,5 +1,6 @@
 package dev.ordo.patterns.lettuce;
 
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Store;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.CommandOutput;
@@ -11,18 +12,17 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * Collects any RESP2 reply as the {@link Store} contract shapes it: {@link Long}, {@link String},
- * {@code null} and nested {@link List}s. Lettuce hands over the reply as a stream of events
+ * Collects any RESP2 reply as the {@link Store} contract shapes it, a {@link Reply}. Lettuce hands over the reply as a stream of events
  * (an array header with its length, then its elements, depth first); an array closes when its
  * announced number of elements has arrived, and a closed array counts as one element of the
  * array around it. Bulk and status strings arrive as bytes and are decoded as UTF-8.
  */
-final class ReplyOutput extends CommandOutput<String, String, Object> {
+final class ReplyOutput extends CommandOutput<String, String, Reply> {
     /** The arrays still open, innermost first; each with the number of elements still to come. */
     private final Deque<Open> open = new ArrayDeque<>();
 
     private static final class Open {
-        final List<Object> items;
+        final List<Reply> items;
         int missing;
 
         Open(int count) {
@@ -37,7 +37,7 @@ final class ReplyOutput extends CommandOutput<String, String, Object> {
 
     @Override
     public void set(ByteBuffer bytes) {
-        add(bytes == null ? null : codec.decodeValue(bytes));
+        add(Reply.of(bytes == null ? null : codec.decodeValue(bytes)));
     }
 
     @Override
@@ -47,21 +47,21 @@ final class ReplyOutput extends CommandOutput<String, String, Object> {
 
     @Override
     public void set(long integer) {
-        add(integer);
+        add(Reply.of(integer));
     }
 
     @Override
     public void multi(int count) {
         if (count <= 0) {
-            add(count < 0 ? null : new ArrayList<>(0));
+            add(count < 0 ? Reply.Nil.NIL : Reply.of(List.of()));
         } else {
             open.push(new Open(count));
         }
     }
 
     /** One complete value: an element of the innermost open array, or the whole reply. */
-    private void add(Object value) {
-        Object done = value;
+    private void add(Reply value) {
+        Reply done = value;
         while (true) {
             Open parent = open.peek();
             if (parent == null) {
@@ -73,7 +73,7 @@ final class ReplyOutput extends CommandOutput<String, String, Object> {
                 return;
             }
             open.pop();
-            done = parent.items;
+            done = Reply.of(parent.items);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.ordo.patterns.leaderboard;
 
+import dev.ordo.patterns.Plain;
 import dev.ordo.patterns.Backend;
 import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.store.Script;
@@ -182,7 +183,7 @@ class BoardScriptTwinsTest {
         long before = System.currentTimeMillis();
         store.eval(BoardScripts.WRITE, keys, List.of("asc", "first", "add", "alice", "5", "", "0"));
         long after = System.currentTimeMillis();
-        String name = (String) store.call(StoreCommand.of("HGET").key(keys.get(2)).arg("alice"));
+        String name = store.call(StoreCommand.of("HGET").key(keys.get(2)).arg("alice")).asString();
         assertThat(name).endsWith(":alice").hasSize(13 + 1 + 5);
         assertThat(Long.parseLong(name.substring(0, 13))).isBetween(before, after);
     }
@@ -200,10 +201,10 @@ class BoardScriptTwinsTest {
     private List<Object> contents(List<String> keys) {
         List<Object> out = new ArrayList<>();
         for (String key : keys) {
-            Object type = store.call(StoreCommand.of("TYPE").key(key));
-            out.add(type.equals("zset") ? store.call(StoreCommand.of("ZRANGE").key(key).arg(0).arg(-1).arg("WITHSCORES"))
-                    : type.equals("hash") ? new TreeMap<>(pairs((List<?>) store.call(StoreCommand.of("HGETALL").key(key)))) : type);
-            out.add(store.call(StoreCommand.of("PEXPIRETIME").key(key)));
+            String type = store.call(StoreCommand.of("TYPE").key(key)).asString();
+            out.add(type.equals("zset") ? Plain.of(store.call(StoreCommand.of("ZRANGE").key(key).arg(0).arg(-1).arg("WITHSCORES")))
+                    : type.equals("hash") ? new TreeMap<>(pairs(Plain.of(store.call(StoreCommand.of("HGETALL").key(key)).asList()))) : type);
+            out.add(store.call(StoreCommand.of("PEXPIRETIME").key(key)).asLong());
         }
         return out;
     }

@@ -31,7 +31,7 @@ class CompositeLeaderboardTest {
 
     /** The score as the server holds it, read with ZSCORE. */
     private static String rawScore(Backend backend, CompositeLeaderboard b, String member) {
-        return (String) backend.store().call(StoreCommand.of("ZSCORE").key(b.board().key()).arg(member));
+        return backend.store().call(StoreCommand.of("ZSCORE").key(b.board().key()).arg(member)).asString();
     }
 
     @OnEveryBackend

@@ -1,5 +1,6 @@
 package dev.ordo.patterns.leaderboard;
 
+import dev.ordo.patterns.Plain;
 import dev.ordo.patterns.Backend;
 import dev.ordo.patterns.OnEveryBackend;
 import dev.ordo.patterns.store.StoreCommand;
@@ -219,7 +220,7 @@ class LeaderboardTest {
         assertThat(b.rank("b")).hasValue(2);
         assertThat(b.rank("c")).hasValue(3);
         b.remove("c");
-        assertThat(backend.store().call(StoreCommand.of("ZCOUNT").key(b.key() + ":ds").arg("-inf").arg("+inf"))).isEqualTo(2L);
+        assertThat(Plain.of(backend.store().call(StoreCommand.of("ZCOUNT").key(b.key() + ":ds").arg("-inf").arg("+inf")))).isEqualTo(2L);
     }
 
     @OnEveryBackend

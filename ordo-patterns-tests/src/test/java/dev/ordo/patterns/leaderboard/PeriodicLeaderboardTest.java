@@ -44,7 +44,7 @@ class PeriodicLeaderboardTest {
     }
 
     private static long pexpiretime(Store store, String key) {
-        return (Long) store.call(StoreCommand.of("PEXPIRETIME").key(key));
+        return store.call(StoreCommand.of("PEXPIRETIME").key(key)).asLong();
     }
 
     private static Map<String, Double> scores(Leaderboard board) {
@@ -167,13 +167,13 @@ class PeriodicLeaderboardTest {
         Set<Long> slots = new HashSet<>();
         if (backend == Backend.REDIS_CLUSTER) {
             for (String k : keys) {
-                slots.add((Long) backend.nodes().get(0).call(StoreCommand.of("CLUSTER").arg("KEYSLOT").arg(k)));
+                slots.add(backend.nodes().get(0).call(StoreCommand.of("CLUSTER").arg("KEYSLOT").arg(k)).asLong());
             }
-            slots.add((Long) backend.nodes().get(0).call(StoreCommand.of("CLUSTER").arg("KEYSLOT").arg("{" + name + "}:meta")));
+            slots.add(backend.nodes().get(0).call(StoreCommand.of("CLUSTER").arg("KEYSLOT").arg("{" + name + "}:meta")).asLong());
             assertThat(slots).hasSize(1);
         }
         for (String k : keys) {
-            assertThat((Long) backend.store().call(StoreCommand.of("EXISTS").key(k))).as(k).isEqualTo(1L);
+            assertThat(backend.store().call(StoreCommand.of("EXISTS").key(k)).asLong()).as(k).isEqualTo(1L);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.ordo.patterns.leaderboard;
 
 import dev.ordo.patterns.Backend;
+import dev.ordo.patterns.Plain;
 import dev.ordo.patterns.OnEveryBackend;
 import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.store.Scores;
@@ -35,7 +36,7 @@ class SeedTieBreakTest {
         assertThat(seedScore(points, T0)).isEqualTo(seedScore(points, T0 + 1));
         store.call(StoreCommand.of("ZADD").key(key).arg(seedScore(points, T0)).arg("anna"));
         store.call(StoreCommand.of("ZADD").key(key).arg(seedScore(points, T0 + 1)).arg("zoe"));
-        List<Object> seedOrder = List.copyOf((List<?>) store.call(StoreCommand.of("ZREVRANGE").key(key).arg(0).arg(-1)));
+        List<Object> seedOrder = Plain.of(store.call(StoreCommand.of("ZREVRANGE").key(key).arg(0).arg(-1)).asList());
         assertThat(seedOrder).as("the seed's board ranks the later player first").containsExactly("zoe", "anna");
 
         AtomicLong now = new AtomicLong(T0);
@@ -54,7 +55,7 @@ class SeedTieBreakTest {
         String key = "{" + Backend.uniqueName("seed") + "}";
         // Two increments of 10 points, each with its own tie-break, as the seed's add would do with ZINCRBY.
         store.call(StoreCommand.of("ZINCRBY").key(key).arg(seedScore(10, T0)).arg("anna"));
-        double seed = Scores.parse(store.call(StoreCommand.of("ZINCRBY").key(key).arg(seedScore(10, T0 + 60_000)).arg("anna")));
+        double seed = store.call(StoreCommand.of("ZINCRBY").key(key).arg(seedScore(10, T0 + 60_000)).arg("anna")).asDouble();
         assertThat(Math.floor(seed)).as("the seed's displayed points after 10 + 10").isEqualTo(21.0);
 
         AtomicLong now = new AtomicLong(T0);

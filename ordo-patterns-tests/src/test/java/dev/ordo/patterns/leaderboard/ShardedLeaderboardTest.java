@@ -1,9 +1,11 @@
 package dev.ordo.patterns.leaderboard;
 
+import dev.ordo.patterns.Plain;
 import dev.ordo.patterns.Backend;
 import dev.ordo.patterns.OnEveryBackend;
 import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.store.Scores;
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Store;
 import org.junit.jupiter.api.Test;
 
@@ -216,23 +218,23 @@ class ShardedLeaderboardTest {
         Store any = backend.nodes().get(0);
         Map<String, Integer> nodeOfId = new HashMap<>();
         for (int n = 0; n < backend.nodes().size(); n++) {
-            nodeOfId.put((String) backend.nodes().get(n).call(StoreCommand.of("CLUSTER").arg("MYID")), n);
+            nodeOfId.put(backend.nodes().get(n).call(StoreCommand.of("CLUSTER").arg("MYID")).asString(), n);
         }
-        List<?> slotRanges = (List<?>) any.call(StoreCommand.of("CLUSTER").arg("SLOTS"));
+        List<Reply> slotRanges = any.call(StoreCommand.of("CLUSTER").arg("SLOTS")).asList();
         Set<Integer> nodesUsed = new HashSet<>();
         for (Leaderboard shard : b.shards()) {
-            long slot = (Long) any.call(StoreCommand.of("CLUSTER").arg("KEYSLOT").arg(shard.key()));
+            long slot = any.call(StoreCommand.of("CLUSTER").arg("KEYSLOT").arg(shard.key())).asLong();
             int node = -1;
-            for (Object o : slotRanges) {
-                List<?> range = (List<?>) o;
-                if ((Long) range.get(0) <= slot && slot <= (Long) range.get(1)) {
-                    node = nodeOfId.get((String) ((List<?>) range.get(2)).get(2));
+            for (Reply o : slotRanges) {
+                List<Reply> range = o.asList();
+                if (range.get(0).asLong() <= slot && slot <= range.get(1).asLong()) {
+                    node = nodeOfId.get(range.get(2).asList().get(2).asString());
                 }
             }
             assertThat(node).as("owner of slot %d", slot).isNotNegative();
             nodesUsed.add(node);
             // The key is really stored on that node (a standalone connection, no redirection).
-            assertThat(backend.nodes().get(node).call(StoreCommand.of("EXISTS").key(shard.key()))).isEqualTo(1L);
+            assertThat(Plain.of(backend.nodes().get(node).call(StoreCommand.of("EXISTS").key(shard.key())))).isEqualTo(1L);
         }
         assertThat(nodesUsed).hasSizeGreaterThanOrEqualTo(2);
     }
@@ -296,12 +298,12 @@ class ShardedLeaderboardTest {
     void scheduleSnapshots_failingRun_isRecordedAndLaterRunsGoOn() throws Exception {
         Store failing = new Store() {
             @Override
-            public Object call(StoreCommand command) {
+            public Reply call(StoreCommand command) {
                 throw new dev.ordo.patterns.store.StoreException("ERR unreachable", null);
             }
 
             @Override
-            public Object eval(dev.ordo.patterns.store.Script script, List<String> keys, List<String> args) {
+            public Reply eval(dev.ordo.patterns.store.Script script, List<String> keys, List<String> args) {
                 throw new dev.ordo.patterns.store.StoreException("ERR unreachable", null);
             }
 
@@ -341,7 +343,7 @@ class ShardedLeaderboardTest {
         ShardedLeaderboard b = board(backend, BoardOptions.highestFirst());
         Store store = backend.store();
         assertThat(b.mergeSnapshot()).isZero();
-        assertThat(store.call(StoreCommand.of("EXISTS").key(b.snapshotKey()))).isEqualTo(0L);
+        assertThat(Plain.of(store.call(StoreCommand.of("EXISTS").key(b.snapshotKey())))).isEqualTo(0L);
 
         Model model = fill(b, true, 21);
         // 20,000 more members, about 1,250 per shard, so the cluster copy reads each shard in two
@@ -366,15 +368,15 @@ class ShardedLeaderboardTest {
         model.scores.merge("bulk1", 1000.0, Double::sum);
         assertThat(b.mergeSnapshot()).isEqualTo(model.scores.size());
         assertThat(snapshot(store, b)).isEqualTo(model.scores);
-        assertThat(store.call(StoreCommand.of("EXISTS").key(b.snapshotKey() + ":building"))).isEqualTo(0L);
+        assertThat(Plain.of(store.call(StoreCommand.of("EXISTS").key(b.snapshotKey() + ":building")))).isEqualTo(0L);
         assertThat(b.snapshotKey()).startsWith("{sharded:").endsWith("}:snapshot");
     }
 
     private static Map<String, Double> snapshot(Store store, ShardedLeaderboard b) {
-        List<?> r = (List<?>) store.call(StoreCommand.of("ZRANGE").key(b.snapshotKey()).arg(0).arg(-1).arg("WITHSCORES"));
+        List<Reply> r = store.call(StoreCommand.of("ZRANGE").key(b.snapshotKey()).arg(0).arg(-1).arg("WITHSCORES")).asList();
         Map<String, Double> out = new LinkedHashMap<>();
         for (int i = 0; i < r.size(); i += 2) {
-            out.put((String) r.get(i), Scores.parse(r.get(i + 1)));
+            out.put(r.get(i).asString(), r.get(i + 1).asDouble());
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package dev.ordo.patterns.lettuce;
 
+import dev.ordo.patterns.Plain;
 import dev.ordo.patterns.leaderboard.BoardOptions;
 import dev.ordo.patterns.leaderboard.Leaderboard;
 import dev.ordo.patterns.store.Store;
@@ -49,7 +50,7 @@ class LettuceStoreAclTest {
         try (LettuceStore store = LettuceStore.connect("redis://127.0.0.1:" + port,
                 new LettuceStore.Credentials("board-app", "s3cret"))) {
             useTheBoard(store, "weekly-options");
-            assertThat(store.call(StoreCommand.of("ACL").arg("WHOAMI"))).isEqualTo("board-app");
+            assertThat(Plain.of(store.call(StoreCommand.of("ACL").arg("WHOAMI")))).isEqualTo("board-app");
             assertThatThrownBy(() -> store.call(StoreCommand.of("GET").arg("other"))).hasMessageContaining("NOPERM No permissions to access a key");
             assertThatThrownBy(() -> store.call(StoreCommand.of("FLUSHALL")))
                     .hasMessageContaining("NOPERM User board-app has no permissions to run the 'flushall' command");

@@ -1,5 +1,6 @@
 package dev.ordo.patterns.lettuce;
 
+import dev.ordo.patterns.Plain;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.differential.RedisServer;
 import dev.ordo.patterns.store.Script;
@@ -73,10 +74,10 @@ class LettuceStoreTlsTest {
     }
 
     private static void exercise(LettuceStore store) {
-        assertThat(store.call(StoreCommand.of("ZADD").key("board").arg(120).arg("alice"))).isEqualTo(1L);
-        assertThat(store.call(StoreCommand.of("ZSCORE").key("board").arg("alice"))).isEqualTo("120");
+        assertThat(Plain.of(store.call(StoreCommand.of("ZADD").key("board").arg(120).arg("alice")))).isEqualTo(1L);
+        assertThat(Plain.of(store.call(StoreCommand.of("ZSCORE").key("board").arg("alice")))).isEqualTo("120");
         Script script = new Script("return redis.call('ZCARD', KEYS[1])");
-        assertThat(store.eval(script, List.of("board"), List.of())).isEqualTo(1L);
+        assertThat(Plain.of(store.eval(script, List.of("board"), List.of()))).isEqualTo(1L);
     }
 
     private static int freePort() throws IOException {

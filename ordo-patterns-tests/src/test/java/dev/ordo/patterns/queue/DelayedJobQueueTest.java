@@ -26,18 +26,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class DelayedJobQueueTest {
     private static final Options QUICK = Options.defaults().withVisibilityTimeout(Duration.ofMillis(300)).withMaxAttempts(3).withBackoff(Backoff.fixed(Duration.ZERO));
 
-    private static DelayedJobQueue queue(Backend backend, Options options) {
+    private static DelayedJobQueue<String> queue(Backend backend, Options options) {
         return DelayedJobQueue.create(backend.store(), Backend.uniqueName("dq"), options);
     }
 
     @OnEveryBackend
     void scheduleClaimAck_jobRunsOnceAndLeavesNothing(Backend backend) {
-        DelayedJobQueue q = queue(backend, QUICK);
+        DelayedJobQueue<String> q = queue(backend, QUICK);
         assertThat(q.schedule("j1", "send mail", Due.now())).isTrue();
         assertThat(q.schedule("j1", "other", Due.now())).as("duplicate refused").isFalse();
-        List<ClaimedJob> claimed = q.claim(10);
+        List<ClaimedJob<String>> claimed = q.claim(10);
         assertThat(claimed).hasSize(1);
-        ClaimedJob job = claimed.get(0);
+        ClaimedJob<String> job = claimed.get(0);
         assertThat(job.id()).isEqualTo("j1");
         assertThat(job.payload()).isEqualTo("send mail");
         assertThat(job.attempt()).isEqualTo(1);
@@ -51,19 +51,19 @@ class DelayedJobQueueTest {
 
     @OnEveryBackend
     void replace_startsAnExistingJobAfresh(Backend backend) {
-        DelayedJobQueue q = queue(backend, QUICK);
+        DelayedJobQueue<String> q = queue(backend, QUICK);
         q.schedule("j", "v1", Due.now());
-        ClaimedJob first = q.claim(1).get(0);
-        assertThat(q.scheduleAll(List.of(new NewJob("j", "v2", 0, Due.now())), OnDuplicate.REPLACE)).doesNotContainNull();
+        ClaimedJob<String> first = q.claim(1).get(0);
+        assertThat(q.scheduleAll(List.of(new NewJob<>("j", "v2", 0, Due.now())), OnDuplicate.REPLACE)).doesNotContainNull();
         assertThat(q.ack(first)).as("the replaced claim is over").isFalse();
-        ClaimedJob second = q.claim(1).get(0);
+        ClaimedJob<String> second = q.claim(1).get(0);
         assertThat(second.payload()).isEqualTo("v2");
         assertThat(second.attempt()).isEqualTo(1);
     }
 
     @OnEveryBackend
     void futureJobs_waitTheirTurn_rescheduleAndCancel(Backend backend) {
-        DelayedJobQueue q = queue(backend, QUICK);
+        DelayedJobQueue<String> q = queue(backend, QUICK);
         q.schedule("later", "x", Due.in(Duration.ofHours(1)));
         q.schedule("gone", "y", Due.in(Duration.ofHours(1)));
         assertThat(q.claim(10)).isEmpty();
@@ -78,26 +78,26 @@ class DelayedJobQueueTest {
 
     @OnEveryBackend
     void dueJobs_mostUrgentPriorityFirstThenInOrderOfFallingDue(Backend backend) {
-        DelayedJobQueue q = queue(backend, QUICK);
-        q.scheduleAll(List.of(new NewJob("low", "", 5, Due.now()), new NewJob("urgent", "", 0, Due.now()),
-                new NewJob("mid-a", "", 2, Due.now()), new NewJob("mid-b", "", 2, Due.now())), OnDuplicate.REJECT);
+        DelayedJobQueue<String> q = queue(backend, QUICK);
+        q.scheduleAll(List.of(new NewJob<>("low", "", 5, Due.now()), new NewJob<>("urgent", "", 0, Due.now()),
+                new NewJob<>("mid-a", "", 2, Due.now()), new NewJob<>("mid-b", "", 2, Due.now())), OnDuplicate.REJECT);
         assertThat(q.claim(4)).extracting(ClaimedJob::id).containsExactly("urgent", "mid-a", "mid-b", "low");
     }
 
     @OnEveryBackend
     void nack_retriesUntilAttemptsRunOut_thenDeadLetterWithReason(Backend backend) {
-        DelayedJobQueue q = queue(backend, QUICK);
+        DelayedJobQueue<String> q = queue(backend, QUICK);
         q.schedule("flaky", "p", Due.now());
         for (int attempt = 1; attempt <= 3; attempt++) {
-            ClaimedJob job = q.claim(1).get(0);
+            ClaimedJob<String> job = q.claim(1).get(0);
             assertThat(job.attempt()).isEqualTo(attempt);
             assertThat(q.nack(job, "boom " + attempt)).isEqualTo(attempt < 3 ? NackOutcome.RETRY_SCHEDULED : NackOutcome.DEAD);
             assertThat(q.nack(job, "again")).isEqualTo(NackOutcome.NOT_CLAIMED);
         }
         assertThat(q.counts()).isEqualTo(new Counts(0, 0, 0, 1));
-        assertThat(q.deadLetters(10)).containsExactly(new DelayedJobQueue.DeadJob("flaky", "p", "boom 3"));
+        assertThat(q.deadLetters(10)).containsExactly(new DelayedJobQueue.DeadJob<>("flaky", "p", "boom 3"));
         assertThat(q.retryDead(List.of("flaky", "unknown"))).isEqualTo(1);
-        ClaimedJob revived = q.claim(1).get(0);
+        ClaimedJob<String> revived = q.claim(1).get(0);
         assertThat(revived.attempt()).isEqualTo(1);
         assertThat(q.nack(revived, "still")).isEqualTo(NackOutcome.RETRY_SCHEDULED);
         q.schedule("doomed", "", Due.now());
@@ -110,12 +110,12 @@ class DelayedJobQueueTest {
 
     @OnEveryBackend
     void visibilityTimeout_abandonedClaimIsClaimableAgain_staleAckRefused(Backend backend) throws Exception {
-        DelayedJobQueue q = queue(backend, QUICK);
+        DelayedJobQueue<String> q = queue(backend, QUICK);
         q.schedule("j", "p", Due.now());
-        ClaimedJob abandoned = q.claim(1).get(0);
+        ClaimedJob<String> abandoned = q.claim(1).get(0);
         assertThat(q.claim(1)).isEmpty();
         Thread.sleep(QUICK.visibilityTimeout().toMillis() + 20);
-        ClaimedJob again = q.claim(1).get(0);
+        ClaimedJob<String> again = q.claim(1).get(0);
         assertThat(again.attempt()).isEqualTo(2);
         assertThat(q.ack(abandoned)).as("the first worker's claim has passed").isFalse();
         assertThat(q.ack(again)).isTrue();
@@ -123,14 +123,14 @@ class DelayedJobQueueTest {
 
     @OnEveryBackend
     void staleClaim_ofAJobAckedAndScheduledAgain_cannotAckOrNackTheNewClaim(Backend backend) throws Exception {
-        DelayedJobQueue q = queue(backend, QUICK);
+        DelayedJobQueue<String> q = queue(backend, QUICK);
         q.schedule("x", "first", Due.now());
-        ClaimedJob stale = q.claim(1).get(0);
+        ClaimedJob<String> stale = q.claim(1).get(0);
         Thread.sleep(QUICK.visibilityTimeout().toMillis() + 20);
-        ClaimedJob second = q.claim(1).get(0);
+        ClaimedJob<String> second = q.claim(1).get(0);
         assertThat(q.ack(second)).isTrue();
         q.schedule("x", "again", Due.now());
-        ClaimedJob fresh = q.claim(1).get(0);
+        ClaimedJob<String> fresh = q.claim(1).get(0);
         assertThat(fresh.attempt()).as("the same attempt number as the stale claim").isEqualTo(stale.attempt());
         assertThat(q.ack(stale)).isFalse();
         assertThat(q.nack(stale, "late")).isEqualTo(NackOutcome.NOT_CLAIMED);
@@ -140,17 +140,17 @@ class DelayedJobQueueTest {
 
     @OnEveryBackend
     void worker_wakesForANewJobAndForAJobFallingDue(Backend backend) throws Exception {
-        DelayedJobQueue q = queue(backend, QUICK);
+        DelayedJobQueue<String> q = queue(backend, QUICK);
         ExecutorService pool = Executors.newSingleThreadExecutor();
-        try (DelayedJobQueue.Worker worker = q.worker()) {
-            Future<List<ClaimedJob>> waiting = pool.submit(() -> worker.claim(5, Duration.ofSeconds(20)));
+        try (DelayedJobQueue<String>.Worker worker = q.worker()) {
+            Future<List<ClaimedJob<String>>> waiting = pool.submit(() -> worker.claim(5, Duration.ofSeconds(20)));
             Thread.sleep(50);
             q.schedule("new", "", Due.now());
-            List<ClaimedJob> woken = waiting.get(20, TimeUnit.SECONDS);
+            List<ClaimedJob<String>> woken = waiting.get(20, TimeUnit.SECONDS);
             assertThat(woken).extracting(ClaimedJob::id).containsExactly("new");
             assertThat(q.ackAll(woken)).isEqualTo(1);
             q.schedule("soon", "", Due.in(Duration.ofMillis(300)));
-            List<ClaimedJob> soon = worker.claim(5, Duration.ofSeconds(20));
+            List<ClaimedJob<String>> soon = worker.claim(5, Duration.ofSeconds(20));
             assertThat(soon).extracting(ClaimedJob::id).containsExactly("soon");
             assertThat(soon.get(0).claimedAt()).isAfterOrEqualTo(soon.get(0).dueAt());
             assertThat(q.ackAll(soon)).isEqualTo(1);
@@ -162,8 +162,8 @@ class DelayedJobQueueTest {
 
     @OnEveryBackend
     void badInput_refused(Backend backend) {
-        DelayedJobQueue q = queue(backend, QUICK);
-        assertThatThrownBy(() -> new NewJob("x", "", -1, Due.now())).isInstanceOf(IllegalArgumentException.class);
+        DelayedJobQueue<String> q = queue(backend, QUICK);
+        assertThatThrownBy(() -> new NewJob<>("x", "", -1, Due.now())).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Due.in(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> q.claim(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> DelayedJobQueue.create(backend.store(), "a{b", QUICK)).isInstanceOf(IllegalArgumentException.class);
@@ -176,13 +176,13 @@ class DelayedJobQueueTest {
      */
     @OnEveryBackend
     void hundredThousandJobs_workersDying_everyJobAckedExactlyOnce(Backend backend) throws Exception {
-        DelayedJobQueue q = queue(backend, Options.defaults().withVisibilityTimeout(Duration.ofMillis(500)).withMaxAttempts(5).withBackoff(Backoff.fixed(Duration.ZERO)));
+        DelayedJobQueue<String> q = queue(backend, Options.defaults().withVisibilityTimeout(Duration.ofMillis(500)).withMaxAttempts(5).withBackoff(Backoff.fixed(Duration.ZERO)));
         int total = 100_000;
         SplittableRandom random = new SplittableRandom(11);
         for (int from = 0; from < total; from += 1000) {
-            List<NewJob> batch = new ArrayList<>(1000);
+            List<NewJob<String>> batch = new ArrayList<>(1000);
             for (int i = from; i < from + 1000; i++) {
-                batch.add(new NewJob("job-" + i, "payload " + i, random.nextInt(4), Due.in(Duration.ofMillis(random.nextInt(1000)))));
+                batch.add(new NewJob<>("job-" + i, "payload " + i, random.nextInt(4), Due.in(Duration.ofMillis(random.nextInt(1000)))));
             }
             assertThat(q.scheduleAll(batch, OnDuplicate.REJECT)).doesNotContainNull();
         }
@@ -196,10 +196,10 @@ class DelayedJobQueueTest {
                 int seed = w;
                 workers.add(pool.submit(() -> {
                     SplittableRandom dice = new SplittableRandom(seed);
-                    DelayedJobQueue.Worker worker = q.worker();
+                    DelayedJobQueue<String>.Worker worker = q.worker();
                     try {
                         while (acked.get() < total) {
-                            List<ClaimedJob> jobs = worker.claim(50, Duration.ofMillis(200));
+                            List<ClaimedJob<String>> jobs = worker.claim(50, Duration.ofMillis(200));
                             jobs.stream().filter(j -> j.claimedAt().isBefore(j.dueAt())).forEach(j -> early.incrementAndGet());
                             if (!jobs.isEmpty() && dice.nextInt(100) == 0) {
                                 deaths.incrementAndGet();

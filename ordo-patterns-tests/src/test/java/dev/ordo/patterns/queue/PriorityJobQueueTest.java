@@ -24,13 +24,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The priority queue's contract, on every back end. */
 class PriorityJobQueueTest {
-    private static PriorityJobQueue queue(Backend backend) {
+    private static PriorityJobQueue<String> queue(Backend backend) {
         return PriorityJobQueue.create(backend.store(), Backend.uniqueName("pq"));
     }
 
     @OnEveryBackend
     void poll_mostUrgentFirstAndFifoWithinAPriority(Backend backend) {
-        PriorityJobQueue q = queue(backend);
+        PriorityJobQueue<String> q = queue(backend);
         q.offer(5, "e1");
         q.offer(0, "urgent1");
         q.offerAll(5, List.of("e2", "e3"));
@@ -40,7 +40,7 @@ class PriorityJobQueueTest {
         assertThat(q.size(5)).isEqualTo(3);
         assertThat(q.size(0)).isEqualTo(2);
         assertThat(q.size(1)).isZero();
-        List<Job> jobs = q.poll(10);
+        List<Job<String>> jobs = q.poll(10);
         assertThat(jobs).extracting(Job::payload).containsExactly("urgent1", "urgent2: with a colon", "e1", "e2", "e3", "whenever");
         assertThat(jobs).extracting(Job::priority).containsExactly(0, 0, 5, 5, 5, PriorityJobQueue.MAX_PRIORITY);
         assertThat(q.poll()).isEmpty();
@@ -48,12 +48,12 @@ class PriorityJobQueueTest {
 
     @OnEveryBackend
     void offer_badInput_refusedAndNothingAdded(Backend backend) {
-        PriorityJobQueue q = queue(backend);
+        PriorityJobQueue<String> q = queue(backend);
         assertThatThrownBy(() -> q.offer(-1, "x")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> q.offer(PriorityJobQueue.MAX_PRIORITY + 1, "x")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> q.offerAll(1, List.of())).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> q.poll(0)).isInstanceOf(IllegalArgumentException.class);
-        try (PriorityJobQueue.Worker consumer = q.worker()) {
+        try (PriorityJobQueue<String>.Worker consumer = q.worker()) {
             assertThatThrownBy(() -> consumer.take(Duration.ofNanos(500_000))).as("would block forever as BZPOPMIN 0")
                     .isInstanceOf(IllegalArgumentException.class);
         }
@@ -62,19 +62,19 @@ class PriorityJobQueueTest {
 
     @OnEveryBackend
     void take_waitsForAnOfferAndTimesOutWhenNoneComes(Backend backend) throws Exception {
-        PriorityJobQueue q = queue(backend);
-        try (PriorityJobQueue.Worker consumer = q.worker()) {
+        PriorityJobQueue<String> q = queue(backend);
+        try (PriorityJobQueue<String>.Worker consumer = q.worker()) {
             assertThat(consumer.take(Duration.ofMillis(100))).isEmpty();
             ExecutorService pool = Executors.newSingleThreadExecutor();
             try {
                 CountDownLatch waiting = new CountDownLatch(1);
-                Future<Optional<Job>> taken = pool.submit(() -> {
+                Future<Optional<Job<String>>> taken = pool.submit(() -> {
                     waiting.countDown();
                     return consumer.take(Duration.ofSeconds(20));
                 });
                 waiting.await();
                 long id = q.offer(3, "wake up");
-                assertThat(taken.get(20, TimeUnit.SECONDS)).contains(new Job(id, 3, "wake up"));
+                assertThat(taken.get(20, TimeUnit.SECONDS)).contains(new Job<>(id, 3, "wake up"));
             } finally {
                 pool.shutdownNow();
             }
@@ -89,12 +89,12 @@ class PriorityJobQueueTest {
      */
     @OnEveryBackend
     void manyProducersAndConsumers_100000Jobs_eachDeliveredOnceInOrder(Backend backend) throws Exception {
-        PriorityJobQueue q = queue(backend);
+        PriorityJobQueue<String> q = queue(backend);
         int producers = 8;
         int perProducer = 12_500;
         int batch = 25;
         AtomicInteger producing = new AtomicInteger(producers);
-        ConcurrentLinkedQueue<List<Job>> received = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<List<Job<String>>> received = new ConcurrentLinkedQueue<>();
         ExecutorService pool = Executors.newFixedThreadPool(16);
         try {
             List<Future<?>> work = new ArrayList<>();
@@ -115,10 +115,10 @@ class PriorityJobQueueTest {
             }
             for (int c = 0; c < 8; c++) {
                 work.add(pool.submit(() -> {
-                    List<Job> mine = new ArrayList<>();
-                    try (PriorityJobQueue.Worker consumer = q.worker()) {
+                    List<Job<String>> mine = new ArrayList<>();
+                    try (PriorityJobQueue<String>.Worker consumer = q.worker()) {
                         while (true) {
-                            List<Job> got = q.poll(50);
+                            List<Job<String>> got = q.poll(50);
                             if (got.isEmpty()) {
                                 if (producing.get() == 0 && q.size() == 0) {
                                     break;
@@ -140,9 +140,9 @@ class PriorityJobQueueTest {
         }
         Set<String> seen = new HashSet<>();
         int total = 0;
-        for (List<Job> mine : received) {
+        for (List<Job<String>> mine : received) {
             Map<String, Integer> lastSeen = new HashMap<>();
-            for (Job job : mine) {
+            for (Job<String> job : mine) {
                 total++;
                 assertThat(seen.add(job.payload())).as("delivered once: " + job).isTrue();
                 String[] parts = job.payload().split("/");

@@ -72,14 +72,14 @@ class RateLimiterTest {
         Store store = backend.store();
         String name = Backend.uniqueName("ttl");
         SlidingLogLimiter.create(store, name, Limit.perMinute(10)).tryAcquire("k");
-        long ttl = (Long) store.call(StoreCommand.of("PTTL").key("{" + name + ":k}:log:10/60000000us"));
+        long ttl = store.call(StoreCommand.of("PTTL").key("{" + name + ":k}:log:10/60000000us")).asLong();
         assertThat(ttl).isPositive().isLessThanOrEqualTo(60_002);
         String swc = Backend.uniqueName("ttl");
         SlidingWindowLimiter.create(store, swc, Limit.perMinute(10)).tryAcquire("k");
-        assertThat((Long) store.call(StoreCommand.of("PTTL").key("{" + swc + ":k}:swc:10/60000000us"))).isPositive().isLessThanOrEqualTo(120_002);
+        assertThat(store.call(StoreCommand.of("PTTL").key("{" + swc + ":k}:swc:10/60000000us")).asLong()).isPositive().isLessThanOrEqualTo(120_002);
         String tb = Backend.uniqueName("ttl");
         TokenBucketLimiter.create(store, tb, TokenBucketLimiter.Bucket.of(Limit.perMinute(10))).tryAcquire("k");
-        assertThat((Long) store.call(StoreCommand.of("PTTL").key("{" + tb + ":k}:tb:10/10/60000000us"))).isPositive().isLessThanOrEqualTo(8_001);
+        assertThat(store.call(StoreCommand.of("PTTL").key("{" + tb + ":k}:tb:10/10/60000000us")).asLong()).isPositive().isLessThanOrEqualTo(8_001);
     }
 
     @OnEveryBackend

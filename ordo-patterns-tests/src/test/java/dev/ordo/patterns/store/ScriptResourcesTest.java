@@ -90,7 +90,7 @@ class ScriptResourcesTest {
     void scriptLoad_everyResource_compilesAndKeepsItsSha1(Backend backend) throws Exception {
         List<Script> scripts = scripts();
         for (Script script : scripts) {
-            Object sha1 = backend.store().call(StoreCommand.of("SCRIPT").arg("LOAD").arg(script.source()));
+            String sha1 = backend.store().call(StoreCommand.of("SCRIPT").arg("LOAD").arg(script.source())).asString();
             assertThat(sha1).as(script.source()).isEqualTo(script.sha1());
         }
     }

@@ -1,11 +1,11 @@
 package dev.ordo.patterns.leaderboard;
 
 import dev.ordo.patterns.store.Scores;
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.StoreException;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -54,7 +54,7 @@ final class BoardScripts {
     static final Script REMOVE = Script.fromResource(BoardScripts.class, "board_remove.lua", BoardScripts::remove);
 
     /** {@link #REMOVE} in Java, line for line. */
-    private static Object remove(Script.Calls redis, List<String> keys, List<String> argv) {
+    private static Reply remove(Script.Calls redis, List<String> keys, List<String> argv) {
         String id = argv.get(2);
         long removed = 0;
         for (int g = 0; g < (keys.size() - 1) / 3; g++) {
@@ -73,7 +73,7 @@ final class BoardScripts {
         if (argv.get(3).equals("1")) {
             redis.call("HDEL", keys.get(0), id);
         }
-        return removed;
+        return Reply.of(removed);
     }
 
     /**
@@ -84,14 +84,14 @@ final class BoardScripts {
     static final Script PLACEMENT = Script.fromResource(BoardScripts.class, "board_placement.lua", BoardScripts::placement);
 
     /** {@link #PLACEMENT} in Java, line for line. */
-    private static Object placement(Script.Calls redis, List<String> keys, List<String> argv) {
+    private static Reply placement(Script.Calls redis, List<String> keys, List<String> argv) {
         Twin b = new Twin(redis, keys, argv, 0);
         String name = b.nameOf(argv.get(2));
         String s = b.scoreOf(name);
         if (s == null) {
-            return null;
+            return Reply.Nil.NIL;
         }
-        return Arrays.asList(s, b.rankOf(name, s), redis.call("ZCARD", b.z));
+        return Reply.of(Reply.of(s), Reply.of(b.rankOf(name, s)), redis.call("ZCARD", b.z));
     }
 
     /**
@@ -101,14 +101,14 @@ final class BoardScripts {
     static final Script STANDING = Script.fromResource(BoardScripts.class, "board_standing.lua", BoardScripts::standing);
 
     /** {@link #STANDING} in Java, line for line. */
-    private static Object standing(Script.Calls redis, List<String> keys, List<String> argv) {
+    private static Reply standing(Script.Calls redis, List<String> keys, List<String> argv) {
         Twin b = new Twin(redis, keys, argv, 0);
         String s = b.scoreOf(b.nameOf(argv.get(2)));
         if (s == null) {
-            return null;
+            return Reply.Nil.NIL;
         }
-        Object behind = b.desc ? redis.call("ZCOUNT", b.z, "-inf", "(" + s) : redis.call("ZCOUNT", b.z, "(" + s, "+inf");
-        return Arrays.asList(behind, redis.call("ZCOUNT", b.z, s, s), redis.call("ZCARD", b.z));
+        Reply behind = b.desc ? redis.call("ZCOUNT", b.z, "-inf", "(" + s) : redis.call("ZCOUNT", b.z, "(" + s, "+inf");
+        return Reply.of(behind, redis.call("ZCOUNT", b.z, s, s), redis.call("ZCARD", b.z));
     }
 
     /**
@@ -121,7 +121,7 @@ final class BoardScripts {
     static final Script RANGE = Script.fromResource(BoardScripts.class, "board_range.lua", BoardScripts::range);
 
     /** {@link #RANGE} in Java, line for line. */
-    private static Object range(Script.Calls redis, List<String> keys, List<String> argv) {
+    private static Reply range(Script.Calls redis, List<String> keys, List<String> argv) {
         Twin b = new Twin(redis, keys, argv, 0);
         long start = Long.parseLong(argv.get(2));
         return b.entries(start, b.range(start, Long.parseLong(argv.get(3))), argv.get(4).equals("1"));
@@ -137,18 +137,18 @@ final class BoardScripts {
     static final Script AROUND = Script.fromResource(BoardScripts.class, "board_around.lua", BoardScripts::around);
 
     /** {@link #AROUND} in Java, line for line. */
-    private static Object around(Script.Calls redis, List<String> keys, List<String> argv) {
+    private static Reply around(Script.Calls redis, List<String> keys, List<String> argv) {
         Twin b = new Twin(redis, keys, argv, 0);
         String name = b.nameOf(argv.get(2));
         Long pos = name == null ? null : b.position(name);
         if (pos == null) {
-            return null;
+            return Reply.Nil.NIL;
         }
         long size = Long.parseLong(argv.get(3));
         long start = Math.max(0, pos - (size - 1) / 2);
-        List<?> r = b.range(start, start + size - 1);
+        List<Reply> r = b.range(start, start + size - 1);
         if (r.size() < 2 * size && start > 0) {
-            long shifted = Math.max(0, (Long) redis.call("ZCARD", b.z) - size);
+            long shifted = Math.max(0, redis.call("ZCARD", b.z).asLong() - size);
             if (shifted != start) {
                 start = shifted;
                 r = b.range(start, start + size - 1);
@@ -158,12 +158,12 @@ final class BoardScripts {
     }
 
     /** {@link #WRITE} in Java, line for line. */
-    private static Object write(Script.Calls redis, List<String> keys, List<String> argv) {
+    private static Reply write(Script.Calls redis, List<String> keys, List<String> argv) {
         String mode = argv.get(2);
         String id = argv.get(3);
         Arrival arrival = new Arrival(redis, argv.get(0).equals("desc"), argv.get(5));
         boolean dim = mode.equals("dim") || mode.equals("dimadd");
-        List<Object> out = new ArrayList<>();
+        List<Reply> out = new ArrayList<>();
         for (int g = 0; g < (keys.size() - 1) / 3; g++) {
             Twin b = new Twin(redis, keys, argv, g);
             String name = b.nameOf(id);
@@ -173,7 +173,7 @@ final class BoardScripts {
             String score = null;
             if (!b.timed) {
                 if (op.equals("add")) {
-                    score = (String) redis.call("ZINCRBY", b.z, value, id);
+                    score = redis.call("ZINCRBY", b.z, value, id).asString();
                 } else if (op.equals("set")) {
                     redis.call("ZADD", b.z, value, id);
                 } else {
@@ -184,7 +184,7 @@ final class BoardScripts {
                     name = arrival.get() + id;
                     redis.call("HSET", b.names, id, name);
                 }
-                score = (String) redis.call("ZINCRBY", b.z, value, name);
+                score = redis.call("ZINCRBY", b.z, value, name).asString();
                 if (old != null && !score.equals(old)) {
                     redis.call("ZREM", b.z, name);
                     name = arrival.get() + id;
@@ -201,11 +201,11 @@ final class BoardScripts {
                 redis.call("HSET", b.names, id, name);
             }
             if (score == null) {
-                score = (String) redis.call("ZSCORE", b.z, name);
+                score = redis.call("ZSCORE", b.z, name).asString();
             }
             b.dense(old, score);
-            out.add(score);
-            out.add(b.rankOf(name, score));
+            out.add(Reply.of(score));
+            out.add(Reply.of(b.rankOf(name, score)));
             String at = argv.get(6 + g);
             if (!at.equals("0")) {
                 redis.call("PEXPIREAT", b.z, at);
@@ -217,7 +217,7 @@ final class BoardScripts {
                 }
             }
         }
-        return out;
+        return Reply.of(out);
     }
 
     /**
@@ -267,8 +267,8 @@ final class BoardScripts {
             if (stamp == null) {
                 long ms;
                 if (given.isEmpty()) {
-                    List<?> t = (List<?>) redis.call("TIME");
-                    ms = Long.parseLong((String) t.get(0)) * 1000 + Long.parseLong((String) t.get(1)) / 1000;
+                    List<Reply> t = redis.call("TIME").asList();
+                    ms = Long.parseLong(t.get(0).asString()) * 1000 + Long.parseLong(t.get(1).asString()) / 1000;
                 } else {
                     ms = Long.parseLong(given);
                 }
@@ -319,16 +319,16 @@ final class BoardScripts {
             if (!denseTies || Objects.equals(old, next)) {
                 return;
             }
-            if (old != null && (Long) redis.call("ZCOUNT", z, old, old) == 0) {
+            if (old != null && redis.call("ZCOUNT", z, old, old).asLong() == 0) {
                 redis.call("ZREMRANGEBYSCORE", ds, old, old);
             }
-            if (next != null && (Long) redis.call("ZCOUNT", z, next, next) == 1) {
+            if (next != null && redis.call("ZCOUNT", z, next, next).asLong() == 1) {
                 redis.call("ZADD", ds, next, next);
             }
         }
 
         String nameOf(String id) {
-            return timed ? (String) redis.call("HGET", names, id) : id;
+            return timed ? redis.call("HGET", names, id).asString() : id;
         }
 
         String idOf(String name) {
@@ -337,37 +337,38 @@ final class BoardScripts {
 
         /** The score of the member stored as {@code name}, or null when there is no such name or member (the scripts' {@code name and ZSCORE}). */
         String scoreOf(String name) {
-            return name == null ? null : (String) redis.call("ZSCORE", z, name);
+            return name == null ? null : redis.call("ZSCORE", z, name).asString();
         }
 
         Long position(String name) {
-            return (Long) redis.call(desc ? "ZREVRANK" : "ZRANK", z, name);
+            Reply position = redis.call(desc ? "ZREVRANK" : "ZRANK", z, name);
+            return position.isNil() ? null : position.asLong();
         }
 
         long rankOf(String name, String score) {
             if (rankedByScore) {
                 String key = denseTies ? ds : z;
-                Object better = desc ? redis.call("ZCOUNT", key, "(" + score, "+inf") : redis.call("ZCOUNT", key, "-inf", "(" + score);
-                return (Long) better + 1;
+                Reply better = desc ? redis.call("ZCOUNT", key, "(" + score, "+inf") : redis.call("ZCOUNT", key, "-inf", "(" + score);
+                return better.asLong() + 1;
             }
             return position(name) + 1;
         }
 
-        List<?> range(long start, long stop) {
-            return (List<?>) redis.call(desc ? "ZREVRANGE" : "ZRANGE", z, Long.toString(start), Long.toString(stop), "WITHSCORES");
+        List<Reply> range(long start, long stop) {
+            return redis.call(desc ? "ZREVRANGE" : "ZRANGE", z, Long.toString(start), Long.toString(stop), "WITHSCORES").asList();
         }
 
-        List<Object> entries(long start, List<?> r, boolean withMeta) {
-            List<Object> ranks = new ArrayList<>();
-            List<Object> metas = new ArrayList<>();
+        Reply entries(long start, List<Reply> r, boolean withMeta) {
+            List<Reply> ranks = new ArrayList<>();
+            List<Reply> metas = new ArrayList<>();
             if (rankedByScore && !r.isEmpty()) {
-                long rank = rankOf((String) r.get(0), (String) r.get(1));
-                ranks.add(rank);
+                long rank = rankOf(r.get(0).asString(), r.get(1).asString());
+                ranks.add(Reply.of(rank));
                 for (int i = 2; i < r.size(); i += 2) {
                     if (!r.get(i + 1).equals(r.get(i - 1))) {
                         rank = denseTies ? rank + 1 : start + i / 2 + 1;
                     }
-                    ranks.add(rank);
+                    ranks.add(Reply.of(rank));
                 }
             }
             if (withMeta && !r.isEmpty()) {
@@ -375,11 +376,11 @@ final class BoardScripts {
                 hmget[0] = "HMGET";
                 hmget[1] = meta;
                 for (int i = 0; i < r.size(); i += 2) {
-                    hmget[2 + i / 2] = idOf((String) r.get(i));
+                    hmget[2 + i / 2] = idOf(r.get(i).asString());
                 }
-                metas.addAll((List<?>) redis.call(hmget));
+                metas.addAll(redis.call(hmget).asList());
             }
-            return Arrays.asList(start, r, ranks, metas);
+            return Reply.of(Reply.of(start), Reply.of(r), Reply.of(ranks), Reply.of(metas));
         }
     }
 }

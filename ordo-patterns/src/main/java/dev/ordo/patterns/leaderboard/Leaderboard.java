@@ -2,6 +2,7 @@ package dev.ordo.patterns.leaderboard;
 
 import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.store.Scores;
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 
@@ -95,7 +96,7 @@ public final class Leaderboard implements Board {
             if (!Double.isFinite(points)) {
                 throw new IllegalArgumentException("points to add must be finite, got " + points);
             }
-            return Scores.parse(store.call(StoreCommand.of("ZINCRBY").key(keys.scores()).arg(points).arg(member(member))));
+            return store.call(StoreCommand.of("ZINCRBY").key(keys.scores()).arg(points).arg(member(member))).asDouble();
         }
         return addPoints(member, points).score();
     }
@@ -153,8 +154,8 @@ public final class Leaderboard implements Board {
         return StoreCommand.of("ZSCORE").key(keys.scores()).arg(member(member));
     }
 
-    private static OptionalDouble score(Object reply) {
-        return reply == null ? OptionalDouble.empty() : OptionalDouble.of(Scores.parse(reply));
+    private static OptionalDouble score(Reply reply) {
+        return reply.isNil() ? OptionalDouble.empty() : OptionalDouble.of(reply.asDouble());
     }
 
     /** The member's 1-based rank under the tie rule, empty when it is not on the board. */
@@ -179,8 +180,8 @@ public final class Leaderboard implements Board {
         return StoreCommand.of(options.descending() ? "ZREVRANK" : "ZRANK").key(keys.scores()).arg(member(member));
     }
 
-    private static OptionalLong rank(Object reply) {
-        return reply == null ? OptionalLong.empty() : OptionalLong.of((Long) reply + 1);
+    private static OptionalLong rank(Reply reply) {
+        return reply.isNil() ? OptionalLong.empty() : OptionalLong.of(reply.asLong() + 1);
     }
 
     /** The member's score and rank, read together; empty when it is not on the board. */
@@ -193,9 +194,9 @@ public final class Leaderboard implements Board {
         return store.evalAsync(BoardScripts.PLACEMENT, scriptKeys, scriptArgs(member(member))).thenApply(r -> placement(member, r));
     }
 
-    private static Optional<Placement> placement(String member, Object reply) {
-        List<?> r = (List<?>) reply;
-        return r == null ? Optional.empty() : Optional.of(new Placement(member, Scores.parse(r.get(0)), (Long) r.get(1)));
+    private static Optional<Placement> placement(String member, Reply reply) {
+        List<Reply> r = reply.asList();
+        return r == null ? Optional.empty() : Optional.of(new Placement(member, r.get(0).asDouble(), r.get(1).asLong()));
     }
 
     /** The first {@code n} entries. */
@@ -233,19 +234,19 @@ public final class Leaderboard implements Board {
         if (size == 0) {
             return List.of();
         }
-        List<?> r = (List<?>) eval(BoardScripts.AROUND, member(member), Integer.toString(size), options.metadata() ? "1" : "0");
+        List<Reply> r = eval(BoardScripts.AROUND, member(member), Integer.toString(size), options.metadata() ? "1" : "0").asList();
         return r == null ? List.of() : entries(r);
     }
 
     /** How many members the board holds. */
     @Override
     public long count() {
-        return (Long) store.call(StoreCommand.of("ZCARD").key(keys.scores()));
+        return store.call(StoreCommand.of("ZCARD").key(keys.scores())).asLong();
     }
 
     /** {@link #count}, without blocking. */
     public CompletionStage<Long> countAsync() {
-        return store.callAsync(StoreCommand.of("ZCARD").key(keys.scores())).thenApply(r -> (Long) r);
+        return store.callAsync(StoreCommand.of("ZCARD").key(keys.scores())).thenApply(r -> r.asLong());
     }
 
     /**
@@ -253,11 +254,11 @@ public final class Leaderboard implements Board {
      * it as half, as {@code 100 * (behind + level / 2) / count}. Empty when it is not on the board.
      */
     public OptionalDouble percentile(String member) {
-        List<?> r = (List<?>) eval(BoardScripts.STANDING, member(member));
+        List<Reply> r = eval(BoardScripts.STANDING, member(member)).asList();
         if (r == null) {
             return OptionalDouble.empty();
         }
-        return OptionalDouble.of(100.0 * ((Long) r.get(0) + (Long) r.get(1) / 2.0) / (Long) r.get(2));
+        return OptionalDouble.of(100.0 * (r.get(0).asLong() + r.get(1).asLong() / 2.0) / r.get(2).asLong());
     }
 
     /** Stores the member's metadata (display name, avatar URL, any small map), replacing what was there. */
@@ -297,7 +298,7 @@ public final class Leaderboard implements Board {
         if (plainRange()) {
             return plainEntries(start, store.call(plainRangeCommand(start, stop)));
         }
-        return entries((List<?>) store.eval(BoardScripts.RANGE, scriptKeys, rangeArgs(start, stop)));
+        return entries(store.eval(BoardScripts.RANGE, scriptKeys, rangeArgs(start, stop)).asList());
     }
 
     private CompletionStage<List<Entry>> rangeAsync(long start, int count) {
@@ -308,7 +309,7 @@ public final class Leaderboard implements Board {
         if (plainRange()) {
             return store.callAsync(plainRangeCommand(start, stop)).thenApply(r -> plainEntries(start, r));
         }
-        return store.evalAsync(BoardScripts.RANGE, scriptKeys, rangeArgs(start, stop)).thenApply(r -> entries((List<?>) r));
+        return store.evalAsync(BoardScripts.RANGE, scriptKeys, rangeArgs(start, stop)).thenApply(r -> entries(r.asList()));
     }
 
     /** True when a range is one ZRANGE: ranks are positions and there is no metadata to join. */
@@ -320,16 +321,16 @@ public final class Leaderboard implements Board {
         return StoreCommand.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(keys.scores()).arg(start).arg(stop).arg("WITHSCORES");
     }
 
-    private static List<Entry> plainEntries(long start, Object reply) {
-        List<?> r = (List<?>) reply;
+    private static List<Entry> plainEntries(long start, Reply reply) {
+        List<Reply> r = reply.asList();
         List<Entry> out = new ArrayList<>(r.size() / 2);
         for (int i = 0; i < r.size(); i += 2) {
-            out.add(new Entry((String) r.get(i), Scores.parse(r.get(i + 1)), start + i / 2 + 1, Map.of()));
+            out.add(new Entry(r.get(i).asString(), r.get(i + 1).asDouble(), start + i / 2 + 1, Map.of()));
         }
         return out;
     }
 
-    private Object eval(Script script, String... args) {
+    private Reply eval(Script script, String... args) {
         return store.eval(script, scriptKeys, scriptArgs(args));
     }
 
@@ -353,18 +354,18 @@ public final class Leaderboard implements Board {
     }
 
     /** Decodes the reply of {@link BoardScripts#RANGE} and {@link BoardScripts#AROUND}. */
-    List<Entry> entries(List<?> reply) {
-        long start = (Long) reply.get(0);
-        List<?> range = (List<?>) reply.get(1);
-        List<?> ranks = (List<?>) reply.get(2);
-        List<?> metas = (List<?>) reply.get(3);
+    List<Entry> entries(List<Reply> reply) {
+        long start = reply.get(0).asLong();
+        List<Reply> range = reply.get(1).asList();
+        List<Reply> ranks = reply.get(2).asList();
+        List<Reply> metas = reply.get(3).asList();
         boolean timed = options.tieRule() == TieRule.FIRST_REACHED;
         List<Entry> out = new ArrayList<>(range.size() / 2);
         for (int i = 0; i < range.size(); i += 2) {
-            String name = (String) range.get(i);
+            String name = range.get(i).asString();
             int k = i / 2;
-            out.add(new Entry(timed ? name.substring(ARRIVAL_PREFIX) : name, Scores.parse(range.get(i + 1)),
-                    ranks.isEmpty() ? start + k + 1 : (Long) ranks.get(k), metas.isEmpty() ? Map.of() : Metadata.decode(metas.get(k))));
+            out.add(new Entry(timed ? name.substring(ARRIVAL_PREFIX) : name, range.get(i + 1).asDouble(),
+                    ranks.isEmpty() ? start + k + 1 : ranks.get(k).asLong(), metas.isEmpty() ? Map.of() : Metadata.decode(metas.get(k))));
         }
         return out;
     }
@@ -416,11 +417,11 @@ public final class Leaderboard implements Board {
     }
 
     /** The reply of {@link BoardScripts#WRITE}: a placement per board. */
-    private static List<Placement> placements(String member, Object reply) {
-        List<?> r = (List<?>) reply;
+    private static List<Placement> placements(String member, Reply reply) {
+        List<Reply> r = reply.asList();
         List<Placement> out = new ArrayList<>(r.size() / 2);
         for (int i = 0; i < r.size(); i += 2) {
-            out.add(new Placement(member, Scores.parse(r.get(i)), (Long) r.get(i + 1)));
+            out.add(new Placement(member, r.get(i).asDouble(), r.get(i + 1).asLong()));
         }
         return out;
     }
@@ -428,7 +429,7 @@ public final class Leaderboard implements Board {
     /** Removes a member from several boards in one script. */
     static boolean remove(Store store, String metaKey, List<BoardKeys> boards, BoardOptions options, String member, boolean dropMetadata) {
         List<String> argv = List.of(options.order(), options.tieRule().wire, member(member), dropMetadata ? "1" : "0");
-        return (Long) store.eval(BoardScripts.REMOVE, scriptKeys(metaKey, boards), argv) == 1L;
+        return store.eval(BoardScripts.REMOVE, scriptKeys(metaKey, boards), argv).asLong() == 1L;
     }
 
     /** KEYS as every board script takes them: the metadata hash, then each board's keys (see {@link BoardScripts}). */

@@ -1,5 +1,7 @@
 package dev.ordo.patterns.leaderboard;
 
+import dev.ordo.patterns.store.Reply;
+
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -25,12 +27,13 @@ final class Metadata {
         return text;
     }
 
-    static Map<String, String> decode(Object reply) {
-        if (reply == null || ((String) reply).isEmpty()) {
+    static Map<String, String> decode(Reply reply) {
+        String text = reply.asString();
+        if (text == null || text.isEmpty()) {
             return Map.of();
         }
         Map<String, String> map = new LinkedHashMap<>();
-        for (String pair : ((String) reply).split("&")) {
+        for (String pair : text.split("&")) {
             int eq = pair.indexOf('=');
             map.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
                     URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));

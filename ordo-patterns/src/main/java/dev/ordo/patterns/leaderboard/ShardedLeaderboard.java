@@ -2,6 +2,7 @@ package dev.ordo.patterns.leaderboard;
 
 import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.store.Scores;
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 
@@ -168,8 +169,8 @@ public final class ShardedLeaderboard implements Board {
     @Override
     public long count() {
         long n = 0;
-        for (Object reply : store.callAll(shards.stream().map(s -> StoreCommand.of("ZCARD").key(s.key())).toList())) {
-            n += (Long) reply;
+        for (Reply reply : store.callAll(shards.stream().map(s -> StoreCommand.of("ZCARD").key(s.key())).toList())) {
+            n += reply.asLong();
         }
         return n;
     }
@@ -201,10 +202,10 @@ public final class ShardedLeaderboard implements Board {
         return store.evalAllAsync(VIEW, viewKeys(), viewArgs(score, member, -1)).thenApply(r -> rankOf(viewReplies(r)));
     }
 
-    private long rankOf(List<List<?>> views) {
+    private long rankOf(List<List<Reply>> views) {
         long before = 0;
-        for (List<?> v : views) {
-            before += (Long) v.get(options.tieRule() == TieRule.COMPETITION ? 1 : 0);
+        for (List<Reply> v : views) {
+            before += v.get(options.tieRule() == TieRule.COMPETITION ? 1 : 0).asLong();
         }
         return before + 1;
     }
@@ -269,10 +270,10 @@ public final class ShardedLeaderboard implements Board {
     }
 
     /** Every shard's top {@code n} with metadata, from the replies of RANGE on each. */
-    private List<Entry> metadataTops(int n, List<Object> replies) {
+    private List<Entry> metadataTops(int n, List<Reply> replies) {
         List<Entry> all = new ArrayList<>(n);
         for (int i = 0; i < shards.size(); i++) {
-            all.addAll(shards.get(i).entries((List<?>) replies.get(i)));
+            all.addAll(shards.get(i).entries(replies.get(i).asList()));
         }
         return all;
     }
@@ -322,12 +323,12 @@ public final class ShardedLeaderboard implements Board {
         }
 
         /** Takes the replies of the round {@link #next} gave, and decides what the next round asks. */
-        void take(List<Object> replies) {
+        void take(List<Reply> replies) {
             for (int k = 0; k < reading.size(); k++) {
                 int i = reading.get(k);
-                List<?> r = (List<?>) replies.get(k);
+                List<Reply> r = replies.get(k).asList();
                 for (int j = 0; j < r.size(); j += 2) {
-                    last[i] = new Entry((String) r.get(j), Scores.parse(r.get(j + 1)), 0, Map.of());
+                    last[i] = new Entry(r.get(j).asString(), r.get(j + 1).asDouble(), 0, Map.of());
                     all.add(last[i]);
                 }
                 have[i] += r.size() / 2;
@@ -373,11 +374,11 @@ public final class ShardedLeaderboard implements Board {
         long before = 0;
         long total = 0;
         List<Entry> near = new ArrayList<>();
-        for (List<?> v : views(score, member, size - 1)) {
-            before += (Long) v.get(0);
-            total += (Long) v.get(2);
+        for (List<Reply> v : views(score, member, size - 1)) {
+            before += v.get(0).asLong();
+            total += v.get(2).asLong();
             for (int i = 3; i < v.size(); i += 2) {
-                near.add(new Entry((String) v.get(i), Scores.parse(v.get(i + 1)), 0, Map.of()));
+                near.add(new Entry(v.get(i).asString(), v.get(i + 1).asDouble(), 0, Map.of()));
             }
         }
         near.sort(order);
@@ -404,7 +405,7 @@ public final class ShardedLeaderboard implements Board {
         for (Entry e : entries) {
             reads.add(StoreCommand.of("HGET").key(shardOf(e.member()).key() + ":meta").arg(e.member()));
         }
-        List<Object> metas = store.callAll(reads);
+        List<Reply> metas = store.callAll(reads);
         List<Entry> out = new ArrayList<>(entries.size());
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
@@ -424,20 +425,20 @@ public final class ShardedLeaderboard implements Board {
         if (!store.clustered()) {
             StoreCommand union = StoreCommand.of("ZUNIONSTORE").key(snapshot).arg(shards.size());
             shards.forEach(s -> union.key(s.key()));
-            return (Long) store.call(union);
+            return store.call(union).asLong();
         }
         String building = snapshot + ":building:" + UUID.randomUUID();
         boolean any = false;
         for (Leaderboard s : shards) {
             String cursor = "0";
             do {
-                List<?> page = (List<?>) store.call(StoreCommand.of("ZSCAN").key(s.key()).arg(cursor).arg("COUNT").arg(1000));
-                cursor = (String) page.get(0);
-                List<?> items = (List<?>) page.get(1);
+                List<Reply> page = store.call(StoreCommand.of("ZSCAN").key(s.key()).arg(cursor).arg("COUNT").arg(1000)).asList();
+                cursor = page.get(0).asString();
+                List<Reply> items = page.get(1).asList();
                 if (!items.isEmpty()) {
                     StoreCommand add = StoreCommand.of("ZADD").key(building);
                     for (int i = 0; i < items.size(); i += 2) {
-                        add.arg((String) items.get(i + 1)).arg((String) items.get(i));
+                        add.arg(items.get(i + 1).asString()).arg(items.get(i).asString());
                     }
                     store.call(add);
                     if (!any) {
@@ -453,7 +454,7 @@ public final class ShardedLeaderboard implements Board {
         }
         store.call(StoreCommand.of("PERSIST").key(building));
         store.call(StoreCommand.of("RENAME").key(building).key(snapshot));
-        return (Long) store.call(StoreCommand.of("ZCARD").key(snapshot));
+        return store.call(StoreCommand.of("ZCARD").key(snapshot)).asLong();
     }
 
     /**
@@ -496,14 +497,14 @@ public final class ShardedLeaderboard implements Board {
                     : StoreCommand.of("ZCOUNT").key(s.key()).arg("-inf").arg(bound));
         }
         long n = 0;
-        for (Object reply : store.callAll(counts)) {
-            n += (Long) reply;
+        for (Reply reply : store.callAll(counts)) {
+            n += reply.asLong();
         }
         return n;
     }
 
     /** Each shard's {@link #VIEW} of (score, member), read together. */
-    private List<List<?>> views(double score, String member, int reach) {
+    private List<List<Reply>> views(double score, String member, int reach) {
         return viewReplies(store.evalAll(VIEW, viewKeys(), viewArgs(score, member, reach)));
     }
 
@@ -520,10 +521,10 @@ public final class ShardedLeaderboard implements Board {
         return Collections.nCopies(shards.size(), args);
     }
 
-    private static List<List<?>> viewReplies(List<Object> replies) {
-        List<List<?>> views = new ArrayList<>(replies.size());
-        for (Object reply : replies) {
-            views.add((List<?>) reply);
+    private static List<List<Reply>> viewReplies(List<Reply> replies) {
+        List<List<Reply>> views = new ArrayList<>(replies.size());
+        for (Reply reply : replies) {
+            views.add(reply.asList());
         }
         return views;
     }

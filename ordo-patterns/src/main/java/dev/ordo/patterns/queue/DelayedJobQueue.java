@@ -1,6 +1,8 @@
 package dev.ordo.patterns.queue;
 
 import dev.ordo.patterns.store.StoreCommand;
+import dev.ordo.patterns.store.Codec;
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 
@@ -27,8 +29,13 @@ import java.util.concurrent.CompletionStage;
  * that blocked workers wait on (BZPOPMIN): scheduling n jobs adds min(n, 16) of them, waking as
  * many workers. Invariant: a live job is in exactly one of
  * delayed, ready, inflight and dead, and has a payload.
+ *
+ * <p>Payloads are strings unless the queue was created with a {@link Codec}, which turns each
+ * payload into the text stored and back.
+ *
+ * @param <T> the payloads' type
  */
-public final class DelayedJobQueue {
+public final class DelayedJobQueue<T> {
     /** What scheduling an id that already exists does. */
     public enum OnDuplicate {
         /** Leave the existing job as it is; its due time comes back null. */
@@ -85,19 +92,19 @@ public final class DelayedJobQueue {
      * A job to schedule.
      *
      * @param id       unique within the queue
-     * @param payload  anything, returned with the job
+     * @param payload  anything, returned with the job (at most {@link PriorityJobQueue#MAX_PAYLOAD} characters once encoded)
      * @param priority 0 (most urgent) to {@link PriorityJobQueue#MAX_PRIORITY}, among jobs already due
      * @param due      when it falls due
+     * @param <T>      the payload's type
      */
-    public record NewJob(String id, String payload, int priority, Due due) {
-        /** Checks every field: an id of 1 to {@link #MAX_ID} characters, a payload of at most {@link PriorityJobQueue#MAX_PAYLOAD}, a valid priority. */
+    public record NewJob<T>(String id, T payload, int priority, Due due) {
+        /** Checks every field: an id of 1 to {@link #MAX_ID} characters, a payload, a valid priority. */
         public NewJob {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(payload, "payload");
             Objects.requireNonNull(due, "due");
-            if (id.isEmpty() || id.length() > MAX_ID || payload.length() > PriorityJobQueue.MAX_PAYLOAD) {
-                throw new IllegalArgumentException("a job id holds 1 to " + MAX_ID + " characters and a payload at most "
-                        + PriorityJobQueue.MAX_PAYLOAD);
+            if (id.isEmpty() || id.length() > MAX_ID) {
+                throw new IllegalArgumentException("a job id holds 1 to " + MAX_ID + " characters, got " + id.length());
             }
             PriorityJobQueue.checkPriority(priority);
         }
@@ -113,8 +120,15 @@ public final class DelayedJobQueue {
         NOT_CLAIMED
     }
 
-    /** A dead letter: the job and why its last attempt failed. */
-    public record DeadJob(String id, String payload, String reason) {
+    /**
+     * A dead letter: the job and why its last attempt failed.
+     *
+     * @param id      the job's id
+     * @param payload what was scheduled, decoded by the queue's codec
+     * @param reason  the reason its last nack gave
+     * @param <T>     the payload's type
+     */
+    public record DeadJob<T>(String id, T payload, String reason) {
     }
 
     /** How many jobs are in each state. */
@@ -163,19 +177,26 @@ public final class DelayedJobQueue {
     private final Store store;
     private final Options options;
     private final List<String> keys;
+    private final Codec<T> codec;
 
-    /** The queue called {@code name} with {@link Options#defaults()} (no braces: its keys share the hash tag {@code {name}}). */
-    public static DelayedJobQueue create(Store store, String name) {
-        return new DelayedJobQueue(store, name, Options.defaults());
+    /** The queue of string payloads called {@code name} with {@link Options#defaults()} (no braces: its keys share the hash tag {@code {name}}). */
+    public static DelayedJobQueue<String> create(Store store, String name) {
+        return new DelayedJobQueue<>(store, name, Options.defaults(), Codec.strings());
     }
 
-    /** The queue called {@code name} with {@code options} (no braces: its keys share the hash tag {@code {name}}). */
-    public static DelayedJobQueue create(Store store, String name, Options options) {
-        return new DelayedJobQueue(store, name, options);
+    /** The queue of string payloads called {@code name} with {@code options} (no braces: its keys share the hash tag {@code {name}}). */
+    public static DelayedJobQueue<String> create(Store store, String name, Options options) {
+        return new DelayedJobQueue<>(store, name, options, Codec.strings());
     }
 
-    private DelayedJobQueue(Store store, String name, Options options) {
+    /** The queue called {@code name} with {@code options}, whose payloads {@code codec} stores as text. */
+    public static <T> DelayedJobQueue<T> create(Store store, String name, Options options, Codec<T> codec) {
+        return new DelayedJobQueue<>(store, name, options, codec);
+    }
+
+    private DelayedJobQueue(Store store, String name, Options options, Codec<T> codec) {
         this.store = Objects.requireNonNull(store, "store");
+        this.codec = Objects.requireNonNull(codec, "codec");
         this.options = Objects.requireNonNull(options, "options");
         String prefix = PriorityJobQueue.keyPrefix(name);
         List<String> k = new ArrayList<>();
@@ -186,13 +207,13 @@ public final class DelayedJobQueue {
     }
 
     /** Schedules a job of priority 0; false when the id exists already (nothing changes). */
-    public boolean schedule(String id, String payload, Due due) {
-        return scheduleAll(List.of(new NewJob(id, payload, 0, due)), OnDuplicate.REJECT).get(0) != null;
+    public boolean schedule(String id, T payload, Due due) {
+        return scheduleAll(List.of(new NewJob<>(id, payload, 0, due)), OnDuplicate.REJECT).get(0) != null;
     }
 
     /** {@link #schedule}, without blocking; bad arguments are thrown at once. */
-    public CompletionStage<Boolean> scheduleAsync(String id, String payload, Due due) {
-        return scheduleAllAsync(List.of(new NewJob(id, payload, 0, due)), OnDuplicate.REJECT).thenApply(due1 -> due1.get(0) != null);
+    public CompletionStage<Boolean> scheduleAsync(String id, T payload, Due due) {
+        return scheduleAllAsync(List.of(new NewJob<>(id, payload, 0, due)), OnDuplicate.REJECT).thenApply(due1 -> due1.get(0) != null);
     }
 
     /**
@@ -200,102 +221,106 @@ public final class DelayedJobQueue {
      * existed and {@code onDuplicate} is REJECT. REPLACE starts an existing job afresh (new payload,
      * due time and attempts, whatever state it was in).
      */
-    public List<Instant> scheduleAll(List<NewJob> jobs, OnDuplicate onDuplicate) {
+    public List<Instant> scheduleAll(List<NewJob<T>> jobs, OnDuplicate onDuplicate) {
         return dueTimes(store.eval(SCHEDULE, keys, scheduleArgs(jobs, onDuplicate)));
     }
 
     /** {@link #scheduleAll}, without blocking; bad arguments are thrown at once. */
-    public CompletionStage<List<Instant>> scheduleAllAsync(List<NewJob> jobs, OnDuplicate onDuplicate) {
+    public CompletionStage<List<Instant>> scheduleAllAsync(List<NewJob<T>> jobs, OnDuplicate onDuplicate) {
         return store.evalAsync(SCHEDULE, keys, scheduleArgs(jobs, onDuplicate)).thenApply(DelayedJobQueue::dueTimes);
     }
 
-    private static List<String> scheduleArgs(List<NewJob> jobs, OnDuplicate onDuplicate) {
+    private List<String> scheduleArgs(List<NewJob<T>> jobs, OnDuplicate onDuplicate) {
         checkBatch(jobs.size());
         List<String> args = new ArrayList<>(1 + 4 * jobs.size());
         args.add(onDuplicate.name());
-        for (NewJob j : jobs) {
+        for (NewJob<T> j : jobs) {
+            String payload = codec.encode(j.payload());
+            if (payload.length() > PriorityJobQueue.MAX_PAYLOAD) {
+                throw new IllegalArgumentException("a payload holds at most " + PriorityJobQueue.MAX_PAYLOAD + " characters, got " + payload.length());
+            }
             args.add(j.id());
-            args.add(j.payload());
+            args.add(payload);
             args.add(Integer.toString(j.priority()));
             args.add(j.due().wire());
         }
         return args;
     }
 
-    private static List<Instant> dueTimes(Object reply) {
-        List<?> r = (List<?>) reply;
+    private static List<Instant> dueTimes(Reply reply) {
+        List<Reply> r = reply.asList();
         List<Instant> out = new ArrayList<>(r.size() / 2);
         for (int i = 0; i < r.size(); i += 2) {
-            out.add((Long) r.get(i) == 1L ? Instant.ofEpochMilli((Long) r.get(i + 1)) : null);
+            out.add(r.get(i).asLong() == 1L ? Instant.ofEpochMilli(r.get(i + 1).asLong()) : null);
         }
         return out;
     }
 
     /** Removes the job whatever its state; true if it existed. */
     public boolean cancel(String id) {
-        return (Long) store.eval(CANCEL, keys, List.of(id)) == 1L;
+        return store.eval(CANCEL, keys, List.of(id)).asLong() == 1L;
     }
 
     /** Moves a waiting job (not claimed, not dead) to a new due time; true if it was waiting. */
     public boolean reschedule(String id, Due due) {
-        return (Long) store.eval(RESCHEDULE, keys, List.of(id, due.wire())) == 1L;
+        return store.eval(RESCHEDULE, keys, List.of(id, due.wire())).asLong() == 1L;
     }
 
     /** Claims up to {@code max} due jobs, most urgent first, without waiting. */
-    public List<ClaimedJob> claim(int max) {
+    public List<ClaimedJob<T>> claim(int max) {
         checkBatch(max);
-        List<?> r = (List<?>) store.eval(CLAIM, keys, List.of(Integer.toString(max),
-                Long.toString(options.visibilityTimeout().toMillis()), Integer.toString(options.maxAttempts())));
-        Instant now = Instant.ofEpochMilli((Long) r.get(0));
-        List<ClaimedJob> out = new ArrayList<>((r.size() - 1) / 6);
+        List<Reply> r = store.eval(CLAIM, keys, List.of(Integer.toString(max),
+                Long.toString(options.visibilityTimeout().toMillis()), Integer.toString(options.maxAttempts()))).asList();
+        Instant now = Instant.ofEpochMilli(r.get(0).asLong());
+        List<ClaimedJob<T>> out = new ArrayList<>((r.size() - 1) / 6);
         for (int i = 1; i < r.size(); i += 6) {
-            out.add(new ClaimedJob((String) r.get(i), (String) r.get(i + 1), ((Long) r.get(i + 2)).intValue(),
-                    ((Long) r.get(i + 3)).intValue(), Instant.ofEpochMilli((Long) r.get(i + 4)), now, (Long) r.get(i + 5)));
+            out.add(new ClaimedJob<>(r.get(i).asString(), codec.decode(r.get(i + 1).asString()), (int) r.get(i + 2).asLong(),
+                    (int) r.get(i + 3).asLong(), Instant.ofEpochMilli(r.get(i + 4).asLong()), now, r.get(i + 5).asLong()));
         }
         return out;
     }
 
     /** Ends a job; false when this claim is no longer the job's latest (its timeout passed and it was claimed again, say). */
-    public boolean ack(ClaimedJob job) {
+    public boolean ack(ClaimedJob<?> job) {
         return ackAll(List.of(job)) == 1;
     }
 
     /** Ends jobs in one step; returns how many were still their latest claim. */
-    public int ackAll(List<ClaimedJob> jobs) {
+    public int ackAll(List<? extends ClaimedJob<?>> jobs) {
         checkBatch(jobs.size());
         List<String> args = new ArrayList<>(2 * jobs.size());
-        for (ClaimedJob j : jobs) {
+        for (ClaimedJob<?> j : jobs) {
             args.add(j.id());
             args.add(Long.toString(j.claimToken()));
         }
-        return ((Long) store.eval(ACK, keys, args)).intValue();
+        return (int) store.eval(ACK, keys, args).asLong();
     }
 
     /** Reports a failed attempt: the job is retried after the backoff, or becomes a dead letter with {@code reason}. */
-    public NackOutcome nack(ClaimedJob job, String reason) {
+    public NackOutcome nack(ClaimedJob<?> job, String reason) {
         String why = Objects.requireNonNull(reason, "reason");
         if (why.length() > MAX_REASON) {
             why = why.substring(0, MAX_REASON);
         }
-        long r = (Long) store.eval(NACK, keys, List.of(job.id(), Long.toString(job.claimToken()), why,
+        long r = store.eval(NACK, keys, List.of(job.id(), Long.toString(job.claimToken()), why,
                 Long.toString(options.backoff().delayAfter(job.attempt()).toMillis()), Integer.toString(options.maxAttempts()),
-                Integer.toString(job.attempt())));
+                Integer.toString(job.attempt()))).asLong();
         return r == 1 ? NackOutcome.RETRY_SCHEDULED : r == 2 ? NackOutcome.DEAD : NackOutcome.NOT_CLAIMED;
     }
 
     /** How many jobs wait for their time, are due, are claimed, and are dead. */
     public Counts counts() {
-        List<?> r = (List<?>) store.eval(COUNTS, keys, List.of());
-        return new Counts((Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+        List<Reply> r = store.eval(COUNTS, keys, List.of()).asList();
+        return new Counts(r.get(0).asLong(), r.get(1).asLong(), r.get(2).asLong(), r.get(3).asLong());
     }
 
     /** Up to {@code max} dead letters, oldest first. */
-    public List<DeadJob> deadLetters(int max) {
+    public List<DeadJob<T>> deadLetters(int max) {
         checkBatch(max);
-        List<?> r = (List<?>) store.eval(DEAD, keys, List.of(Integer.toString(max)));
-        List<DeadJob> out = new ArrayList<>(r.size() / 3);
+        List<Reply> r = store.eval(DEAD, keys, List.of(Integer.toString(max))).asList();
+        List<DeadJob<T>> out = new ArrayList<>(r.size() / 3);
         for (int i = 0; i < r.size(); i += 3) {
-            out.add(new DeadJob((String) r.get(i), (String) r.get(i + 1), (String) r.get(i + 2)));
+            out.add(new DeadJob<>(r.get(i).asString(), codec.decode(r.get(i + 1).asString()), r.get(i + 2).asString()));
         }
         return out;
     }
@@ -303,13 +328,13 @@ public final class DelayedJobQueue {
     /** Gives dead letters among {@code ids} fresh attempts, due now; returns how many. */
     public int retryDead(List<String> ids) {
         checkBatch(ids.size());
-        return ((Long) store.eval(RETRY_DEAD, keys, ids)).intValue();
+        return (int) store.eval(RETRY_DEAD, keys, ids).asLong();
     }
 
     /** Deletes up to {@code max} dead letters, oldest first; returns how many. */
     public int purgeDead(int max) {
         checkBatch(max);
-        return ((Long) store.eval(PURGE_DEAD, keys, List.of(Integer.toString(max)))).intValue();
+        return (int) store.eval(PURGE_DEAD, keys, List.of(Integer.toString(max))).asLong();
     }
 
     /** A worker with its own connection, for claims that wait. */
@@ -339,16 +364,16 @@ public final class DelayedJobQueue {
         }
 
         /** Claims up to {@code max} due jobs, waiting up to {@code wait} for the first; empty when none came. */
-        public List<ClaimedJob> claim(int max, Duration wait) {
+        public List<ClaimedJob<T>> claim(int max, Duration wait) {
             long deadline = System.nanoTime() + wait.toNanos();
             while (true) {
-                List<ClaimedJob> jobs = DelayedJobQueue.this.claim(max);
+                List<ClaimedJob<T>> jobs = DelayedJobQueue.this.claim(max);
                 long left = (deadline - System.nanoTime()) / 1_000_000;
                 if (!jobs.isEmpty() || left <= 0) {
                     return jobs;
                 }
-                List<?> c = (List<?>) store.eval(COUNTS, keys, List.of());
-                long untilNext = (Long) c.get(4);
+                List<Reply> c = store.eval(COUNTS, keys, List.of()).asList();
+                long untilNext = c.get(4).asLong();
                 long block = Math.min(left, MAX_BLOCK_MILLIS);
                 if (untilNext >= 0) {
                     block = Math.min(block, untilNext + 1);

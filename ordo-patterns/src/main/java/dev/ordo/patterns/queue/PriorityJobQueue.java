@@ -1,6 +1,8 @@
 package dev.ordo.patterns.queue;
 
 import dev.ordo.patterns.store.StoreCommand;
+import dev.ordo.patterns.store.Codec;
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 
@@ -23,14 +25,19 @@ import java.util.concurrent.CompletionStage;
  * in the member, taking a job is one ZPOPMIN or BZPOPMIN: a job is handed to exactly one consumer
  * and nothing is left behind. Offers are scripts (INCR and ZADD together).
  *
+ * <p>Payloads are strings unless the queue was created with a {@link Codec}, which turns each
+ * payload into the text stored and back.
+ *
  * <p>Thread-safe. Blocking takes need a {@link Worker}, which holds its own connection.
+ *
+ * @param <T> the payloads' type
  */
-public final class PriorityJobQueue {
+public final class PriorityJobQueue<T> {
     /** The least urgent priority; 0 is the most urgent. */
     public static final int MAX_PRIORITY = 1023;
     /** The most jobs one offer or poll may carry. */
     public static final int MAX_BATCH = 1000;
-    /** The longest payload accepted, in characters. */
+    /** The longest payload accepted, in characters as stored (encoded). */
     public static final int MAX_PAYLOAD = 512 * 1024;
 
     private static final double PRIORITY_UNIT = 8796093022208.0; // 2^43
@@ -41,14 +48,21 @@ public final class PriorityJobQueue {
     private final Store store;
     private final String jobs;
     private final String seq;
+    private final Codec<T> codec;
 
-    /** The queue called {@code name} (no braces: its keys share the hash tag {@code {name}}). */
-    public static PriorityJobQueue create(Store store, String name) {
-        return new PriorityJobQueue(store, name);
+    /** The queue of string payloads called {@code name} (no braces: its keys share the hash tag {@code {name}}). */
+    public static PriorityJobQueue<String> create(Store store, String name) {
+        return new PriorityJobQueue<>(store, name, Codec.strings());
     }
 
-    private PriorityJobQueue(Store store, String name) {
+    /** The queue called {@code name} whose payloads {@code codec} stores as text. */
+    public static <T> PriorityJobQueue<T> create(Store store, String name, Codec<T> codec) {
+        return new PriorityJobQueue<>(store, name, codec);
+    }
+
+    private PriorityJobQueue(Store store, String name, Codec<T> codec) {
         this.store = Objects.requireNonNull(store, "store");
+        this.codec = Objects.requireNonNull(codec, "codec");
         this.jobs = keyPrefix(name) + "jobs";
         this.seq = keyPrefix(name) + "seq";
     }
@@ -69,27 +83,27 @@ public final class PriorityJobQueue {
     }
 
     /** Adds a job; returns its id. */
-    public long offer(int priority, String payload) {
+    public long offer(int priority, T payload) {
         return offerAll(priority, List.of(payload)).get(0);
     }
 
     /** {@link #offer}, without blocking; bad arguments are thrown at once. */
-    public CompletionStage<Long> offerAsync(int priority, String payload) {
+    public CompletionStage<Long> offerAsync(int priority, T payload) {
         return offerAllAsync(priority, List.of(payload)).thenApply(ids -> ids.get(0));
     }
 
     /** Adds jobs of one priority, in order (they keep that order); returns their ids. */
-    public List<Long> offerAll(int priority, List<String> payloads) {
+    public List<Long> offerAll(int priority, List<T> payloads) {
         return ids(store.eval(OFFER, List.of(jobs, seq), offerArgs(priority, payloads)));
     }
 
     /** {@link #offerAll}, without blocking; bad arguments are thrown at once. */
-    public CompletionStage<List<Long>> offerAllAsync(int priority, List<String> payloads) {
+    public CompletionStage<List<Long>> offerAllAsync(int priority, List<T> payloads) {
         return store.evalAsync(OFFER, List.of(jobs, seq), offerArgs(priority, payloads)).thenApply(PriorityJobQueue::ids);
     }
 
     /** ARGV of {@link #OFFER}; refuses a bad priority, batch or payload. */
-    private static List<String> offerArgs(int priority, List<String> payloads) {
+    private List<String> offerArgs(int priority, List<T> payloads) {
         checkPriority(priority);
         if (payloads.isEmpty() || payloads.size() > MAX_BATCH) {
             throw new IllegalArgumentException("an offer carries 1 to " + MAX_BATCH + " jobs, got " + payloads.size());
@@ -97,8 +111,9 @@ public final class PriorityJobQueue {
         List<String> args = new ArrayList<>(payloads.size() + 2);
         args.add("8796093022208");
         args.add(Integer.toString(priority));
-        for (String p : payloads) {
-            if (Objects.requireNonNull(p, "payload").length() > MAX_PAYLOAD) {
+        for (T payload : payloads) {
+            String p = codec.encode(Objects.requireNonNull(payload, "payload"));
+            if (p.length() > MAX_PAYLOAD) {
                 throw new IllegalArgumentException("a payload holds at most " + MAX_PAYLOAD + " characters, got " + p.length());
             }
             args.add(p);
@@ -106,42 +121,42 @@ public final class PriorityJobQueue {
         return args;
     }
 
-    private static List<Long> ids(Object reply) {
-        List<?> ids = (List<?>) reply;
+    private static List<Long> ids(Reply reply) {
+        List<Reply> ids = reply.asList();
         List<Long> out = new ArrayList<>(ids.size());
-        ids.forEach(id -> out.add((Long) id));
+        ids.forEach(id -> out.add(id.asLong()));
         return out;
     }
 
     /** Takes the most urgent job, or empty when the queue is empty. */
-    public Optional<Job> poll() {
-        List<Job> one = poll(1);
+    public Optional<Job<T>> poll() {
+        List<Job<T>> one = poll(1);
         return one.isEmpty() ? Optional.empty() : Optional.of(one.get(0));
     }
 
     /** Takes up to {@code max} jobs, most urgent first. */
-    public List<Job> poll(int max) {
+    public List<Job<T>> poll(int max) {
         if (max < 1 || max > MAX_BATCH) {
             throw new IllegalArgumentException("poll takes 1 to " + MAX_BATCH + " jobs, got " + max);
         }
-        List<?> r = (List<?>) store.call(StoreCommand.of("ZPOPMIN").key(jobs).arg(max));
-        List<Job> out = new ArrayList<>(r.size() / 2);
+        List<Reply> r = store.call(StoreCommand.of("ZPOPMIN").key(jobs).arg(max)).asList();
+        List<Job<T>> out = new ArrayList<>(r.size() / 2);
         for (int i = 0; i < r.size(); i += 2) {
-            out.add(job((String) r.get(i), (String) r.get(i + 1)));
+            out.add(job(r.get(i).asString(), r.get(i + 1).asString()));
         }
         return out;
     }
 
     /** How many jobs wait. */
     public long size() {
-        return (Long) store.call(StoreCommand.of("ZCARD").key(jobs));
+        return store.call(StoreCommand.of("ZCARD").key(jobs)).asLong();
     }
 
     /** How many jobs of {@code priority} wait. */
     public long size(int priority) {
         checkPriority(priority);
-        return (Long) store.call(StoreCommand.of("ZCOUNT").key(jobs).arg((long) (priority * PRIORITY_UNIT))
-                .arg("(" + (long) ((priority + 1) * PRIORITY_UNIT)));
+        return store.call(StoreCommand.of("ZCOUNT").key(jobs).arg((long) (priority * PRIORITY_UNIT))
+                .arg("(" + (long) ((priority + 1) * PRIORITY_UNIT))).asLong();
     }
 
     /** A worker with its own connection, for blocking takes; close it when done. */
@@ -149,11 +164,11 @@ public final class PriorityJobQueue {
         return new Worker(store.dedicated());
     }
 
-    private static Job job(String member, String score) {
+    private Job<T> job(String member, String score) {
         int colon = member.indexOf(':');
         long id = Long.parseLong(member.substring(0, colon));
         int priority = (int) Math.floor(Double.parseDouble(score) / PRIORITY_UNIT);
-        return new Job(id, priority, member.substring(colon + 1));
+        return new Job<>(id, priority, codec.decode(member.substring(colon + 1)));
     }
 
     /** Takes jobs, waiting for them (BZPOPMIN) on a connection of its own. Not for sharing between threads. */
@@ -172,20 +187,20 @@ public final class PriorityJobQueue {
          * one; empty when none came. When the wait fails, the connection is replaced: a take
          * abandoned by the client must not stay blocked on the server and swallow a job.
          */
-        public Optional<Job> take(Duration timeout) {
+        public Optional<Job<T>> take(Duration timeout) {
             if (timeout.toMillis() < 1 || timeout.compareTo(MAX_WAIT) > 0) {
                 throw new IllegalArgumentException("a take waits from 1 ms to " + MAX_WAIT + ", got " + timeout);
             }
             String seconds = java.math.BigDecimal.valueOf(timeout.toMillis(), 3).toPlainString();
-            List<?> r;
+            List<Reply> r;
             try {
-                r = (List<?>) connection.call(StoreCommand.of("BZPOPMIN").key(jobs).arg(seconds));
+                r = connection.call(StoreCommand.of("BZPOPMIN").key(jobs).arg(seconds)).asList();
             } catch (RuntimeException e) {
                 connection.close();
                 connection = store.dedicated();
                 throw e;
             }
-            return r == null ? Optional.empty() : Optional.of(job((String) r.get(1), (String) r.get(2)));
+            return r == null ? Optional.empty() : Optional.of(job(r.get(1).asString(), r.get(2).asString()));
         }
 
         @Override

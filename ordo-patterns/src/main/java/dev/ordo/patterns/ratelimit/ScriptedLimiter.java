@@ -1,5 +1,6 @@
 package dev.ordo.patterns.ratelimit;
 
+import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.Store;
 
@@ -101,8 +102,8 @@ abstract class ScriptedLimiter implements RateLimiter {
         return keys;
     }
 
-    private static Timed timed(Object reply) {
-        List<?> r = (List<?>) reply;
-        return new Timed(new Decision((Long) r.get(0) == 1L, (Long) r.get(1), Duration.of((Long) r.get(2), java.time.temporal.ChronoUnit.MICROS)), (Long) r.get(3));
+    private static Timed timed(Reply reply) {
+        List<Reply> r = reply.asList();
+        return new Timed(new Decision(r.get(0).asLong() == 1L, r.get(1).asLong(), Duration.of(r.get(2).asLong(), java.time.temporal.ChronoUnit.MICROS)), r.get(3).asLong());
     }
 }

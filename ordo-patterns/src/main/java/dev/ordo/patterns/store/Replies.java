@@ -16,8 +16,8 @@ final class Replies {
      * Collects {@code reply.apply(i)} for i in 0..count-1, in order. A {@link StoreException}
      * does not stop the others: the first one is thrown once all have answered.
      */
-    static List<Object> each(int count, IntFunction<Object> reply) {
-        List<Object> replies = new ArrayList<>(count);
+    static List<Reply> each(int count, IntFunction<Reply> reply) {
+        List<Reply> replies = new ArrayList<>(count);
         StoreException first = null;
         for (int i = 0; i < count; i++) {
             try {
@@ -34,21 +34,21 @@ final class Replies {
     }
 
     /** The replies of every stage in order, once all have answered; failed with the first failure (in order) if any failed. */
-    static CompletionStage<List<Object>> all(List<CompletionStage<Object>> stages) {
+    static CompletionStage<List<Reply>> all(List<CompletionStage<Reply>> stages) {
         CompletableFuture<?>[] futures = new CompletableFuture<?>[stages.size()];
         for (int i = 0; i < futures.length; i++) {
             futures[i] = stages.get(i).toCompletableFuture();
         }
-        CompletableFuture<List<Object>> out = new CompletableFuture<>();
+        CompletableFuture<List<Reply>> out = new CompletableFuture<>();
         CompletableFuture.allOf(futures).whenComplete((ignored, failure) -> {
-            List<Object> replies = new ArrayList<>(futures.length);
+            List<Reply> replies = new ArrayList<>(futures.length);
             for (CompletableFuture<?> f : futures) {
                 if (f.isCompletedExceptionally()) {
                     Throwable cause = f.handle((v, e) -> e).join();
                     out.completeExceptionally(cause instanceof CompletionException c && c.getCause() != null ? c.getCause() : cause);
                     return;
                 }
-                replies.add(f.join());
+                replies.add((Reply) f.join());
             }
             out.complete(replies);
         });

@@ -35,8 +35,7 @@ public final class Scores {
      * numbers of up to 18 digits, what boards mostly hold, are read as a {@code long} and
      * converted, which rounds as the general parser does and takes a fraction of its time.
      */
-    public static double parse(Object reply) {
-        String s = (String) reply;
+    public static double parse(String s) {
         int n = s.length();
         boolean negative = n > 0 && s.charAt(0) == '-';
         int i = negative ? 1 : 0;

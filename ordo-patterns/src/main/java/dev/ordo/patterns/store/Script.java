@@ -34,14 +34,14 @@ public final class Script {
          * Where the script returns {@code redis.error_reply(text)}, the twin throws a {@link
          * StoreException} with that text, as the store does for the script.
          */
-        Object run(Calls redis, List<String> keys, List<String> args);
+        Reply run(Calls redis, List<String> keys, List<String> args);
     }
 
     /** What a {@link Local} runs its commands through: redis.call, for Java. */
     @FunctionalInterface
     public interface Calls {
         /** Runs a command; returns its reply as a {@link Store} gives it, or throws {@link StoreException}. */
-        Object call(String... args);
+        Reply call(String... args);
     }
 
     /** A script with no twin: every store runs the Lua. */

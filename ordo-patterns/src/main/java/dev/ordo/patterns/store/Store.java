@@ -13,9 +13,8 @@ import java.util.function.Supplier;
  * (ordo-patterns-embedded: Ordo in the same process), and {@code LettuceStore}
  * (ordo-patterns-lettuce) against one server (Ordo or Redis) or a Redis Cluster.
  *
- * <p>Replies arrive as plain Java objects, the same from every adapter: integers as {@link Long},
- * bulk and status strings as {@link String} (UTF-8), nil as {@code null}, arrays as {@link List}.
- * An error reply is thrown as {@link StoreException} carrying Redis's text. Keys and arguments are
+ * <p>Replies arrive as {@link Reply} values, the same from every adapter (integers, UTF-8 strings,
+ * nil, arrays). An error reply is thrown as {@link StoreException} carrying Redis's text. Keys and arguments are
  * strings, sent as UTF-8.
  *
  * <p>Every call has a non-blocking twin ({@link #callAsync}, {@link #evalAsync}, ...) returning a
@@ -29,17 +28,17 @@ import java.util.function.Supplier;
  */
 public interface Store extends AutoCloseable {
     /** Runs one command; returns its reply or throws {@link StoreException}. */
-    Object call(StoreCommand command);
+    Reply call(StoreCommand command);
 
     /** Runs a script atomically: EVALSHA, then EVAL when the server answers NOSCRIPT. */
-    Object eval(Script script, List<String> keys, List<String> args);
+    Reply eval(Script script, List<String> keys, List<String> args);
 
     /**
      * Runs independent commands together, pipelined on one connection and in parallel across a
      * cluster's nodes, and returns their replies in order. The group is not atomic: each command
      * is. When any fails, the first failure is thrown once all have answered.
      */
-    default List<Object> callAll(List<StoreCommand> commands) {
+    default List<Reply> callAll(List<StoreCommand> commands) {
         return Replies.each(commands.size(), i -> call(commands.get(i)));
     }
 
@@ -47,23 +46,23 @@ public interface Store extends AutoCloseable {
      * Runs {@code script} once per pair of {@code keys.get(i)} and {@code args.get(i)}, together as
      * {@link #callAll} runs commands; replies in order.
      */
-    default List<Object> evalAll(Script script, List<List<String>> keys, List<List<String>> args) {
+    default List<Reply> evalAll(Script script, List<List<String>> keys, List<List<String>> args) {
         return Replies.each(keys.size(), i -> eval(script, keys.get(i), args.get(i)));
     }
 
     /** {@link #call}, without blocking: the stage completes with the reply or fails with a {@link StoreException}. */
-    default CompletionStage<Object> callAsync(StoreCommand command) {
+    default CompletionStage<Reply> callAsync(StoreCommand command) {
         return inline(() -> call(command));
     }
 
     /** {@link #eval}, without blocking: the stage completes with the reply or fails with a {@link StoreException}. */
-    default CompletionStage<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+    default CompletionStage<Reply> evalAsync(Script script, List<String> keys, List<String> args) {
         return inline(() -> eval(script, keys, args));
     }
 
     /** {@link #callAll}, without blocking: the stage fails with the first failure once all have answered. */
-    default CompletionStage<List<Object>> callAllAsync(List<StoreCommand> commands) {
-        List<CompletionStage<Object>> stages = new ArrayList<>(commands.size());
+    default CompletionStage<List<Reply>> callAllAsync(List<StoreCommand> commands) {
+        List<CompletionStage<Reply>> stages = new ArrayList<>(commands.size());
         for (StoreCommand c : commands) {
             stages.add(callAsync(c));
         }
@@ -71,8 +70,8 @@ public interface Store extends AutoCloseable {
     }
 
     /** {@link #evalAll}, without blocking: the stage fails with the first failure once all have answered. */
-    default CompletionStage<List<Object>> evalAllAsync(Script script, List<List<String>> keys, List<List<String>> args) {
-        List<CompletionStage<Object>> stages = new ArrayList<>(keys.size());
+    default CompletionStage<List<Reply>> evalAllAsync(Script script, List<List<String>> keys, List<List<String>> args) {
+        List<CompletionStage<Reply>> stages = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
             stages.add(evalAsync(script, keys.get(i), args.get(i)));
         }
