@@ -1,6 +1,6 @@
 package dev.ordo.engine.acl;
 
-import dev.ordo.engine.config.Glob;
+import dev.ordo.engine.match.Glob;
 import dev.ordo.engine.error.Errors;
 
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.number.LongDouble;
 import dev.ordo.engine.value.Value;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;

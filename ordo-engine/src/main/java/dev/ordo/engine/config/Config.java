@@ -1,6 +1,7 @@
 package dev.ordo.engine.config;
 
 import dev.ordo.engine.list.ListValue;
+import dev.ordo.engine.match.Glob;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.Errors;
 import dev.ordo.engine.number.Decimal;

@@ -1,6 +1,6 @@
 package dev.ordo.engine.pubsub;
 
-import dev.ordo.engine.config.Glob;
+import dev.ordo.engine.match.Glob;
 import dev.ordo.engine.keyspace.Key;
 
 import java.util.ArrayList;

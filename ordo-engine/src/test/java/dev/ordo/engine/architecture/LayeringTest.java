@@ -14,8 +14,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 /**
  * Keeps the engine's packages layered as the README's architecture section draws them. From the
  * bottom: foundations that import nothing else of the engine (time, memory, numbers, errors,
- * byte codecs, the value contract); the value types; configuration; services over the keyspace
- * (Pub/Sub, ACL); the commands and scripting; persistence; and the {@code Engine} on top, which
+ * byte codecs, the value contract, glob matching, the emulated Redis version); the value types;
+ * configuration; services over the keyspace (Pub/Sub, ACL); the commands and scripting; persistence; and the {@code Engine} on top, which
  * wires them together. No package cycle anywhere.
  */
 class LayeringTest {
@@ -45,7 +45,8 @@ class LayeringTest {
         ArchRule rule = layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("Foundation").definedBy("dev.ordo.engine.time..", "dev.ordo.engine.memory..",
                         "dev.ordo.engine.number..", "dev.ordo.engine.error..", "dev.ordo.engine.encoding..",
-                        "dev.ordo.engine.internal..", "dev.ordo.engine.value..")
+                        "dev.ordo.engine.internal..", "dev.ordo.engine.value..", "dev.ordo.engine.match..",
+                        "dev.ordo.engine.version..")
                 .layer("Types").definedBy("dev.ordo.engine.zset..", "dev.ordo.engine.list..", "dev.ordo.engine.keyspace..")
                 .layer("Config").definedBy("dev.ordo.engine.config..")
                 .layer("Services").definedBy("dev.ordo.engine.pubsub..", "dev.ordo.engine.acl..")
