@@ -3,6 +3,7 @@ package dev.ordo.engine;
 import dev.ordo.engine.command.ObjectReplyWriter;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.host.HostedEngine;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
@@ -21,13 +22,13 @@ import java.util.function.Function;
  * killed, a call throws {@link IllegalStateException}, and so does a call blocked at the time.
  */
 public final class EmbeddedClient implements AutoCloseable {
-    private final Engine engine;
+    private final EngineCore engine;
     private final Session session;
     private final boolean textBulks;
     private volatile boolean closed;
     private volatile CompletableFuture<Void> waiting;
 
-    EmbeddedClient(Engine engine, boolean textBulks) {
+    EmbeddedClient(EngineCore engine, boolean textBulks) {
         this.engine = engine;
         this.session = engine.newSession();
         this.textBulks = textBulks;
@@ -57,7 +58,7 @@ public final class EmbeddedClient implements AutoCloseable {
         if (closed) {
             throw closedError();
         }
-        if (engine.execute(session, args, out, () -> unblocked.complete(null)) == Engine.Outcome.BLOCKED) {
+        if (engine.execute(session, args, out, () -> unblocked.complete(null)) == HostedEngine.Outcome.BLOCKED) {
             awaitServed(unblocked);
         }
         engine.awaitDurable();
@@ -144,7 +145,7 @@ public final class EmbeddedClient implements AutoCloseable {
     }
 
     /** This client's session. */
-    public Session session() {
+    Session session() {
         return session;
     }
 

@@ -124,7 +124,7 @@ public final class Main implements Callable<Integer> {
             Runtime.getRuntime().halt(1);
         });
         logMemoryLimit(ordo, loaded.config(), log);
-        ordo.engine().persistence().setLog(log::notice);
+        ordo.hosted().persistence().setLog(log::notice);
         try {
             ordo.engine().startPersistence();
         } catch (IOException e) {
@@ -171,7 +171,7 @@ public final class Main implements Callable<Integer> {
 
     /** Startup failed after the data was loaded: keeps the data as a shutdown would, closes, logs why and stops. */
     private static void abort(Ordo ordo, ServerLog log, String cause, String message) throws StartupFailure {
-        ordo.engine().withLock(() -> ordo.engine().persistence().beforeShutdown(false, true));
+        ordo.hosted().withLock(() -> ordo.hosted().persistence().beforeShutdown(false, true));
         ordo.close();
         if (cause != null) {
             log.warning(cause);
@@ -183,7 +183,7 @@ public final class Main implements Callable<Integer> {
     /** Logs the memory limit in force, and Redis's warning for a maxmemory under 1 MB. */
     private static void logMemoryLimit(Ordo ordo, dev.ordo.engine.config.Config config, ServerLog log) {
         long maxmemory = config.getLong("maxmemory");
-        var budget = ordo.engine().maxMemory().budget();
+        var budget = ordo.hosted().maxMemory().budget();
         if (maxmemory == 0) {
             log.notice("maxmemory is 0: writes are refused once the data reaches " + (budget.implicitMaxmemory() >> 20)
                     + " MB, the maximum heap (" + (budget.maxHeap() >> 20) + " MB) less room for clients and collections");

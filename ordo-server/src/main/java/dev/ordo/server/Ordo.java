@@ -4,6 +4,7 @@ import dev.ordo.engine.time.Clock;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.config.Config;
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.server.net.EventLoopScheduler;
 import dev.ordo.server.net.RespServer;
 import dev.ordo.server.net.ServerLog;
@@ -149,7 +150,7 @@ public final class Ordo implements AutoCloseable {
         if (server != null) {
             return server;
         }
-        RespServer s = new RespServer(engine, config, group, transport, log);
+        RespServer s = new RespServer(hosted(), config, group, transport, log);
         s.onShutdown(onShutdown != null ? onShutdown : s::close);
         return s;
     }
@@ -167,6 +168,11 @@ public final class Ordo implements AutoCloseable {
     /** The engine itself. */
     public Engine engine() {
         return engine;
+    }
+
+    /** The engine as its network server sees it. */
+    HostedEngine hosted() {
+        return HostedEngine.of(engine);
     }
 
     /** What a SHUTDOWN from the network does instead of closing the port (the standalone server exits). */

@@ -1,5 +1,6 @@
 package dev.ordo.server;
 
+import dev.ordo.engine.host.HostedEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,7 +67,7 @@ class MainTest {
             Matcher ready = Pattern.compile("Ready to accept connections tcp on port (\\d+)").matcher(out());
             assertThat(ready.find()).as("ready line in %s", out()).isTrue();
             // A user line builds its user from nothing, the default user too: no nopass, and off.
-            assertThat(ordo.engine().acl().defaultUserHasNoPassword()).isFalse();
+            assertThat(HostedEngine.of(ordo.engine()).acl().defaultUserHasNoPassword()).isFalse();
             try (RawClient c = new RawClient(Integer.parseInt(ready.group(1)))) {
                 assertThat(c.call("PING")).isEqualTo("-NOAUTH Authentication required.\r\n");
                 assertThat(c.call("AUTH", "alice", "pw")).isEqualTo("+OK\r\n");

@@ -234,6 +234,7 @@ public final class Config {
     }
 
     /** LFU counting's settings, read live: an LFU {@code maxmemory-policy}, {@code lfu-log-factor}, {@code lfu-decay-time}. */
+    @SuppressWarnings("exports") // for the engine's own packages: the type is not exported
     public Lfu.Settings lfuSettings() {
         return lfuSettings;
     }
@@ -381,6 +382,7 @@ public final class Config {
     }
 
     /** The live sorted-set listpack limits ({@code zset-max-listpack-entries / -value}). */
+    @SuppressWarnings("exports") // for the engine's own packages: the type is not exported
     public ListpackLimits zsetListpackLimits() {
         return zsetListpackLimits;
     }
@@ -389,6 +391,7 @@ public final class Config {
      * The list node limits as they are now ({@code list-max-listpack-size}, {@code list-compress-depth}
      * and DEBUG QUICKLIST-PACKED-THRESHOLD's size).
      */
+    @SuppressWarnings("exports") // for the engine's own packages: the type is not exported
     public ListValue.Limits listLimits() {
         return new ListValue.Limits((int) listMaxListpackSize.number, (int) listCompressDepth.number, listPackedThreshold);
     }
@@ -399,6 +402,7 @@ public final class Config {
     }
 
     /** The live hash listpack limits ({@code hash-max-listpack-entries / -value}). */
+    @SuppressWarnings("exports") // for the engine's own packages: the type is not exported
     public ListpackLimits hashListpackLimits() {
         return hashListpackLimits;
     }

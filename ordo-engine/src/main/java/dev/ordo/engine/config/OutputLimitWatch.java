@@ -10,6 +10,10 @@ public final class OutputLimitWatch {
     /** When the output first stayed at or over the soft limit, in ms; 0 while under it. */
     private long overSoftSince;
 
+    /** A watch of a client whose output has not been over the soft limit yet. */
+    public OutputLimitWatch() {
+    }
+
     /** Whether {@code unsent} bytes at {@code nowMillis} break {@code limit}. */
     public boolean breaks(OutputBufferLimits.Limit limit, long unsent, long nowMillis) {
         boolean hard = limit.hard() > 0 && unsent >= limit.hard();

@@ -13,6 +13,7 @@ import java.util.function.IntSupplier;
  * in that order. The keyspace calls it only for events whose class the mask enables, under the
  * engine lock, so the messages reach subscribers in the order the changes were made.
  */
+@SuppressWarnings("exports") // made by the engine itself: the listener type is not exported
 public final class KeyspaceNotifier implements KeyspaceListener {
     private static final byte[] KEYSPACE_PREFIX = "__keyspace@".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] KEYEVENT_PREFIX = "__keyevent@".getBytes(StandardCharsets.US_ASCII);

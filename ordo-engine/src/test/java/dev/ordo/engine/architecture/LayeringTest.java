@@ -15,8 +15,9 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * Keeps the engine's packages layered as the README's architecture section draws them. From the
  * bottom: foundations that import nothing else of the engine (time, memory, numbers, errors,
  * byte codecs, the value contract, glob matching, the emulated Redis version); the value types;
- * configuration; services over the keyspace (Pub/Sub, ACL); the commands and scripting; persistence; and the {@code Engine} on top, which
- * wires them together. No package cycle anywhere.
+ * configuration; services over the keyspace (Pub/Sub, ACL); the commands and scripting;
+ * persistence; the face the network server sees ({@code host}); and the {@code Engine} on top,
+ * which wires them together. No package cycle anywhere.
  */
 class LayeringTest {
     private static JavaClasses engine;
@@ -52,13 +53,15 @@ class LayeringTest {
                 .layer("Services").definedBy("dev.ordo.engine.pubsub..", "dev.ordo.engine.acl..")
                 .layer("Commands").definedBy("dev.ordo.engine.command..", "dev.ordo.engine.script..")
                 .layer("Persistence").definedBy("dev.ordo.engine.persist..")
+                .layer("Host").definedBy("dev.ordo.engine.host..")
                 .layer("Engine").definedBy("dev.ordo.engine")
                 .whereLayer("Engine").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Persistence").mayOnlyBeAccessedByLayers("Engine")
-                .whereLayer("Commands").mayOnlyBeAccessedByLayers("Persistence", "Engine")
-                .whereLayer("Services").mayOnlyBeAccessedByLayers("Commands", "Persistence", "Engine")
-                .whereLayer("Config").mayOnlyBeAccessedByLayers("Services", "Commands", "Persistence", "Engine")
-                .whereLayer("Types").mayOnlyBeAccessedByLayers("Config", "Services", "Commands", "Persistence", "Engine")
+                .whereLayer("Host").mayOnlyBeAccessedByLayers("Engine")
+                .whereLayer("Persistence").mayOnlyBeAccessedByLayers("Host", "Engine")
+                .whereLayer("Commands").mayOnlyBeAccessedByLayers("Persistence", "Host", "Engine")
+                .whereLayer("Services").mayOnlyBeAccessedByLayers("Commands", "Persistence", "Host", "Engine")
+                .whereLayer("Config").mayOnlyBeAccessedByLayers("Services", "Commands", "Persistence", "Host", "Engine")
+                .whereLayer("Types").mayOnlyBeAccessedByLayers("Config", "Services", "Commands", "Persistence", "Host", "Engine")
                 .withOptionalLayers(true);
         rule.check(engine);
     }

@@ -1,5 +1,6 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.config.Config;
@@ -274,7 +275,7 @@ class MaxMemoryTest extends CommandTestSupport {
     void outOfMemoryError_inAWrite_stopsTheEngineForGood() {
         List<String> stops = new ArrayList<>();
         support.engine.onFailStop(stops::add);
-        support.engine.commands().register(Command.custom("halfwrite", 1, "write", 0, 0, 0, "test", c -> {
+        HostedEngine.of(support.engine).commands().register(Command.custom("halfwrite", 1, "write", 0, 0, 0, "test", c -> {
             c.db().set(dev.ordo.engine.keyspace.Key.of("half"), new dev.ordo.engine.keyspace.StringValue(new byte[] {1}));
             throw new OutOfMemoryError("test");
         }));
@@ -289,7 +290,7 @@ class MaxMemoryTest extends CommandTestSupport {
     void outOfMemoryError_inARead_leavesTheEngineRunning() {
         List<String> stops = new ArrayList<>();
         support.engine.onFailStop(stops::add);
-        support.engine.commands().register(Command.custom("bigread", 1, "readonly", 0, 0, 0, "test", c -> {
+        HostedEngine.of(support.engine).commands().register(Command.custom("bigread", 1, "readonly", 0, 0, 0, "test", c -> {
             throw new OutOfMemoryError("test");
         }));
         assertThatThrownBy(() -> client.call("BIGREAD")).isInstanceOf(OutOfMemoryError.class);

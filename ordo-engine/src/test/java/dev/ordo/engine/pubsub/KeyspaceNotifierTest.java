@@ -1,5 +1,6 @@
 package dev.ordo.engine.pubsub;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.keyspace.Key;
@@ -27,7 +28,7 @@ class KeyspaceNotifierTest {
     private final List<String> heard = new ArrayList<>();
 
     KeyspaceNotifierTest() {
-        support.engine.withLock(() -> support.engine.keyspace().addListener(new KeyspaceListener() {
+        support.engine.withLock(() -> HostedEngine.of(support.engine).keyspace().addListener(new KeyspaceListener() {
             @Override
             public void keyCreated(int db, Key key) {
             }
