@@ -42,6 +42,7 @@ module dev.ordo.engine {
 
     exports dev.ordo.engine.acl to dev.ordo.server;
     exports dev.ordo.engine.command to dev.ordo.server;
+    exports dev.ordo.engine.error.text to dev.ordo.server;
     exports dev.ordo.engine.host to dev.ordo.server;
     exports dev.ordo.engine.keyspace to dev.ordo.server;
     exports dev.ordo.engine.memory to dev.ordo.server;

@@ -2,6 +2,8 @@ package dev.ordo.engine;
 
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.host.HostedEngine;
+import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.keyspace.KeyspaceListener;
 import dev.ordo.engine.memory.HeapBudget;
 import dev.ordo.engine.pubsub.Subscriber;
 import dev.ordo.engine.time.Clock;
@@ -43,6 +45,10 @@ public final class Engine implements AutoCloseable {
      * An engine with {@code config} (read live: CONFIG SET changes it), reading time from
      * {@code clock} and running its periodic work (active expiry, blocking timeouts, save rules)
      * on {@code scheduler}.
+     *
+     * @param config    the configuration (Redis's defaults: {@code new Config()})
+     * @param clock     the time source ({@code Clock.SYSTEM} outside tests)
+     * @param scheduler runs the engine's timed work
      */
     public Engine(Config config, Clock clock, Scheduler scheduler) {
         this(config, clock, scheduler, HeapBudget.ofThisJvm());
@@ -54,7 +60,11 @@ public final class Engine implements AutoCloseable {
         HostedEngine.register(this, core);
     }
 
-    /** The configuration, live: a change through CONFIG SET shows here. */
+    /**
+     * The configuration, live: a change through CONFIG SET shows here.
+     *
+     * @return the configuration
+     */
     public Config config() {
         return core.config();
     }
@@ -62,6 +72,8 @@ public final class Engine implements AutoCloseable {
     /**
      * A client in this process: the same commands and replies as over the network, no sockets.
      * Bulk strings arrive as {@code byte[]}.
+     *
+     * @return a new client, open until closed
      */
     public EmbeddedClient connect() {
         return core.connect();
@@ -71,6 +83,8 @@ public final class Engine implements AutoCloseable {
      * A client like {@link #connect()} whose bulk strings arrive as {@link String}s decoded from
      * UTF-8, made straight from the engine's own bytes: for callers that want text, which then
      * skip a byte array and a second copy per string.
+     *
+     * @return a new client, open until closed
      */
     public EmbeddedClient connectText() {
         return core.connectText();
@@ -79,12 +93,21 @@ public final class Engine implements AutoCloseable {
     /**
      * An in-process subscriber whose listener runs on the engine's listener thread (one daemon
      * thread for all such subscribers, each still served in order).
+     *
+     * @param listener receives the messages
+     * @return a subscriber with no subscription yet
      */
     public Subscriber subscriber(Subscriber.Listener listener) {
         return core.subscriber(listener);
     }
 
-    /** An in-process subscriber whose listener runs on {@code executor}, one message at a time, in order. */
+    /**
+     * An in-process subscriber whose listener runs on {@code executor}, one message at a time, in order.
+     *
+     * @param listener receives the messages
+     * @param executor runs the listener
+     * @return a subscriber with no subscription yet
+     */
     public Subscriber subscriber(Subscriber.Listener listener, Executor executor) {
         return core.subscriber(listener, executor);
     }
@@ -109,12 +132,20 @@ public final class Engine implements AutoCloseable {
         core.awaitDurable();
     }
 
-    /** Runs {@code action} while no command runs (under the engine's lock), for reading several things at one instant. */
+    /**
+     * Runs {@code action} while no command runs (under the engine's lock), for reading several things at one instant.
+     *
+     * @param action what to run; it must not wait for other clients
+     */
     public void withLock(Runnable action) {
         core.withLock(action);
     }
 
-    /** Number of clients waiting in a blocking command (BLPOP, BZPOPMIN ...). */
+    /**
+     * Number of clients waiting in a blocking command (BLPOP, BZPOPMIN ...).
+     *
+     * @return the number of blocked clients
+     */
     public int blockedClients() {
         return core.blockedClients();
     }
@@ -122,9 +153,47 @@ public final class Engine implements AutoCloseable {
     /**
      * What happens, besides every later command being refused, when the engine stops for good
      * because a write ran out of memory part way ({@code why} says so); by default nothing.
+     *
+     * @param action told why the engine stopped
      */
     public void onFailStop(Consumer<String> action) {
         core.onFailStop(action);
+    }
+
+    /**
+     * Hears keyspace events as Redis would publish them, for embedders that want them without
+     * subscribing to {@code __keyspace@*__} or {@code __keyevent@*__}.
+     */
+    @FunctionalInterface
+    public interface KeyspaceEventListener {
+        /**
+         * One event, under the engine's lock, in the order the changes happen: keep it short and
+         * do not call the engine from it.
+         *
+         * @param db    the database
+         * @param event the event's name ({@code set}, {@code zadd}, {@code expired} ...)
+         * @param key   the key (a copy)
+         */
+        void event(int db, String event, byte[] key);
+    }
+
+    /**
+     * Adds a listener of the keyspace events whose class {@code notify-keyspace-events} enables
+     * (whatever its K and E say: those choose the Pub/Sub channels).
+     *
+     * @param listener told each event
+     */
+    public void addKeyspaceEventListener(KeyspaceEventListener listener) {
+        core.withLock(() -> core.keyspace().addListener(new KeyspaceListener() {
+            @Override
+            public void keyCreated(int db, Key key) {
+            }
+
+            @Override
+            public void keyspaceEvent(int db, String event, Key key) {
+                listener.event(db, event, key.bytes().clone());
+            }
+        }));
     }
 
     /** Stops background work (the active expiry cycle, the sampling of instantaneous figures, idle script threads) and persistence. */

@@ -27,7 +27,7 @@ import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.keyspace.KeyspaceListener;
 import dev.ordo.engine.memory.HeapBudget;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.persist.Persistence;
 import dev.ordo.engine.persist.PersistenceHost;
 import dev.ordo.engine.persist.RdbDumpFormat;

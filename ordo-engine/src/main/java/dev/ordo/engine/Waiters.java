@@ -6,7 +6,7 @@ import dev.ordo.engine.command.Call;
 import dev.ordo.engine.command.Dispatcher;
 import dev.ordo.engine.command.ReplyWriter;
 import dev.ordo.engine.command.Session;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.Keyspace;

@@ -49,6 +49,11 @@ public final class Main implements Callable<Integer> {
         this.in = in;
     }
 
+    /**
+     * Runs the server until SHUTDOWN or SIGTERM, then exits with redis-server's exit code.
+     *
+     * @param args a config file (or {@code -} for standard input), then {@code --name value} options; or {@code -v}, {@code --version}, {@code -h}, {@code --help}, or {@code --check-aof [--fix] FILE}
+     */
     public static void main(String[] args) {
         // Netty samples one buffer in 128 for leak reports, recording a stack trace at each use of
         // it; the tests keep that on, the server needs none of it on every request unless asked for.

@@ -2,7 +2,7 @@ package dev.ordo.engine.command;
 
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.version.RedisVersion;
 

@@ -3,7 +3,7 @@ package dev.ordo.engine.config;
 import dev.ordo.engine.list.ListValue;
 import dev.ordo.engine.match.Glob;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.number.Decimal;
 import dev.ordo.engine.number.Doubles;
 import dev.ordo.engine.keyspace.Lfu;
@@ -290,6 +290,8 @@ public final class Config {
     /**
      * Every directive, in definition order, with its default, description and whether Ordo acts on
      * it: what {@code --help}, the sample {@code ordo.conf} and the compatibility notes list.
+     *
+     * @return the directives
      */
     public List<Directive> directives() {
         List<Directive> out = new ArrayList<>();
@@ -364,29 +366,51 @@ public final class Config {
      */
     @FunctionalInterface
     public interface Applier {
-        /** Returns null once the current values are in force, else why not (CONFIG SET's error text); a refusal changes nothing. */
+        /**
+         * Returns null once the current values are in force, else why not (CONFIG SET's error text); a refusal changes nothing.
+         *
+         * @return null, or the refusal
+         */
         String apply();
     }
 
-    /** Has CONFIG SET of any of {@code names} (canonical names) call {@code applier}; replaces one registered before. */
+    /**
+     * Has CONFIG SET of any of {@code names} (canonical names) call {@code applier}; replaces one registered before.
+     *
+     * @param names   the parameters
+     * @param applier what puts them into force
+     */
     public void onSet(java.util.Collection<String> names, Applier applier) {
         for (String name : names) {
             appliers.put(byName.get(name).name, applier);
         }
     }
 
-    /** Stops calling {@code applier} (the server that registered it has closed). */
+    /**
+     * Stops calling {@code applier} (the server that registered it has closed).
+     *
+     * @param applier one registered with {@link #onSet}
+     */
     public void removeApplier(Applier applier) {
         appliers.values().removeIf(a -> a == applier);
     }
 
-    /** The applier CONFIG SET of {@code name} (any case, or an alias) calls, or null. */
+    /**
+     * The applier CONFIG SET of {@code name} (any case, or an alias) calls, or null.
+     *
+     * @param name a parameter
+     * @return its applier, or null
+     */
     public Applier applierOf(String name) {
         Param p = byName.get(name.toLowerCase(Locale.ROOT));
         return p == null ? null : appliers.get(p.name);
     }
 
-    /** LFU counting's settings, read live: an LFU {@code maxmemory-policy}, {@code lfu-log-factor}, {@code lfu-decay-time}. */
+    /**
+     * LFU counting's settings, read live: an LFU {@code maxmemory-policy}, {@code lfu-log-factor}, {@code lfu-decay-time}.
+     *
+     * @return the settings, read live
+     */
     @SuppressWarnings("exports") // for the engine's own packages: the type is not exported
     public Lfu.Settings lfuSettings() {
         return lfuSettings;
@@ -414,13 +438,23 @@ public final class Config {
         };
     }
 
-    /** The value of {@code name} (a name or alias, any case), or null if there is no such parameter. */
+    /**
+     * The value of {@code name} (a name or alias, any case), or null if there is no such parameter.
+     *
+     * @param name a parameter name or alias
+     * @return its value, or null
+     */
     public String get(String name) {
         Param p = byName.get(name.toLowerCase(Locale.ROOT));
         return p == null ? null : p.value;
     }
 
-    /** Whether {@code name} is a known parameter or alias. */
+    /**
+     * Whether {@code name} is a known parameter or alias.
+     *
+     * @param name a name, any case
+     * @return true when it names a parameter
+     */
     public boolean has(String name) {
         return byName.containsKey(name.toLowerCase(Locale.ROOT));
     }
@@ -428,6 +462,11 @@ public final class Config {
     /**
      * Sets a parameter as CONFIG SET does, or throws Redis's error. {@code atStartup} also allows
      * parameters that cannot change at runtime (from the command line or a config file).
+     *
+     * @param name      a parameter name or alias, any case
+     * @param value     its new value, as CONFIG SET takes it
+     * @param atStartup whether this is the config file or the command line
+     * @throws ErrorReply when the name is unknown, the value invalid, or the parameter immutable at runtime
      */
     public void set(String name, String value, boolean atStartup) {
         Param p = byName.get(name.toLowerCase(Locale.ROOT));
@@ -452,6 +491,9 @@ public final class Config {
     /**
      * Calls {@code listener} with each value {@code name} is given from now on (CONFIG SET, and
      * the value CONFIG SET restores when a later one fails). Called under the engine lock.
+     *
+     * @param name     a parameter name or alias
+     * @param listener told each new value
      */
     public void onChange(String name, java.util.function.Consumer<String> listener) {
         Param p = byName.get(name.toLowerCase(Locale.ROOT));
@@ -462,24 +504,40 @@ public final class Config {
      * Adds a config file's {@code user <name> <rules...>} line, given as its words after
      * {@code user} (quoted words whole, as the config file's parser found them); the ACL applies
      * them at start.
+     *
+     * @param words the words after {@code user}
      */
     public void addUserLine(List<String> words) {
         userLines.add(List.copyOf(words));
     }
 
-    /** The config file's user lines: the words after {@code user} of each. */
+    /**
+     * The config file's user lines: the words after {@code user} of each.
+     *
+     * @return the lines, each as its words
+     */
     public List<List<String>> userLines() {
         return List.copyOf(userLines);
     }
 
-    /** Throws CONFIG SET's error for a known parameter that cannot change at runtime. */
+    /**
+     * Throws CONFIG SET's error for a known parameter that cannot change at runtime.
+     *
+     * @param name a known parameter
+     * @throws ErrorReply when CONFIG SET may not change it
+     */
     public void requireMutable(String name) {
         if (!byName.get(name.toLowerCase(Locale.ROOT)).mutable) {
             throw new ErrorReply(Errors.configSetFailed(name, "can't set immutable config"));
         }
     }
 
-    /** Every parameter (by its canonical name and its aliases) whose name matches the glob, as CONFIG GET lists them. */
+    /**
+     * Every parameter (by its canonical name and its aliases) whose name matches the glob, as CONFIG GET lists them.
+     *
+     * @param glob a Redis glob pattern, matched without regard to case
+     * @return the matching names with their values
+     */
     public Map<String, String> matching(String glob) {
         Map<String, String> out = new LinkedHashMap<>();
         for (Map.Entry<String, Param> e : byName.entrySet()) {
@@ -491,7 +549,12 @@ public final class Config {
         return out;
     }
 
-    /** Whether CONFIG SET may change {@code name} only where {@code enable-protected-configs} allows (paths written to). */
+    /**
+     * Whether CONFIG SET may change {@code name} only where {@code enable-protected-configs} allows (paths written to).
+     *
+     * @param name a parameter name or alias
+     * @return true for dir and dbfilename
+     */
     public boolean isProtected(String name) {
         Param p = byName.get(name.toLowerCase(Locale.ROOT));
         return p != null && (p.name.equals("dir") || p.name.equals("dbfilename"));
@@ -511,12 +574,21 @@ public final class Config {
         return Files.exists(path) && !v.isEmpty() ? "Not a directory" : "No such file or directory";
     }
 
-    /** Canonical parameter names, in definition order. */
+    /**
+     * Canonical parameter names, in definition order.
+     *
+     * @return the names
+     */
     public List<String> names() {
         return new ArrayList<>(canonical.keySet());
     }
 
-    /** The value of a number parameter as an int, saturated (Redis allows some up to 2^63 - 1). */
+    /**
+     * The value of a number parameter as an int, saturated (Redis allows some up to 2^63 - 1).
+     *
+     * @param name a number parameter
+     * @return its value, saturated to an int
+     */
     public int getInt(String name) {
         return saturatedInt(getLong(name));
     }
@@ -525,16 +597,32 @@ public final class Config {
         return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, value));
     }
 
+    /**
+     * The value of a number parameter.
+     *
+     * @param name a number parameter
+     * @return its value
+     */
     public long getLong(String name) {
         Param p = byName.get(name.toLowerCase(Locale.ROOT));
         return p.kind == Kind.INTEGER || p.kind == Kind.MEMORY ? p.number : Long.parseLong(p.value);
     }
 
+    /**
+     * Whether a yes/no parameter is yes.
+     *
+     * @param name a yes/no parameter
+     * @return true for yes
+     */
     public boolean getBoolean(String name) {
         return "yes".equals(get(name));
     }
 
-    /** The live sorted-set listpack limits ({@code zset-max-listpack-entries / -value}). */
+    /**
+     * The live sorted-set listpack limits ({@code zset-max-listpack-entries / -value}).
+     *
+     * @return the limits, read live
+     */
     @SuppressWarnings("exports") // for the engine's own packages: the type is not exported
     public ListpackLimits zsetListpackLimits() {
         return zsetListpackLimits;
@@ -543,18 +631,28 @@ public final class Config {
     /**
      * The list node limits as they are now ({@code list-max-listpack-size}, {@code list-compress-depth}
      * and DEBUG QUICKLIST-PACKED-THRESHOLD's size).
+     *
+     * @return the limits now
      */
     @SuppressWarnings("exports") // for the engine's own packages: the type is not exported
     public ListValue.Limits listLimits() {
         return new ListValue.Limits((int) listMaxListpackSize.number, (int) listCompressDepth.number, listPackedThreshold);
     }
 
-    /** Sets the size from which list elements get plain nodes (DEBUG QUICKLIST-PACKED-THRESHOLD; 0 restores the default). */
+    /**
+     * Sets the size from which list elements get plain nodes (DEBUG QUICKLIST-PACKED-THRESHOLD; 0 restores the default).
+     *
+     * @param bytes the size, or 0 for the default
+     */
     public void setListPackedThreshold(long bytes) {
         listPackedThreshold = bytes == 0 ? ListValue.Limits.DEFAULT_PACKED_THRESHOLD : bytes;
     }
 
-    /** The live hash listpack limits ({@code hash-max-listpack-entries / -value}). */
+    /**
+     * The live hash listpack limits ({@code hash-max-listpack-entries / -value}).
+     *
+     * @return the limits, read live
+     */
     @SuppressWarnings("exports") // for the engine's own packages: the type is not exported
     public ListpackLimits hashListpackLimits() {
         return hashListpackLimits;
@@ -563,6 +661,9 @@ public final class Config {
     /**
      * A yes/no parameter read on every command: a view of its current value without the name
      * lookup {@link #getBoolean} does.
+     *
+     * @param name a yes/no parameter's canonical name
+     * @return its value, read at each call
      */
     public java.util.function.BooleanSupplier liveFlag(String name) {
         Param p = byName.get(name);
@@ -572,7 +673,12 @@ public final class Config {
         return () -> "yes".equals(p.value);
     }
 
-    /** A parameter's value read on every command: a view of it without the name lookup {@link #get} does. */
+    /**
+     * A parameter's value read on every command: a view of it without the name lookup {@link #get} does.
+     *
+     * @param name a parameter's canonical name
+     * @return its value, read at each call
+     */
     public java.util.function.Supplier<String> liveValue(String name) {
         Param p = byName.get(name);
         if (p == null) {
@@ -584,6 +690,9 @@ public final class Config {
     /**
      * A number or memory parameter read on every command or every read from a socket: a view of
      * its current value without the name lookup {@link #getLong} does.
+     *
+     * @param name a number parameter's canonical name
+     * @return its value, read at each call
      */
     public java.util.function.LongSupplier liveNumber(String name) {
         Param p = byName.get(name);
@@ -644,6 +753,9 @@ public final class Config {
     /**
      * Redis's memory notation: a plain number, or with k/kb/m/mb/g/gb (k = 1000, kb = 1024); -1 if
      * invalid, -2 ({@link #TOO_LARGE}) if well formed but past 2^63 - 1 bytes.
+     *
+     * @param value the text
+     * @return the bytes, -1 or -2
      */
     public static long parseMemory(String value) {
         String v = value.toLowerCase(Locale.ROOT);
@@ -751,6 +863,9 @@ public final class Config {
     /**
      * The numbers of a {@code latency-tracking-info-percentiles} value (words separated by
      * spaces, read as Redis reads doubles), NaN for a word that is not one.
+     *
+     * @param list the value
+     * @return the numbers
      */
     public static double[] percentiles(String list) {
         return java.util.Arrays.stream(list.trim().split(" +")).filter(w -> !w.isEmpty())
@@ -795,6 +910,9 @@ public final class Config {
      * The client memory limit {@code maxmemory-clients} sets, given the maxmemory in force: the
      * bytes, or the percentage of it; 0 when off. Never under 128 KB when on, as in Redis, so a
      * setting cannot lock every client out.
+     *
+     * @param maxmemory the maxmemory in force, in bytes
+     * @return the limit in bytes, or 0
      */
     public long maxmemoryClients(long maxmemory) {
         String v = get("maxmemory-clients");
@@ -802,12 +920,21 @@ public final class Config {
         return limit == 0 ? 0 : Math.max(limit, 128 * 1024);
     }
 
-    /** {@code client-output-buffer-limit}, parsed. */
+    /**
+     * {@code client-output-buffer-limit}, parsed.
+     *
+     * @return the limits now
+     */
     public OutputBufferLimits outputBufferLimits() {
         return OutputBufferLimits.parse(get("client-output-buffer-limit"));
     }
 
-    /** Throws the error CONFIG GET/SET give for a missing argument. */
+    /**
+     * Throws the error CONFIG GET/SET give for a missing argument.
+     *
+     * @param sub {@code get} or {@code set}
+     * @return the error
+     */
     public static ErrorReply wrongArity(String sub) {
         return new ErrorReply(Errors.wrongArity("config|" + sub));
     }

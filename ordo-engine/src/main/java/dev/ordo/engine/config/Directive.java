@@ -18,7 +18,16 @@ import java.util.Optional;
  */
 public record Directive(String name, List<String> aliases, String defaultValue, String description, boolean mutable,
                         Optional<String> ignoredBecause) {
-    /** A directive; the aliases are copied. */
+    /**
+     * A directive; the aliases are copied.
+     *
+     * @param name           the canonical name
+     * @param aliases        older names of the same directive
+     * @param defaultValue   the value before any change
+     * @param description    what it does, in one line
+     * @param mutable        whether CONFIG SET may change it
+     * @param ignoredBecause why Ordo does not act on it; empty when it is in force
+     */
     public Directive {
         aliases = List.copyOf(aliases);
     }

@@ -14,7 +14,14 @@ public final class OutputLimitWatch {
     public OutputLimitWatch() {
     }
 
-    /** Whether {@code unsent} bytes at {@code nowMillis} break {@code limit}. */
+    /**
+     * Whether {@code unsent} bytes at {@code nowMillis} break {@code limit}.
+     *
+     * @param limit     the client's class of limit
+     * @param unsent    its unsent output, in bytes
+     * @param nowMillis the time now, in milliseconds
+     * @return true when the client must be disconnected
+     */
     public boolean breaks(OutputBufferLimits.Limit limit, long unsent, long nowMillis) {
         boolean hard = limit.hard() > 0 && unsent >= limit.hard();
         boolean soft = false;

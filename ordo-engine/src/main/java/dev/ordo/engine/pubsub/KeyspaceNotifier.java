@@ -22,7 +22,12 @@ public final class KeyspaceNotifier implements KeyspaceListener {
     private final PubSub hub;
     private final IntSupplier mask;
 
-    /** A notifier publishing to {@code hub}, reading the destinations (K, E) from {@code mask}. */
+    /**
+     * A notifier publishing to {@code hub}, reading the destinations (K, E) from {@code mask}.
+     *
+     * @param hub  where the notifications are published
+     * @param mask the current notify-keyspace-events classes, as a bit mask
+     */
     public KeyspaceNotifier(PubSub hub, IntSupplier mask) {
         this.hub = hub;
         this.mask = mask;

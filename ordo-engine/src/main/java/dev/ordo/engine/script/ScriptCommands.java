@@ -5,7 +5,7 @@ import dev.ordo.engine.command.Command;
 import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.command.ReplyWriter;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 
 import java.util.Arrays;
 import java.util.List;

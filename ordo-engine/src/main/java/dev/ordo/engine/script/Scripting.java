@@ -8,7 +8,7 @@ import dev.ordo.engine.command.ReplyWriter;
 import dev.ordo.engine.version.RedisVersion;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.script.lib.BitLib;
 import dev.ordo.engine.script.lib.CjsonLib;
 import dev.ordo.engine.script.lib.CmsgpackLib;

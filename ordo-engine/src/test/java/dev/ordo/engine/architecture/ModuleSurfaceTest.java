@@ -36,6 +36,7 @@ class ModuleSurfaceTest {
     private static final Set<String> SERVER_ONLY = Set.of(
             "dev.ordo.engine.acl",
             "dev.ordo.engine.command",
+            "dev.ordo.engine.error.text",
             "dev.ordo.engine.host",
             "dev.ordo.engine.keyspace",
             "dev.ordo.engine.memory",

@@ -282,8 +282,8 @@ class MaxMemoryTest extends CommandTestSupport {
         client.call("SET", "before", "1");
         assertThatThrownBy(() -> client.call("HALFWRITE")).isInstanceOf(OutOfMemoryError.class);
         assertThat(stops).singleElement().asString().contains("out of memory while running 'halfwrite'");
-        fails(dev.ordo.engine.error.Errors.ENGINE_STOPPED, "GET", "before");
-        fails(dev.ordo.engine.error.Errors.ENGINE_STOPPED, "PING");
+        fails(dev.ordo.engine.error.text.Errors.ENGINE_STOPPED, "GET", "before");
+        fails(dev.ordo.engine.error.text.Errors.ENGINE_STOPPED, "PING");
     }
 
     @Test

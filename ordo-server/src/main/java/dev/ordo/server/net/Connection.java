@@ -8,7 +8,7 @@ import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.Session.ReplyMode;
 import dev.ordo.engine.config.OutputBufferLimits;
 import dev.ordo.engine.config.OutputLimitWatch;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.memory.Footprint;
 import dev.ordo.engine.pubsub.Message;
 import dev.ordo.engine.pubsub.PushSink;

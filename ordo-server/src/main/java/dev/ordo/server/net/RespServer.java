@@ -6,7 +6,7 @@ import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.TransportStats;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.config.OutputBufferLimits;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.memory.HeapBudget;
 import dev.ordo.server.resp.RespDecoder;
 import dev.ordo.server.tls.ServerTls;
