@@ -268,12 +268,12 @@ public final class Config {
                 .doc("Keep per-command latency histograms for INFO latencystats.");
         put(new Param("latency-tracking-info-percentiles", Kind.STRING, "50 99 99.9", true, Config::percentileListProblem))
                 .doc("Percentiles INFO latencystats shows, separated by spaces.");
-        integer("min-replicas-to-write", 0, true, 0, Integer.MAX_VALUE)
+        integer("min-replicas-to-write", 0, true, 0, Integer.MAX_VALUE, "min-slaves-to-write")
                 .doc("Refuse writes unless this many replicas are connected; 0 off.")
                 .ignored("Ordo has no replication");
-        enumeration("replica-read-only", "yes", true, "yes", "no")
+        alias(enumeration("replica-read-only", "yes", true, "yes", "no")
                 .doc("Refuse writes from clients while a replica.")
-                .ignored("Ordo has no replication");
+                .ignored("Ordo has no replication"), "slave-read-only");
         tlsParameters();
         zsetListpackLimits = liveLimits("zset-max-listpack-entries", "zset-max-listpack-value");
         hashListpackLimits = liveLimits("hash-max-listpack-entries", "hash-max-listpack-value");
@@ -787,6 +787,16 @@ public final class Config {
         }
         p.aliases = List.of(aliases);
         return p;
+    }
+
+    /** Adds older names that reach {@code p} too (for parameters whose maker takes no aliases). */
+    private void alias(Param p, String... aliases) {
+        for (String a : aliases) {
+            byName.put(a, p);
+        }
+        List<String> all = new ArrayList<>(p.aliases);
+        all.addAll(List.of(aliases));
+        p.aliases = List.copyOf(all);
     }
 
     private Param integer(String name, long def, boolean mutable, long min, long max, String... aliases) {

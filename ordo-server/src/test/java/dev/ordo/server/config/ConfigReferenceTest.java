@@ -85,7 +85,8 @@ class ConfigReferenceTest {
         List<String> refused = ConfigReference.refused();
         assertThat(refused).contains("replicaof", "slaveof", "cluster-config-file", "unixsocket", "include", "rename-command",
                 "loadmodule", "locale-collate", "pidfile");
-        assertThat(refused).doesNotContain("port", "save", "zset-max-ziplist-entries", "user").isSorted();
+        assertThat(refused).doesNotContain("port", "save", "zset-max-ziplist-entries", "slave-read-only", "min-slaves-to-write", "user")
+                .isSorted();
     }
 
     @Test
