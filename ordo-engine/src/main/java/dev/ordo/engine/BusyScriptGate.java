@@ -9,7 +9,7 @@ import dev.ordo.engine.command.ServerControl;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.Transactions;
 import dev.ordo.engine.config.Config;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.script.Scripting;
 
 import java.nio.charset.StandardCharsets;

@@ -3,6 +3,7 @@ package dev.ordo.engine;
 import dev.ordo.engine.command.ObjectReplyWriter;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.error.ErrorReply;
+import dev.ordo.engine.host.HostedEngine;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
@@ -21,20 +22,27 @@ import java.util.function.Function;
  * killed, a call throws {@link IllegalStateException}, and so does a call blocked at the time.
  */
 public final class EmbeddedClient implements AutoCloseable {
-    private final Engine engine;
+    private final EngineCore engine;
     private final Session session;
     private final boolean textBulks;
     private volatile boolean closed;
     private volatile CompletableFuture<Void> waiting;
 
-    EmbeddedClient(Engine engine, boolean textBulks) {
+    EmbeddedClient(EngineCore engine, boolean textBulks) {
         this.engine = engine;
         this.session = engine.newSession();
         this.textBulks = textBulks;
         engine.embeddedClients().register(this);
     }
 
-    /** Runs a command given as text arguments (UTF-8). */
+    /**
+     * Runs a command given as text arguments (UTF-8).
+     *
+     * @param args the command name and its arguments
+     * @return the reply: a String (status), Long, byte[] (bulk; String for a text client), null, a List (arrays, and maps as
+     *         flat lists of keys and values), or with RESP3 a Double or Boolean
+     * @throws dev.ordo.engine.error.ErrorReply when the command answers with an error
+     */
     public Object call(String... args) {
         return call(utf8(args));
     }
@@ -48,7 +56,14 @@ public final class EmbeddedClient implements AutoCloseable {
         return raw;
     }
 
-    /** Runs a command given as binary arguments; returns the reply, or throws an error reply. */
+    /**
+     * Runs a command given as binary arguments; returns the reply, or throws an error reply.
+     *
+     * @param args the command name and its arguments
+     * @return the reply: a String (status), Long, byte[] (bulk; String for a text client), null, a List (arrays, and maps as
+     *         flat lists of keys and values), or with RESP3 a Double or Boolean
+     * @throws dev.ordo.engine.error.ErrorReply when the command answers with an error
+     */
     public Object call(byte[]... args) {
         requireName(args);
         ObjectReplyWriter out = replyWriter(session, textBulks);
@@ -57,7 +72,7 @@ public final class EmbeddedClient implements AutoCloseable {
         if (closed) {
             throw closedError();
         }
-        if (engine.execute(session, args, out, () -> unblocked.complete(null)) == Engine.Outcome.BLOCKED) {
+        if (engine.execute(session, args, out, () -> unblocked.complete(null)) == HostedEngine.Outcome.BLOCKED) {
             awaitServed(unblocked);
         }
         engine.awaitDurable();
@@ -91,10 +106,18 @@ public final class EmbeddedClient implements AutoCloseable {
         /**
          * Runs a command at once, inside the unit; returns its reply (bulk strings in the client's
          * form, see {@link Engine#connectText()}), or throws an error reply.
+         *
+         * @param args the command name and its arguments
+         * @return the reply
          */
         Object call(byte[]... args);
 
-        /** Runs a command given as text arguments (UTF-8), as {@link #call(byte[]...)} does. */
+        /**
+         * Runs a command given as text arguments (UTF-8), as {@link #call(byte[]...)} does.
+         *
+         * @param args the command name and its arguments
+         * @return the reply
+         */
         default Object call(String... args) {
             return call(utf8(args));
         }
@@ -109,6 +132,10 @@ public final class EmbeddedClient implements AutoCloseable {
      * for any running script to end: keep it short, and reach the engine only through {@code
      * commands}. Returns what the body returns; throws {@link IllegalStateException} while this
      * client is inside MULTI.
+     *
+     * @param <T>  what the body returns
+     * @param body the commands to run as one unit
+     * @return what the body returned
      */
     public <T> T atomically(Function<Commands, T> body) {
         if (closed) {
@@ -144,11 +171,15 @@ public final class EmbeddedClient implements AutoCloseable {
     }
 
     /** This client's session. */
-    public Session session() {
+    Session session() {
         return session;
     }
 
-    /** Whether this client has been closed or killed. */
+    /**
+     * Whether this client has been closed or killed.
+     *
+     * @return true once closed or killed
+     */
     public boolean isClosed() {
         return closed;
     }

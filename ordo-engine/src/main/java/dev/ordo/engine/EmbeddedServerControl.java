@@ -4,7 +4,7 @@ import dev.ordo.engine.command.ServerControl;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.TransportStats;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 
 import java.util.ArrayList;
 import java.util.Comparator;

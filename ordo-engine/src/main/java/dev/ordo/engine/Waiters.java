@@ -1,11 +1,12 @@
 package dev.ordo.engine;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.command.BlockedClients;
 import dev.ordo.engine.command.Call;
 import dev.ordo.engine.command.Dispatcher;
 import dev.ordo.engine.command.ReplyWriter;
 import dev.ordo.engine.command.Session;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.Keyspace;
@@ -41,14 +42,14 @@ final class Waiters {
         final Session session;
         final byte[][] args;
         final ReplyWriter out;
-        final Engine.Resumer resumer;
+        final HostedEngine.Resumer resumer;
         final KeyType valueType;
         /** Order of arrival among all blocked clients (first come, first served). */
         final long arrival;
         final List<DbKey> keys = new ArrayList<>();
         Scheduler.Task timeout;
 
-        Blocked(Session session, byte[][] args, ReplyWriter out, Engine.Resumer resumer, KeyType valueType, long arrival) {
+        Blocked(Session session, byte[][] args, ReplyWriter out, HostedEngine.Resumer resumer, KeyType valueType, long arrival) {
             this.session = session;
             this.args = args;
             this.out = out;
@@ -133,7 +134,7 @@ final class Waiters {
     }
 
     /** Parks a client whose command asked to wait ({@code block}) until a key is ready or its timeout passes. */
-    void register(Session session, byte[][] args, ReplyWriter out, Engine.Resumer resumer, Call.BlockRequest block) {
+    void register(Session session, byte[][] args, ReplyWriter out, HostedEngine.Resumer resumer, Call.BlockRequest block) {
         Blocked b = new Blocked(session, args, out, resumer, block.valueType(), arrivals++);
         for (Key key : block.keys()) {
             DbKey k = new DbKey(session.db(), key);

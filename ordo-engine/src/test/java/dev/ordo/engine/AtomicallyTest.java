@@ -1,5 +1,6 @@
 package dev.ordo.engine;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.error.ErrorReply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class AtomicallyTest {
     @Test
     void writesReachTheEffectLogAsOneUnit() {
         List<Integer> unitSizes = new ArrayList<>();
-        ordo.engine.dispatcher().effects().setListener(effects -> unitSizes.add(effects.size()));
+        HostedEngine.of(ordo.engine).dispatcher().effects().setListener(effects -> unitSizes.add(effects.size()));
         client.atomically(c -> {
             c.call("ZADD", "board", "1", "a");
             c.call("ZSCORE", "board", "a");

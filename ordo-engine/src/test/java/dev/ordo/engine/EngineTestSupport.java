@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** An engine for tests: a manual clock and a real scheduler on a daemon thread. */
+@SuppressWarnings("exports") // test code: HeapBudget is not exported, as no embedder needs it
 public final class EngineTestSupport implements AutoCloseable {
     public final AtomicLong time = new AtomicLong(1_700_000_000_000L);
     public final Engine engine;

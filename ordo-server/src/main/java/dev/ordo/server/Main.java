@@ -1,7 +1,9 @@
 package dev.ordo.server;
 
 import dev.ordo.engine.persist.aof.AofCheck;
+import dev.ordo.engine.version.RedisVersion;
 import dev.ordo.server.config.ConfigException;
+import dev.ordo.server.config.ConfigReference;
 import dev.ordo.server.config.ConfigLoader;
 import dev.ordo.server.config.Version;
 import dev.ordo.server.net.ServerLog;
@@ -26,10 +28,11 @@ import java.util.concurrent.Callable;
  * arguments as redis-server takes them. Logs {@code Ready to accept connections tcp} with the
  * port once listening. Exit codes as redis-server's: 0 after SHUTDOWN, and after SIGTERM, which a
  * shutdown hook handles by closing the server; 1 for a bad configuration or an unusable port.
+ * As with redis-server, a first argument of {@code -v} or {@code --version} prints the version
+ * line, and {@code -h} or {@code --help} the usage with every option (generated from the config
+ * table by {@link ConfigReference}); both exit with 0. Anywhere else they are read as directives.
  */
-@Command(name = "ordo-server", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
-        description = "Runs Ordo, a Redis-compatible sorted-set database, as a RESP server.",
-        footer = {"", "Examples:", "  ordo-server --port 6380", "  ordo-server /etc/ordo.conf --save \"\" --requirepass secret"})
+@Command(name = "ordo-server", description = "Runs Ordo, a Redis-compatible database, as a RESP server.")
 public final class Main implements Callable<Integer> {
     @Parameters(paramLabel = "ARGS", description = "An optional config file (or - for standard input), then any "
             + "--name value option, as redis-server takes them: --port 6380, --requirepass foo, --save \"\".")
@@ -46,6 +49,11 @@ public final class Main implements Callable<Integer> {
         this.in = in;
     }
 
+    /**
+     * Runs the server until SHUTDOWN or SIGTERM, then exits with redis-server's exit code.
+     *
+     * @param args a config file (or {@code -} for standard input), then {@code --name value} options; or {@code -v}, {@code --version}, {@code -h}, {@code --help}, or {@code --check-aof [--fix] FILE}
+     */
     public static void main(String[] args) {
         // Netty samples one buffer in 128 for leak reports, recording a stack trace at each use of
         // it; the tests keep that on, the server needs none of it on every request unless asked for.
@@ -60,7 +68,32 @@ public final class Main implements Callable<Integer> {
 
     /** Parses, starts and serves until SHUTDOWN; returns the exit code (help and version return 0 at once). */
     static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+        if (args.length > 0) {
+            switch (args[0]) {
+                case "-v", "--version" -> {
+                    out.println(versionLine());
+                    return 0;
+                }
+                case "-h", "--help" -> {
+                    out.print(ConfigReference.usage());
+                    out.flush();
+                    return 0;
+                }
+                default -> {
+                }
+            }
+        }
         return commandLine(new Main(out, err, in)).execute(args);
+    }
+
+    /**
+     * The version line, in redis-server's shape ({@code Redis server v=7.0.15 sha=00000000:0
+     * malloc=jemalloc-5.3.0 bits=64 build=...}): Ordo's own version, the allocator and build id
+     * INFO reports, and the Redis version Ordo emulates last.
+     */
+    static String versionLine() {
+        return "Ordo server v=" + Version.ORDO + " sha=00000000:0 malloc=jvm bits=" + System.getProperty("sun.arch.data.model", "64")
+                + " build=0000000000000000 redis_version=" + RedisVersion.EMULATED;
     }
 
     /** Parses and starts, returning the running instance without waiting (for tests). */
@@ -124,7 +157,7 @@ public final class Main implements Callable<Integer> {
             Runtime.getRuntime().halt(1);
         });
         logMemoryLimit(ordo, loaded.config(), log);
-        ordo.engine().persistence().setLog(log::notice);
+        ordo.hosted().persistence().setLog(log::notice);
         try {
             ordo.engine().startPersistence();
         } catch (IOException e) {
@@ -171,7 +204,7 @@ public final class Main implements Callable<Integer> {
 
     /** Startup failed after the data was loaded: keeps the data as a shutdown would, closes, logs why and stops. */
     private static void abort(Ordo ordo, ServerLog log, String cause, String message) throws StartupFailure {
-        ordo.engine().withLock(() -> ordo.engine().persistence().beforeShutdown(false, true));
+        ordo.hosted().withLock(() -> ordo.hosted().persistence().beforeShutdown(false, true));
         ordo.close();
         if (cause != null) {
             log.warning(cause);
@@ -183,7 +216,7 @@ public final class Main implements Callable<Integer> {
     /** Logs the memory limit in force, and Redis's warning for a maxmemory under 1 MB. */
     private static void logMemoryLimit(Ordo ordo, dev.ordo.engine.config.Config config, ServerLog log) {
         long maxmemory = config.getLong("maxmemory");
-        var budget = ordo.engine().maxMemory().budget();
+        var budget = ordo.hosted().maxMemory().budget();
         if (maxmemory == 0) {
             log.notice("maxmemory is 0: writes are refused once the data reaches " + (budget.implicitMaxmemory() >> 20)
                     + " MB, the maximum heap (" + (budget.maxHeap() >> 20) + " MB) less room for clients and collections");
@@ -233,14 +266,6 @@ public final class Main implements Callable<Integer> {
 
         StartupFailure() {
             super("startup failed", null, false, false);
-        }
-    }
-
-    /** The version for {@code --version}. */
-    static final class VersionProvider implements CommandLine.IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            return new String[] {"Ordo server v=" + Version.ORDO};
         }
     }
 }

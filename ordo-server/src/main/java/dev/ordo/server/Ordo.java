@@ -4,6 +4,7 @@ import dev.ordo.engine.time.Clock;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.config.Config;
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.server.net.EventLoopScheduler;
 import dev.ordo.server.net.RespServer;
 import dev.ordo.server.net.ServerLog;
@@ -58,12 +59,21 @@ public final class Ordo implements AutoCloseable {
         this.engine = new Engine(config, Clock.SYSTEM, new EventLoopScheduler(group.next()));
     }
 
-    /** An engine with the default configuration. */
+    /**
+     * An engine with the default configuration.
+     *
+     * @return a running engine, in memory only, with no port open
+     */
     public static Ordo embedded() {
         return embedded(new Config());
     }
 
-    /** An engine with {@code config} (read live: CONFIG SET changes it). */
+    /**
+     * An engine with {@code config} (read live: CONFIG SET changes it).
+     *
+     * @param config the configuration
+     * @return a running engine, in memory only, with no port open
+     */
     public static Ordo embedded(Config config) {
         return new Ordo(config, ServerLog.SILENT);
     }
@@ -72,6 +82,10 @@ public final class Ordo implements AutoCloseable {
      * An engine that keeps its data in {@code dataDir} (created if missing): it loads what is
      * there, logs every write to the append-only file (fsynced every second) and saves a
      * snapshot at {@link #close()}. Throws when a file there is corrupt, naming it and the offset.
+     *
+     * @param dataDir where the data is kept
+     * @return a running engine with its data loaded
+     * @throws IOException when the data cannot be read or is corrupt
      */
     public static Ordo open(Path dataDir) throws IOException {
         Files.createDirectories(dataDir);
@@ -81,7 +95,13 @@ public final class Ordo implements AutoCloseable {
         return open(config);
     }
 
-    /** An engine with {@code config} that keeps its data in the configured {@code dir}, as the server does. */
+    /**
+     * An engine with {@code config} that keeps its data in the configured {@code dir}, as the server does.
+     *
+     * @param config the configuration; its {@code dir} holds the data
+     * @return a running engine with its data loaded
+     * @throws IOException when the data cannot be read or is corrupt
+     */
     public static Ordo open(Config config) throws IOException {
         Ordo ordo = new Ordo(config, ServerLog.SILENT);
         try {
@@ -101,6 +121,8 @@ public final class Ordo implements AutoCloseable {
     /**
      * The in-process client (one shared session: its SELECT and HELLO apply to every caller). If
      * CLIENT KILL ended it, the next call here returns a new one, as a client library reconnects.
+     *
+     * @return the shared in-process client
      */
     public synchronized EmbeddedClient client() {
         if (client == null || (client.isClosed() && !closing)) {
@@ -113,6 +135,9 @@ public final class Ordo implements AutoCloseable {
      * Serves RESP on {@code port} (0: any free port) at the configured {@code bind} addresses and
      * returns the bound port. One plain port per instance, beside which {@link #openTlsPort} may
      * open a TLS one.
+     *
+     * @param port the port, or 0 for any free one
+     * @return the port bound
      */
     public synchronized int openPort(int port) {
         RespServer s = serverFor("port", server == null ? 0 : server.port());
@@ -129,6 +154,8 @@ public final class Ordo implements AutoCloseable {
      * {@code tls-auth-clients} is {@code no}). One TLS port per instance, with or without a plain
      * one. CONFIG SET of a {@code tls-*} file reloads the context for later connections.
      *
+     * @param port the port, or 0 for any free one
+     * @return the port bound
      * @throws IllegalStateException with redis-server's reason when the parameters give no TLS context
      */
     public synchronized int openTlsPort(int port) {
@@ -149,24 +176,41 @@ public final class Ordo implements AutoCloseable {
         if (server != null) {
             return server;
         }
-        RespServer s = new RespServer(engine, config, group, transport, log);
+        RespServer s = new RespServer(hosted(), config, group, transport, log);
         s.onShutdown(onShutdown != null ? onShutdown : s::close);
         return s;
     }
 
-    /** The port being served, or -1 before {@link #openPort}. */
+    /**
+     * The port being served, or -1 before {@link #openPort}.
+     *
+     * @return the port, or -1
+     */
     public synchronized int port() {
         return server == null || server.port() == 0 ? -1 : server.port();
     }
 
-    /** The TLS port being served, or -1 before {@link #openTlsPort}. */
+    /**
+     * The TLS port being served, or -1 before {@link #openTlsPort}.
+     *
+     * @return the TLS port, or -1
+     */
     public synchronized int tlsPort() {
         return server == null || server.tlsPort() == 0 ? -1 : server.tlsPort();
     }
 
-    /** The engine itself. */
+    /**
+     * The engine itself.
+     *
+     * @return the engine
+     */
     public Engine engine() {
         return engine;
+    }
+
+    /** The engine as its network server sees it. */
+    HostedEngine hosted() {
+        return HostedEngine.of(engine);
     }
 
     /** What a SHUTDOWN from the network does instead of closing the port (the standalone server exits). */

@@ -1,5 +1,8 @@
 package dev.ordo.server;
 
+import dev.ordo.engine.host.HostedEngine;
+import dev.ordo.server.config.ConfigReference;
+import dev.ordo.server.config.Version;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,7 +69,7 @@ class MainTest {
             Matcher ready = Pattern.compile("Ready to accept connections tcp on port (\\d+)").matcher(out());
             assertThat(ready.find()).as("ready line in %s", out()).isTrue();
             // A user line builds its user from nothing, the default user too: no nopass, and off.
-            assertThat(ordo.engine().acl().defaultUserHasNoPassword()).isFalse();
+            assertThat(HostedEngine.of(ordo.engine()).acl().defaultUserHasNoPassword()).isFalse();
             try (RawClient c = new RawClient(Integer.parseInt(ready.group(1)))) {
                 assertThat(c.call("PING")).isEqualTo("-NOAUTH Authentication required.\r\n");
                 assertThat(c.call("AUTH", "alice", "pw")).isEqualTo("+OK\r\n");
@@ -128,9 +131,51 @@ class MainTest {
     @Test
     void helpAndVersionExitWith0() {
         assertThat(Main.run(new String[] {"--help"}, outStream, errStream, InputStream.nullInputStream())).isZero();
-        assertThat(out()).contains("Usage: ordo-server");
+        assertThat(out()).startsWith("Usage: ordo-server [/path/to/ordo.conf] [options] [-]\n").contains("\n  --port 6379\n");
         assertThat(Main.run(new String[] {"--version"}, outStream, errStream, InputStream.nullInputStream())).isZero();
         assertThat(out()).contains("Ordo server v=");
+    }
+
+    @Test
+    void help_shortAndLongForms_printTheGeneratedUsage() {
+        assertThat(Main.run(new String[] {"-h"}, outStream, errStream, InputStream.nullInputStream())).isZero();
+        String shortForm = out();
+        out.reset();
+        assertThat(Main.run(new String[] {"--help"}, outStream, errStream, InputStream.nullInputStream())).isZero();
+        assertThat(out()).isEqualTo(shortForm).isEqualTo(ConfigReference.usage());
+        assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void version_shortAndLongForms_answerInRedisServersShape() {
+        Pattern shape = Pattern.compile("Ordo server v=\\S+ sha=00000000:0 malloc=jvm bits=\\d+ build=0{16} redis_version=7\\.2\\.4\n");
+        assertThat(Main.run(new String[] {"-v"}, outStream, errStream, InputStream.nullInputStream())).isZero();
+        assertThat(out()).matches(shape);
+        out.reset();
+        assertThat(Main.run(new String[] {"--version"}, outStream, errStream, InputStream.nullInputStream())).isZero();
+        assertThat(out()).matches(shape).contains("v=" + Version.ORDO + " ");
+    }
+
+    @Test
+    void helpOrVersionAfterOtherOptions_isAnUnknownDirective_asInRedis() {
+        assertThat(Main.run(new String[] {"--port", "0", "--version"}, outStream, errStream, InputStream.nullInputStream())).isEqualTo(1);
+        assertThat(err()).contains(">>> 'version'", "Bad directive or wrong number of arguments");
+        assertThat(out()).doesNotContain("Ordo server v=");
+    }
+
+    @Test
+    void sampleConfigFile_startsTheServerUnchanged(@TempDir Path dir) throws Exception {
+        // The file as shipped; only the port (6379 may be taken here) and the data directory
+        // (kept out of the source tree) are given on the command line, where they win.
+        Path sample = Path.of("config", "ordo.conf");
+        try (Ordo ordo = Main.start(new String[] {sample.toString(), "--port", "0", "--dir", dir.toString()}, outStream, errStream)) {
+            Matcher ready = Pattern.compile("Ready to accept connections tcp on port (\\d+)").matcher(out());
+            assertThat(ready.find()).as("ready line in %s", out()).isTrue();
+            try (RawClient c = new RawClient(Integer.parseInt(ready.group(1)))) {
+                assertThat(c.call("PING")).isEqualTo("+PONG\r\n");
+            }
+            assertThat(ordo.engine().config().get("maxmemory-policy")).isEqualTo("noeviction");
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.ordo.server;
 
+import dev.ordo.engine.host.HostedEngine;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -157,7 +158,7 @@ class MemoryLimitsTest extends ServerTestSupport {
 
     @Test
     void outOfMemoryError_inARead_isAnsweredAndTheServerGoesOn() throws IOException {
-        ordo.engine().commands().register(dev.ordo.engine.command.Command.custom("bigread", 1, "readonly", 0, 0, 0, "test", c -> {
+        HostedEngine.of(ordo.engine()).commands().register(dev.ordo.engine.command.Command.custom("bigread", 1, "readonly", 0, 0, 0, "test", c -> {
             c.reply().arrayHeader(2);
             c.reply().bulk(new byte[10]);
             throw new OutOfMemoryError("test");

@@ -1,5 +1,6 @@
 package dev.ordo.server;
 
+import dev.ordo.engine.host.HostedEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -75,12 +76,12 @@ class ProtocolRobustnessTest extends ServerTestSupport {
 
     @Test
     void clientDisconnectingMidFrameIsForgotten() throws IOException {
-        int before = ordo.engine().server().clients().size();
+        int before = HostedEngine.of(ordo.engine()).server().clients().size();
         RawClient c = connect();
-        await("the server registers the client", () -> ordo.engine().server().clients().size() == before + 1);
+        await("the server registers the client", () -> HostedEngine.of(ordo.engine()).server().clients().size() == before + 1);
         c.send("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$10\r\nabc");
         c.close();
-        await("the server forgets the client", () -> ordo.engine().server().clients().size() == before);
+        await("the server forgets the client", () -> HostedEngine.of(ordo.engine()).server().clients().size() == before);
         assertThat(bystander.call("EXISTS", "k")).isEqualTo(":0\r\n");
     }
 

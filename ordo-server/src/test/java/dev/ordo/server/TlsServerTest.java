@@ -1,5 +1,6 @@
 package dev.ordo.server;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.differential.RedisServer;
 import dev.ordo.engine.error.ErrorReply;
@@ -146,7 +147,7 @@ class TlsServerTest {
         }
         assertThat(log).anyMatch(line -> line.startsWith("Error accepting a client connection: "));
         assertThat(jdkCall(client, "EXISTS", "pwned")).isEqualTo(":0");
-        assertThat(ordo.engine().server().transportStats().connectionsReceived()).isEqualTo(1);
+        assertThat(HostedEngine.of(ordo.engine()).server().transportStats().connectionsReceived()).isEqualTo(1);
     }
 
     @Test

@@ -2,7 +2,7 @@ package dev.ordo.engine.acl;
 
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

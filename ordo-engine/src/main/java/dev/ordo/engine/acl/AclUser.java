@@ -1,6 +1,6 @@
 package dev.ordo.engine.acl;
 
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

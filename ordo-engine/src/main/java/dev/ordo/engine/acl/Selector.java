@@ -1,7 +1,7 @@
 package dev.ordo.engine.acl;
 
-import dev.ordo.engine.config.Glob;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.match.Glob;
+import dev.ordo.engine.error.text.Errors;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import dev.ordo.engine.acl.Acl;
 import dev.ordo.engine.acl.AclLog;
 import dev.ordo.engine.acl.AclUser;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.pubsub.Space;
 import dev.ordo.engine.pubsub.Subscriptions;
 

@@ -1,9 +1,10 @@
 package dev.ordo.engine.command;
 
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.number.LongDouble;
 import dev.ordo.engine.value.KeyType;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.number.Decimal;

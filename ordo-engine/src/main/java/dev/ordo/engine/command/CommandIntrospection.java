@@ -1,6 +1,6 @@
 package dev.ordo.engine.command;
 
-import dev.ordo.engine.config.Glob;
+import dev.ordo.engine.match.Glob;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

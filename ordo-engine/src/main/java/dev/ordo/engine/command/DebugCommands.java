@@ -2,9 +2,9 @@ package dev.ordo.engine.command;
 
 import dev.ordo.engine.list.ListValue;
 import dev.ordo.engine.config.Config;
-import dev.ordo.engine.config.Glob;
+import dev.ordo.engine.match.Glob;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.StringValue;
 import dev.ordo.engine.value.KeyType;

@@ -1,11 +1,12 @@
 package dev.ordo.engine.command;
 
-import dev.ordo.engine.config.Glob;
+import dev.ordo.engine.match.Glob;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
+import dev.ordo.engine.number.LongDouble;
 import dev.ordo.engine.zset.ListpackLimits;
 
 import java.nio.charset.StandardCharsets;

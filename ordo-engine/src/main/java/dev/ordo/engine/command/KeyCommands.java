@@ -1,9 +1,9 @@
 package dev.ordo.engine.command;
 
 import dev.ordo.engine.value.Value;
-import dev.ordo.engine.config.Glob;
+import dev.ordo.engine.match.Glob;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.Key;

@@ -1,7 +1,7 @@
 package dev.ordo.engine.command;
 
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.ordo.engine.command;
 
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.list.ListValue;

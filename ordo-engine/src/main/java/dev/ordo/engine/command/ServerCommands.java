@@ -2,8 +2,9 @@ package dev.ordo.engine.command;
 
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.keyspace.Keyspace;
+import dev.ordo.engine.version.RedisVersion;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ import java.util.Set;
  */
 final class ServerCommands {
     /** The Redis version Ordo reports (HELLO, INFO). */
-    static final String REDIS_VERSION = Compatibility.REDIS_VERSION;
+    static final String REDIS_VERSION = RedisVersion.EMULATED;
 
     private static final int DEFAULT_SLOWLOG_COUNT = 10;
 

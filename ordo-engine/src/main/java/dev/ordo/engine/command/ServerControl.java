@@ -17,7 +17,7 @@ public interface ServerControl {
     /**
      * MONITOR: from now on the connection of {@code session} is sent a line for every command that
      * runs; returns false, changing nothing, when it already was. Embedded clients are refused
-     * ({@link dev.ordo.engine.error.Errors#MONITOR_EMBEDDED}): they have no connection.
+     * ({@link dev.ordo.engine.error.text.Errors#MONITOR_EMBEDDED}): they have no connection.
      */
     boolean monitor(Session session);
 

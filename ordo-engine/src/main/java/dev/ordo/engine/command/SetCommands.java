@@ -2,7 +2,7 @@ package dev.ordo.engine.command;
 
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.Key;

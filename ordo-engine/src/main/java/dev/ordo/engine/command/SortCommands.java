@@ -2,7 +2,7 @@ package dev.ordo.engine.command;
 
 import dev.ordo.engine.acl.Acl;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;

@@ -1,8 +1,9 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.number.LongDouble;
 import dev.ordo.engine.value.Value;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.Key;

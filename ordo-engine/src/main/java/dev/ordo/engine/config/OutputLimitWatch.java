@@ -10,7 +10,18 @@ public final class OutputLimitWatch {
     /** When the output first stayed at or over the soft limit, in ms; 0 while under it. */
     private long overSoftSince;
 
-    /** Whether {@code unsent} bytes at {@code nowMillis} break {@code limit}. */
+    /** A watch of a client whose output has not been over the soft limit yet. */
+    public OutputLimitWatch() {
+    }
+
+    /**
+     * Whether {@code unsent} bytes at {@code nowMillis} break {@code limit}.
+     *
+     * @param limit     the client's class of limit
+     * @param unsent    its unsent output, in bytes
+     * @param nowMillis the time now, in milliseconds
+     * @return true when the client must be disconnected
+     */
     public boolean breaks(OutputBufferLimits.Limit limit, long unsent, long nowMillis) {
         boolean hard = limit.hard() > 0 && unsent >= limit.hard();
         boolean soft = false;

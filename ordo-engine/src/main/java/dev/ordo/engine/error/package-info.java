@@ -1,2 +1,2 @@
-/** The error replies clients see, with Redis's exact texts, and the exception that carries them. */
+/** The exception that carries an error reply to the caller, with Redis's exact text. */
 package dev.ordo.engine.error;

@@ -2,7 +2,12 @@ package dev.ordo.engine.keyspace;
 
 /** Hears about keyspace changes that other parts of the engine, and embedded users, react to. Called under the engine lock. */
 public interface KeyspaceListener {
-    /** A key was created; clients blocked on it may now be served. */
+    /**
+     * A key was created; clients blocked on it may now be served.
+     *
+     * @param db  the database
+     * @param key the key
+     */
     void keyCreated(int db, Key key);
 
     /** A key's value, type, expiry or existence changed (or it was read-modified), for WATCH. */
@@ -30,6 +35,10 @@ public interface KeyspaceListener {
      * {@code db}, in the order the changes happen. Embedded users hear here what Pub/Sub
      * subscribers of {@code __keyspace@*__} and {@code __keyevent@*__} are sent (their class on,
      * whatever K and E say).
+     *
+     * @param db    the database
+     * @param event the event's name
+     * @param key   the key
      */
     default void keyspaceEvent(int db, String event, Key key) {
     }

@@ -3,7 +3,7 @@ package dev.ordo.engine.persist;
 import dev.ordo.engine.command.PersistenceControl;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.keyspace.Keyspace;
 import dev.ordo.engine.persist.aof.AofLayout;
 

@@ -4,7 +4,7 @@ import dev.ordo.engine.command.DumpFormat;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.encoding.DumpFooter;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.persist.rdb.DumpPayload;
 import dev.ordo.engine.persist.rdb.RdbException;
 import dev.ordo.engine.value.Value;

@@ -13,6 +13,7 @@ import java.util.function.IntSupplier;
  * in that order. The keyspace calls it only for events whose class the mask enables, under the
  * engine lock, so the messages reach subscribers in the order the changes were made.
  */
+@SuppressWarnings("exports") // made by the engine itself: the listener type is not exported
 public final class KeyspaceNotifier implements KeyspaceListener {
     private static final byte[] KEYSPACE_PREFIX = "__keyspace@".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] KEYEVENT_PREFIX = "__keyevent@".getBytes(StandardCharsets.US_ASCII);
@@ -21,7 +22,12 @@ public final class KeyspaceNotifier implements KeyspaceListener {
     private final PubSub hub;
     private final IntSupplier mask;
 
-    /** A notifier publishing to {@code hub}, reading the destinations (K, E) from {@code mask}. */
+    /**
+     * A notifier publishing to {@code hub}, reading the destinations (K, E) from {@code mask}.
+     *
+     * @param hub  where the notifications are published
+     * @param mask the current notify-keyspace-events classes, as a bit mask
+     */
     public KeyspaceNotifier(PubSub hub, IntSupplier mask) {
         this.hub = hub;
         this.mask = mask;

@@ -1,6 +1,6 @@
 package dev.ordo.engine.pubsub;
 
-import dev.ordo.engine.config.Glob;
+import dev.ordo.engine.match.Glob;
 import dev.ordo.engine.keyspace.Key;
 
 import java.util.ArrayList;
@@ -27,13 +27,23 @@ import java.util.Set;
 public final class PubSub {
     private final Map<Space, Map<Key, Set<Subscriptions>>> subscribers = new EnumMap<>(Space.class);
 
+    /**
+     * An empty registry: no subscription.
+     */
     public PubSub() {
         subscribers.put(Space.CHANNELS, new HashMap<>());
         subscribers.put(Space.PATTERNS, new LinkedHashMap<>());
         subscribers.put(Space.SHARD_CHANNELS, new HashMap<>());
     }
 
-    /** Subscribes {@code s} to {@code name} in {@code space}; false when it already was. */
+    /**
+     * Subscribes {@code s} to {@code name} in {@code space}; false when it already was.
+     *
+     * @param space the kind of name
+     * @param s     the subscriber
+     * @param name  the channel or pattern
+     * @return whether it was added
+     */
     public boolean subscribe(Space space, Subscriptions s, byte[] name) {
         Key key = Key.of(name.clone());
         if (!s.add(space, key)) {
@@ -43,7 +53,14 @@ public final class PubSub {
         return true;
     }
 
-    /** Unsubscribes {@code s} from {@code name} in {@code space}; false when it was not subscribed. */
+    /**
+     * Unsubscribes {@code s} from {@code name} in {@code space}; false when it was not subscribed.
+     *
+     * @param space the kind of name
+     * @param s     the subscriber
+     * @param name  the channel or pattern
+     * @return whether it was removed
+     */
     public boolean unsubscribe(Space space, Subscriptions s, byte[] name) {
         Key key = Key.of(name);
         if (!s.remove(space, key)) {
@@ -58,7 +75,13 @@ public final class PubSub {
         return true;
     }
 
-    /** Unsubscribes {@code s} from every name of {@code space}; returns them, in subscription order. */
+    /**
+     * Unsubscribes {@code s} from every name of {@code space}; returns them, in subscription order.
+     *
+     * @param space the kind of name
+     * @param s     the subscriber
+     * @return the names it had
+     */
     public List<byte[]> unsubscribeAll(Space space, Subscriptions s) {
         List<byte[]> names = s.names(space);
         for (byte[] name : names) {
@@ -67,14 +90,24 @@ public final class PubSub {
         return names;
     }
 
-    /** Unsubscribes {@code s} from everything (a client that leaves, or RESET). */
+    /**
+     * Unsubscribes {@code s} from everything (a client that leaves, or RESET).
+     *
+     * @param s the subscriber
+     */
     public void forget(Subscriptions s) {
         for (Space space : Space.values()) {
             unsubscribeAll(space, s);
         }
     }
 
-    /** PUBLISH: delivers to the channel's and the matching patterns' subscribers; returns the deliveries. */
+    /**
+     * PUBLISH: delivers to the channel's and the matching patterns' subscribers; returns the deliveries.
+     *
+     * @param channel the channel
+     * @param payload the message
+     * @return the number of deliveries, as PUBLISH answers
+     */
     public int publish(byte[] channel, byte[] payload) {
         int receivers = deliver(Space.CHANNELS, channel, payload);
         for (Map.Entry<Key, Set<Subscriptions>> e : subscribers.get(Space.PATTERNS).entrySet()) {
@@ -90,7 +123,13 @@ public final class PubSub {
         return receivers;
     }
 
-    /** SPUBLISH: delivers to the shard channel's subscribers; returns how many. */
+    /**
+     * SPUBLISH: delivers to the shard channel's subscribers; returns how many.
+     *
+     * @param channel the shard channel
+     * @param payload the message
+     * @return the number of deliveries, as SPUBLISH answers
+     */
     public int publishShard(byte[] channel, byte[] payload) {
         return deliver(Space.SHARD_CHANNELS, channel, payload);
     }
@@ -109,7 +148,13 @@ public final class PubSub {
         return receivers.size();
     }
 
-    /** The channels (or shard channels) with a subscriber, matching {@code pattern} (null for all), as PUBSUB CHANNELS lists them. */
+    /**
+     * The channels (or shard channels) with a subscriber, matching {@code pattern} (null for all), as PUBSUB CHANNELS lists them.
+     *
+     * @param space   channels or shard channels
+     * @param pattern a glob to filter by, or null
+     * @return the names
+     */
     public List<byte[]> activeNames(Space space, byte[] pattern) {
         List<byte[]> out = new ArrayList<>();
         for (Key k : subscribers.get(space).keySet()) {
@@ -120,13 +165,24 @@ public final class PubSub {
         return out;
     }
 
-    /** How many subscribers {@code name} has in {@code space} (PUBSUB NUMSUB, SHARDNUMSUB). */
+    /**
+     * How many subscribers {@code name} has in {@code space} (PUBSUB NUMSUB, SHARDNUMSUB).
+     *
+     * @param space the kind of name
+     * @param name  the channel or pattern
+     * @return its subscribers
+     */
     public int subscriberCount(Space space, byte[] name) {
         Set<Subscriptions> set = subscribers.get(space).get(Key.of(name));
         return set == null ? 0 : set.size();
     }
 
-    /** How many distinct names have a subscriber in {@code space} (PUBSUB NUMPAT for patterns; INFO). */
+    /**
+     * How many distinct names have a subscriber in {@code space} (PUBSUB NUMPAT for patterns; INFO).
+     *
+     * @param space the kind of name
+     * @return the number of names with a subscriber
+     */
     public int nameCount(Space space) {
         return subscribers.get(space).size();
     }

@@ -8,8 +8,17 @@ import java.nio.charset.StandardCharsets;
  * channels count on their own, as in Redis.
  */
 public enum Space {
+    /**
+     * Channels: SUBSCRIBE, PUBLISH.
+     */
     CHANNELS("subscribe", "unsubscribe", Message.Kind.MESSAGE),
+    /**
+     * Glob patterns over channel names: PSUBSCRIBE.
+     */
     PATTERNS("psubscribe", "punsubscribe", Message.Kind.PMESSAGE),
+    /**
+     * Shard channels: SSUBSCRIBE, SPUBLISH.
+     */
     SHARD_CHANNELS("ssubscribe", "sunsubscribe", Message.Kind.SMESSAGE);
 
     private final byte[] subscribeWord;
@@ -22,17 +31,29 @@ public enum Space {
         this.kind = kind;
     }
 
-    /** The first element of a subscribe reply ({@code subscribe}, {@code psubscribe}, {@code ssubscribe}); do not change it. */
+    /**
+     * The first element of a subscribe reply ({@code subscribe}, {@code psubscribe}, {@code ssubscribe}); do not change it.
+     *
+     * @return the word, shared
+     */
     public byte[] subscribeWord() {
         return subscribeWord;
     }
 
-    /** The first element of an unsubscribe reply; do not change it. */
+    /**
+     * The first element of an unsubscribe reply; do not change it.
+     *
+     * @return the word, shared
+     */
     public byte[] unsubscribeWord() {
         return unsubscribeWord;
     }
 
-    /** The kind of message a subscription of this space receives. */
+    /**
+     * The kind of message a subscription of this space receives.
+     *
+     * @return MESSAGE, PMESSAGE or SMESSAGE
+     */
     public Message.Kind kind() {
         return kind;
     }

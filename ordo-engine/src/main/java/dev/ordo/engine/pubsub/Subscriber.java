@@ -28,10 +28,18 @@ public final class Subscriber implements AutoCloseable {
     /** Receives the messages of a {@link Subscriber}. */
     @FunctionalInterface
     public interface Listener {
-        /** One message, on the subscriber's executor. */
+        /**
+         * One message, on the subscriber's executor.
+         *
+         * @param message the message (shared: do not change it)
+         */
         void message(Message message);
 
-        /** The subscriber was closed by the engine ({@code why}), not by {@link Subscriber#close}. */
+        /**
+         * The subscriber was closed by the engine ({@code why}), not by {@link Subscriber#close}.
+         *
+         * @param why the reason, as Redis logs it for a client it disconnects
+         */
         default void closed(String why) {
         }
     }
@@ -53,6 +61,12 @@ public final class Subscriber implements AutoCloseable {
     /**
      * A subscriber of {@code hub}; {@code underLock} runs an action under the engine's lock, and
      * {@code limit} gives the pubsub output class's current limit.
+     *
+     * @param hub       the engine's subscriptions
+     * @param underLock runs an action under the engine's lock
+     * @param executor  runs the listener
+     * @param listener  receives the messages
+     * @param limit     the pubsub class of client-output-buffer-limit, read at each check
      */
     public Subscriber(PubSub hub, Consumer<Runnable> underLock, Executor executor, Listener listener,
                       Supplier<OutputBufferLimits.Limit> limit) {
@@ -63,41 +77,83 @@ public final class Subscriber implements AutoCloseable {
         this.limit = limit;
     }
 
-    /** SUBSCRIBE: receives what is published to these channels. */
+    /**
+     * SUBSCRIBE: receives what is published to these channels.
+     *
+     * @param channels the channels
+     * @return this subscriber
+     */
     public Subscriber subscribe(String... channels) {
         return change(Space.CHANNELS, true, channels);
     }
 
-    /** PSUBSCRIBE: receives what is published to channels matching these glob patterns. */
+    /**
+     * PSUBSCRIBE: receives what is published to channels matching these glob patterns.
+     *
+     * @param patterns the glob patterns
+     * @return this subscriber
+     */
     public Subscriber psubscribe(String... patterns) {
         return change(Space.PATTERNS, true, patterns);
     }
 
-    /** SSUBSCRIBE: receives what is published with SPUBLISH to these shard channels. */
+    /**
+     * SSUBSCRIBE: receives what is published with SPUBLISH to these shard channels.
+     *
+     * @param channels the shard channels
+     * @return this subscriber
+     */
     public Subscriber ssubscribe(String... channels) {
         return change(Space.SHARD_CHANNELS, true, channels);
     }
 
+    /**
+     * UNSUBSCRIBE: stops receiving what is published to these channels.
+     *
+     * @param channels the channels
+     * @return this subscriber
+     */
     public Subscriber unsubscribe(String... channels) {
         return change(Space.CHANNELS, false, channels);
     }
 
+    /**
+     * PUNSUBSCRIBE: stops receiving what matches these patterns.
+     *
+     * @param patterns the glob patterns
+     * @return this subscriber
+     */
     public Subscriber punsubscribe(String... patterns) {
         return change(Space.PATTERNS, false, patterns);
     }
 
+    /**
+     * SUNSUBSCRIBE: stops receiving from these shard channels.
+     *
+     * @param channels the shard channels
+     * @return this subscriber
+     */
     public Subscriber sunsubscribe(String... channels) {
         return change(Space.SHARD_CHANNELS, false, channels);
     }
 
-    /** How many names of {@code space} this subscriber has now. */
+    /**
+     * How many names of {@code space} this subscriber has now.
+     *
+     * @param space channels, patterns or shard channels
+     * @return the count
+     */
     public int count(Space space) {
         int[] n = new int[1];
         underLock.accept(() -> n[0] = subscriptions.count(space));
         return n[0];
     }
 
-    /** Whether the subscriber is closed (by {@link #close} or by the engine). */
+    /**
+     * Whether the subscriber is closed (by {@link #close} or by the engine).
+     *
+     * @return true once closed
+     */
     public boolean isClosed() {
         return closed;
     }

@@ -30,6 +30,11 @@ public final class Subscriptions {
     private volatile long memory;
     private volatile int total;
 
+    /**
+     * A subscriber's subscriptions, none yet, delivering to {@code sink}.
+     *
+     * @param sink where its messages go
+     */
     public Subscriptions(PushSink sink) {
         this.sink = sink;
         for (Space space : Space.values()) {
@@ -37,29 +42,52 @@ public final class Subscriptions {
         }
     }
 
-    /** The count a (un)subscribe reply of {@code space} carries: channels and patterns together, or shard channels. */
+    /**
+     * The count a (un)subscribe reply of {@code space} carries: channels and patterns together, or shard channels.
+     *
+     * @param space the space of the command
+     * @return the count
+     */
     public int countFor(Space space) {
         return space == Space.SHARD_CHANNELS ? count(Space.SHARD_CHANNELS) : count(Space.CHANNELS) + count(Space.PATTERNS);
     }
 
-    /** How many names of {@code space} this subscriber has. */
+    /**
+     * How many names of {@code space} this subscriber has.
+     *
+     * @param space the kind of name
+     * @return the count
+     */
     public int count(Space space) {
         return names.get(space).size();
     }
 
-    /** Whether any subscription is left (Redis's pubsub client flag); from any thread. */
+    /**
+     * Whether any subscription is left (Redis's pubsub client flag); from any thread.
+     *
+     * @return true while subscribed to anything
+     */
     public boolean any() {
         return total > 0;
     }
 
-    /** The names of {@code space}, in subscription order (a copy). */
+    /**
+     * The names of {@code space}, in subscription order (a copy).
+     *
+     * @param space the kind of name
+     * @return the names
+     */
     public List<byte[]> names(Space space) {
         List<byte[]> out = new ArrayList<>(names.get(space).size());
         names.get(space).forEach(k -> out.add(k.bytes()));
         return out;
     }
 
-    /** The heap bytes the subscriptions hold; from any thread. */
+    /**
+     * The heap bytes the subscriptions hold; from any thread.
+     *
+     * @return the bytes
+     */
     public long memory() {
         return memory;
     }

@@ -5,7 +5,7 @@ import dev.ordo.engine.command.Command;
 import dev.ordo.engine.command.CommandTable;
 import dev.ordo.engine.command.ReplyWriter;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 
 import java.util.Arrays;
 import java.util.List;
@@ -201,7 +201,7 @@ public final class ScriptCommands {
         List<Functions.Library> shown = new java.util.ArrayList<>();
         for (Functions.Library l : f.libraries()) {
             // As Redis: a glob, without case.
-            if (pattern == null || dev.ordo.engine.config.Glob.matches(pattern.getBytes(java.nio.charset.StandardCharsets.UTF_8), l.name().getBytes(java.nio.charset.StandardCharsets.UTF_8), true)) {
+            if (pattern == null || dev.ordo.engine.match.Glob.matches(pattern.getBytes(java.nio.charset.StandardCharsets.UTF_8), l.name().getBytes(java.nio.charset.StandardCharsets.UTF_8), true)) {
                 shown.add(l);
             }
         }

@@ -5,10 +5,10 @@ import dev.ordo.engine.memory.Footprint;
 import dev.ordo.engine.command.CallContext;
 import dev.ordo.engine.command.Command;
 import dev.ordo.engine.command.ReplyWriter;
-import dev.ordo.engine.command.Compatibility;
+import dev.ordo.engine.version.RedisVersion;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.script.lib.BitLib;
 import dev.ordo.engine.script.lib.CjsonLib;
 import dev.ordo.engine.script.lib.CmsgpackLib;
@@ -889,8 +889,8 @@ public final class Scripting {
                 return LuaValue.valueOf(allowed);
             }
         });
-        redis.rawset("REDIS_VERSION", LuaValue.valueOf(Compatibility.REDIS_VERSION));
-        redis.rawset("REDIS_VERSION_NUM", LuaValue.valueOf(versionNumber(Compatibility.REDIS_VERSION)));
+        redis.rawset("REDIS_VERSION", LuaValue.valueOf(RedisVersion.EMULATED));
+        redis.rawset("REDIS_VERSION_NUM", LuaValue.valueOf(versionNumber(RedisVersion.EMULATED)));
         redis.rawset("LOG_DEBUG", 0);
         redis.rawset("LOG_VERBOSE", 1);
         redis.rawset("LOG_NOTICE", 2);

@@ -21,10 +21,18 @@ public interface Clock {
         }
     };
 
-    /** Milliseconds since the epoch. */
+    /**
+     * Milliseconds since the epoch.
+     *
+     * @return the current time in milliseconds
+     */
     long millis();
 
-    /** Microseconds since the epoch, read now (TIME); by default from {@link #millis()}. */
+    /**
+     * Microseconds since the epoch, read now (TIME); by default from {@link #millis()}.
+     *
+     * @return the current time in microseconds
+     */
     default long micros() {
         return millis() * 1000;
     }

@@ -3,7 +3,7 @@ package dev.ordo.engine.zset;
 import dev.ordo.engine.internal.Hashing;
 
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.memory.Footprint;
 
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package dev.ordo.engine.zset;
 
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.number.Doubles;
 
 /**

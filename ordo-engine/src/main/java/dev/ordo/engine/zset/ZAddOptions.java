@@ -1,7 +1,7 @@
 package dev.ordo.engine.zset;
 
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 
 /**
  * ZADD's conditions as one immutable value: NX (only add), XX (only update), GT / LT (update an

@@ -1,9 +1,10 @@
 package dev.ordo.engine.acl;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.error.ErrorReply;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -82,13 +83,13 @@ class AclRulePropertiesTest {
             assertThat(CLIENT.call("ACL", "GETUSER", name)).isEqualTo(before);
             return;
         }
-        String line = SUPPORT.engine.acl().user(name).describe();
+        String line = HostedEngine.of(SUPPORT.engine).acl().user(name).describe();
         String prefix = "user " + name + " ";
         assertThat(line).startsWith(prefix);
         String copy = name + "copy";
         setUser(copy, List.of(line.substring(prefix.length()).split(" ")));
         assertThat(text(CLIENT.call("ACL", "GETUSER", copy))).isEqualTo(text(CLIENT.call("ACL", "GETUSER", name)));
-        assertThat(SUPPORT.engine.acl().user(copy).describe()).isEqualTo("user " + copy + " " + line.substring(prefix.length()));
+        assertThat(HostedEngine.of(SUPPORT.engine).acl().user(copy).describe()).isEqualTo("user " + copy + " " + line.substring(prefix.length()));
         for (String[] probe : PROBES) {
             assertThat(dryRun(copy, probe).replace(copy, name)).as(String.join(" ", probe)).isEqualTo(dryRun(name, probe));
         }

@@ -14,9 +14,10 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 /**
  * Keeps the engine's packages layered as the README's architecture section draws them. From the
  * bottom: foundations that import nothing else of the engine (time, memory, numbers, errors,
- * byte codecs, the value contract); the value types; configuration; services over the keyspace
- * (Pub/Sub, ACL); the commands and scripting; persistence; and the {@code Engine} on top, which
- * wires them together. No package cycle anywhere.
+ * byte codecs, the value contract, glob matching, the emulated Redis version); the value types;
+ * configuration; services over the keyspace (Pub/Sub, ACL); the commands and scripting;
+ * persistence; the face the network server sees ({@code host}); and the {@code Engine} on top,
+ * which wires them together. No package cycle anywhere.
  */
 class LayeringTest {
     private static JavaClasses engine;
@@ -45,19 +46,22 @@ class LayeringTest {
         ArchRule rule = layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("Foundation").definedBy("dev.ordo.engine.time..", "dev.ordo.engine.memory..",
                         "dev.ordo.engine.number..", "dev.ordo.engine.error..", "dev.ordo.engine.encoding..",
-                        "dev.ordo.engine.internal..", "dev.ordo.engine.value..")
+                        "dev.ordo.engine.internal..", "dev.ordo.engine.value..", "dev.ordo.engine.match..",
+                        "dev.ordo.engine.version..")
                 .layer("Types").definedBy("dev.ordo.engine.zset..", "dev.ordo.engine.list..", "dev.ordo.engine.keyspace..")
                 .layer("Config").definedBy("dev.ordo.engine.config..")
                 .layer("Services").definedBy("dev.ordo.engine.pubsub..", "dev.ordo.engine.acl..")
                 .layer("Commands").definedBy("dev.ordo.engine.command..", "dev.ordo.engine.script..")
                 .layer("Persistence").definedBy("dev.ordo.engine.persist..")
+                .layer("Host").definedBy("dev.ordo.engine.host..")
                 .layer("Engine").definedBy("dev.ordo.engine")
                 .whereLayer("Engine").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Persistence").mayOnlyBeAccessedByLayers("Engine")
-                .whereLayer("Commands").mayOnlyBeAccessedByLayers("Persistence", "Engine")
-                .whereLayer("Services").mayOnlyBeAccessedByLayers("Commands", "Persistence", "Engine")
-                .whereLayer("Config").mayOnlyBeAccessedByLayers("Services", "Commands", "Persistence", "Engine")
-                .whereLayer("Types").mayOnlyBeAccessedByLayers("Config", "Services", "Commands", "Persistence", "Engine")
+                .whereLayer("Host").mayOnlyBeAccessedByLayers("Engine")
+                .whereLayer("Persistence").mayOnlyBeAccessedByLayers("Host", "Engine")
+                .whereLayer("Commands").mayOnlyBeAccessedByLayers("Persistence", "Host", "Engine")
+                .whereLayer("Services").mayOnlyBeAccessedByLayers("Commands", "Persistence", "Host", "Engine")
+                .whereLayer("Config").mayOnlyBeAccessedByLayers("Services", "Commands", "Persistence", "Host", "Engine")
+                .whereLayer("Types").mayOnlyBeAccessedByLayers("Config", "Services", "Commands", "Persistence", "Host", "Engine")
                 .withOptionalLayers(true);
         rule.check(engine);
     }

@@ -1,5 +1,7 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.TestClients;
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.acl.Acl;
@@ -165,7 +167,7 @@ class AclCommandsTest extends CommandTestSupport {
         fails("ERR The 'default' user cannot be removed", "ACL", "DELUSER", "a", "default");
         assertThat(client.call("ACL", "DELUSER", "a", "nosuch")).isEqualTo(1L);
         assertThat(client.call("ACL", "GETUSER", "a")).isNull();
-        assertThat(a.session().closing() || a.isClosed()).isTrue();
+        assertThat(TestClients.session(a).closing() || a.isClosed()).isTrue();
     }
 
     @Test
@@ -191,7 +193,7 @@ class AclCommandsTest extends CommandTestSupport {
 
     @Test
     void requirepass_isTheDefaultUsersPassword_andConfigSetChangesIt() {
-        Acl acl = support.engine.acl();
+        Acl acl = HostedEngine.of(support.engine).acl();
         assertThat(acl.defaultUserHasNoPassword()).isTrue();
         client.call("CONFIG", "SET", "requirepass", "s3cret");
         assertThat(acl.defaultUserHasNoPassword()).isFalse();
@@ -235,7 +237,7 @@ class AclCommandsTest extends CommandTestSupport {
         EmbeddedClient c = support.client();
         c.call("HELLO", "3", "AUTH", "bob", "pw");
         assertThat(s(c.call("ACL", "WHOAMI"))).isEqualTo("bob");
-        assertThat(c.session().protocol()).isEqualTo(3);
+        assertThat(TestClients.session(c).protocol()).isEqualTo(3);
         assertThat(c.call("RESET")).isEqualTo("RESET");
         assertThat(s(c.call("ACL", "WHOAMI"))).isEqualTo("default");
     }
@@ -501,7 +503,7 @@ class AclCommandsTest extends CommandTestSupport {
             assertThat(strings(c.call("ACL", "LIST"))).contains("user alice on sanitize-payload #" + Acl.sha256Hex("pw".getBytes())
                     + " ~a* &* -@all +get");
             c.call("ACL", "SETUSER", "bob");
-            assertThat(lines.engine.acl().user("bob").selectorDescriptions().get(0)[2]).isEqualTo("&*");
+            assertThat(HostedEngine.of(lines.engine).acl().user("bob").selectorDescriptions().get(0)[2]).isEqualTo("&*");
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.time.Clock;
@@ -18,7 +19,7 @@ class CommandDescriptorsTest {
         Engine engine = new Engine(new Config(), Clock.SYSTEM, (task, delay) -> () -> { });
         try {
             Set<String> registered = new LinkedHashSet<>();
-            for (Command c : engine.commands().all()) {
+            for (Command c : HostedEngine.of(engine).commands().all()) {
                 registered.add(c.fullName());
                 c.subcommands().values().forEach(sub -> registered.add(sub.fullName()));
             }

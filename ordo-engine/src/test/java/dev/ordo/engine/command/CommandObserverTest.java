@@ -1,5 +1,6 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.error.ErrorReply;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,7 +24,7 @@ class CommandObserverTest extends CommandTestSupport {
 
     @BeforeEach
     void observe() {
-        support.engine.addObserver((session, args) -> {
+        HostedEngine.of(support.engine).addObserver((session, args) -> {
             StringBuilder line = new StringBuilder("[" + session.db() + " " + (session.isScriptClient() ? "lua" : "client") + "]");
             for (byte[] a : args) {
                 line.append(' ').append(new String(a, StandardCharsets.UTF_8));

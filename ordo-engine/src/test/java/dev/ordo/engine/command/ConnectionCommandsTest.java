@@ -1,5 +1,7 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.TestClients;
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.config.Config;
@@ -70,25 +72,25 @@ class ConnectionCommandsTest {
     @Test
     void quit_anyClient_repliesOkAndMarksTheSessionClosing() {
         assertThat(client.call("QUIT")).isEqualTo("OK");
-        assertThat(client.session().closing()).isTrue();
+        assertThat(TestClients.session(client).closing()).isTrue();
     }
 
     @Test
     void hello_withoutArguments_describesTheServerInTheCurrentProtocol() {
-        long id = client.session().id();
+        long id = TestClients.session(client).id();
         assertThat(resp(client, "HELLO")).isEqualTo(helloMap("*14\r\n", 2, id));
-        assertThat(client.session().protocol()).isEqualTo(2);
+        assertThat(TestClients.session(client).protocol()).isEqualTo(2);
     }
 
     @Test
     void hello_version3_answersInResp3AndLaterRepliesUseResp3Shapes() {
-        long id = client.session().id();
+        long id = TestClients.session(client).id();
         assertThat(resp(client, "CONFIG", "GET", "hz")).isEqualTo("*2\r\n$2\r\nhz\r\n$2\r\n10\r\n");
         assertThat(resp(client, "CLIENT", "GETNAME")).isEqualTo("$-1\r\n");
 
         assertThat(resp(client, "HELLO", "3")).isEqualTo(helloMap("%7\r\n", 3, id));
 
-        assertThat(client.session().protocol()).isEqualTo(3);
+        assertThat(TestClients.session(client).protocol()).isEqualTo(3);
         assertThat(resp(client, "CONFIG", "GET", "hz")).isEqualTo("%1\r\n$2\r\nhz\r\n$2\r\n10\r\n");
         assertThat(resp(client, "CLIENT", "GETNAME")).isEqualTo("_\r\n");
         assertThat(resp(client, "COMMAND", "DOCS", "nosuch")).isEqualTo("%0\r\n");
@@ -99,7 +101,7 @@ class ConnectionCommandsTest {
     @Test
     void hello_version2FromResp3_answersInResp2() {
         client.call("HELLO", "3");
-        assertThat(resp(client, "HELLO", "2")).isEqualTo(helloMap("*14\r\n", 2, client.session().id()));
+        assertThat(resp(client, "HELLO", "2")).isEqualTo(helloMap("*14\r\n", 2, TestClients.session(client).id()));
         assertThat(client.call("INFO", "cluster")).isInstanceOf(byte[].class);
     }
 
@@ -111,7 +113,7 @@ class ConnectionCommandsTest {
                 .hasMessage("ERR Protocol version is not an integer or out of range");
         assertThatThrownBy(() -> client.call("HELLO", "3.0"))
                 .hasMessage("ERR Protocol version is not an integer or out of range");
-        assertThat(client.session().protocol()).isEqualTo(2);
+        assertThat(TestClients.session(client).protocol()).isEqualTo(2);
     }
 
     @Test
@@ -125,8 +127,8 @@ class ConnectionCommandsTest {
                 .hasMessage("ERR Client names cannot contain spaces, newlines or special characters.");
         assertThatThrownBy(() -> client.call("HELLO", "3", "SETNAME", "ok", "foo"))
                 .hasMessage("ERR Syntax error in HELLO option 'foo'");
-        assertThat(client.session().protocol()).isEqualTo(2);
-        assertThat(client.session().name()).isEmpty();
+        assertThat(TestClients.session(client).protocol()).isEqualTo(2);
+        assertThat(TestClients.session(client).name()).isEmpty();
     }
 
     @Test
@@ -134,7 +136,7 @@ class ConnectionCommandsTest {
         client.call("HELLO", "3", "AUTH", "default", "anything", "SETNAME", "app");
         assertThat(text(client.call("CLIENT", "GETNAME"))).isEqualTo("app");
         assertThatThrownBy(() -> client.call("HELLO", "2", "AUTH", "other", "x")).hasMessage(WRONGPASS);
-        assertThat(client.session().protocol()).isEqualTo(3);
+        assertThat(TestClients.session(client).protocol()).isEqualTo(3);
     }
 
     @Test
@@ -172,12 +174,12 @@ class ConnectionCommandsTest {
                 + " the client and select the RESP protocol version at the same time");
         assertThatThrownBy(() -> c.call("HELLO", "3", "SETNAME", "x")).hasMessageStartingWith("NOAUTH HELLO must");
         assertThatThrownBy(() -> c.call("HELLO", "3", "AUTH", "default", "nope")).hasMessage(WRONGPASS);
-        assertThat(c.session().protocol()).isEqualTo(2);
-        assertThat(c.session().name()).isEmpty();
+        assertThat(TestClients.session(c).protocol()).isEqualTo(2);
+        assertThat(TestClients.session(c).name()).isEmpty();
 
         assertThat(resp(c, "HELLO", "3", "AUTH", "default", "secret", "SETNAME", "x"))
-                .isEqualTo(helloMap("%7\r\n", 3, c.session().id()));
-        assertThat(c.session().name()).isEqualTo("x");
+                .isEqualTo(helloMap("%7\r\n", 3, TestClients.session(c).id()));
+        assertThat(TestClients.session(c).name()).isEqualTo("x");
         assertThat(c.call("PING")).isEqualTo("PONG");
     }
 
@@ -190,7 +192,7 @@ class ConnectionCommandsTest {
 
         assertThat(resp(client, "RESET")).isEqualTo("+RESET\r\n");
 
-        Session s = client.session();
+        Session s = TestClients.session(client);
         assertThat(s.db()).isZero();
         assertThat(s.protocol()).isEqualTo(2);
         assertThat(s.name()).isEmpty();
@@ -210,7 +212,7 @@ class ConnectionCommandsTest {
     void noAuthCommands_beforeAuthentication_areAllowed() {
         EmbeddedClient c = clientWithPassword("secret");
         for (String name : List.of("auth", "hello", "quit", "reset")) {
-            assertThat(support.engine.lookup(name.getBytes(StandardCharsets.US_ASCII)).is(Command.Flag.NO_AUTH))
+            assertThat(HostedEngine.of(support.engine).lookup(name.getBytes(StandardCharsets.US_ASCII)).is(Command.Flag.NO_AUTH))
                     .as(name).isTrue();
         }
         assertThatThrownBy(() -> c.call("CLIENT", "ID")).hasMessage(NOAUTH);
@@ -234,8 +236,8 @@ class ConnectionCommandsTest {
     @Test
     void clientId_twoClients_returnsEachSessionsOwnId() {
         EmbeddedClient other = support.client();
-        assertThat(client.call("CLIENT", "ID")).isEqualTo(client.session().id());
-        assertThat(other.call("CLIENT", "ID")).isEqualTo(other.session().id()).isNotEqualTo(client.session().id());
+        assertThat(client.call("CLIENT", "ID")).isEqualTo(TestClients.session(client).id());
+        assertThat(other.call("CLIENT", "ID")).isEqualTo(TestClients.session(other).id()).isNotEqualTo(TestClients.session(client).id());
         assertThatThrownBy(() -> client.call("CLIENT", "ID", "x"))
                 .hasMessage("ERR wrong number of arguments for 'client|id' command");
     }
@@ -251,14 +253,14 @@ class ConnectionCommandsTest {
         EmbeddedClient idle = support.client();
         idle.call("SELECT", "2");
         support.advance(5_000);
-        idle.session().setAddresses("10.0.0.1:5000", "127.0.0.1:6379");
+        TestClients.session(idle).setAddresses("10.0.0.1:5000", "127.0.0.1:6379");
 
         String list = text(client.call("CLIENT", "LIST"));
 
-        String idleLine = "id=" + idle.session().id() + " addr=10.0.0.1:5000 laddr=127.0.0.1:6379 fd=-1 name= age=5 idle=5"
+        String idleLine = "id=" + TestClients.session(idle).id() + " addr=10.0.0.1:5000 laddr=127.0.0.1:6379 fd=-1 name= age=5 idle=5"
                 + " flags=N db=2 sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0"
                 + " obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=select user=default redir=-1 resp=2 lib-name= lib-ver=";
-        String ownLine = "id=" + client.session().id() + " addr= laddr= fd=-1 name= age=5 idle=0 flags=N db=0 sub=0"
+        String ownLine = "id=" + TestClients.session(client).id() + " addr= laddr= fd=-1 name= age=5 idle=0 flags=N db=0 sub=0"
                 + " psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0"
                 + " tot-mem=0 events=r cmd=client|list user=default redir=-1 resp=2 lib-name= lib-ver=";
         assertThat(list).isEqualTo(ownLine + "\n" + idleLine + "\n");
@@ -267,7 +269,7 @@ class ConnectionCommandsTest {
     @Test
     void clientList_typeOrIdFilter_selectsClientsOrRejectsBadValues() {
         EmbeddedClient other = support.client();
-        String otherId = String.valueOf(other.session().id());
+        String otherId = String.valueOf(TestClients.session(other).id());
         assertThat(text(client.call("CLIENT", "LIST", "TYPE", "normal")).lines()).hasSize(2);
         assertThat(text(client.call("CLIENT", "LIST", "type", "PUBSUB"))).isEmpty();
         assertThat(text(client.call("CLIENT", "LIST", "TYPE", "replica"))).isEmpty();
@@ -293,7 +295,7 @@ class ConnectionCommandsTest {
     void clientInfo_namedClient_describesItselfAsVerbatimText() {
         client.call("CLIENT", "SETNAME", "me");
         String info = text(client.call("CLIENT", "INFO"));
-        assertThat(info).startsWith("id=" + client.session().id() + " addr= laddr= fd=-1 name=me age=0 idle=0 flags=N db=0 ")
+        assertThat(info).startsWith("id=" + TestClients.session(client).id() + " addr= laddr= fd=-1 name=me age=0 idle=0 flags=N db=0 ")
                 .contains(" cmd=client|info user=default redir=-1 resp=2 lib-name= lib-ver=\n")
                 .hasLineCount(1);
         client.call("HELLO", "3");
@@ -314,34 +316,34 @@ class ConnectionCommandsTest {
     @Test
     void clientKill_byId_killsOthersAndSkipsTheCallerByDefault() {
         EmbeddedClient victim = support.client();
-        String victimId = String.valueOf(victim.session().id());
-        String ownId = String.valueOf(client.session().id());
+        String victimId = String.valueOf(TestClients.session(victim).id());
+        String ownId = String.valueOf(TestClients.session(client).id());
 
         assertThat(client.call("CLIENT", "KILL", "ID", victimId)).isEqualTo(1L);
-        assertThat(victim.session().closing()).isTrue();
+        assertThat(TestClients.session(victim).closing()).isTrue();
         assertThat(text(client.call("CLIENT", "LIST"))).doesNotContain("id=" + victimId + " ");
         assertThatThrownBy(() -> victim.call("PING")).isInstanceOf(IllegalStateException.class);
         assertThat(client.call("CLIENT", "KILL", "ID", victimId)).isEqualTo(0L);
         assertThat(client.call("CLIENT", "KILL", "ID", "999999")).isEqualTo(0L);
         assertThat(client.call("CLIENT", "KILL", "ID", ownId)).isEqualTo(0L);
-        assertThat(client.session().closing()).isFalse();
+        assertThat(TestClients.session(client).closing()).isFalse();
         assertThat(client.call("CLIENT", "KILL", "ID", ownId, "SKIPME", "no")).isEqualTo(1L);
-        assertThat(client.session().closing()).isTrue();
+        assertThat(TestClients.session(client).closing()).isTrue();
     }
 
     @Test
     void clientKill_combinedFilters_mustAllMatchAndBadValuesAreRejected() {
         EmbeddedClient a = support.client();
         EmbeddedClient b = support.client();
-        a.session().setAddresses("10.0.0.1:1", "127.0.0.1:6379");
-        b.session().setAddresses("10.0.0.2:2", "127.0.0.1:6380");
+        TestClients.session(a).setAddresses("10.0.0.1:1", "127.0.0.1:6379");
+        TestClients.session(b).setAddresses("10.0.0.2:2", "127.0.0.1:6380");
 
         assertThat(client.call("CLIENT", "KILL", "LADDR", "127.0.0.1:6380", "USER", "default")).isEqualTo(1L);
-        assertThat(b.session().closing()).isTrue();
-        assertThat(a.session().closing()).isFalse();
+        assertThat(TestClients.session(b).closing()).isTrue();
+        assertThat(TestClients.session(a).closing()).isFalse();
         assertThat(client.call("CLIENT", "KILL", "ADDR", "10.0.0.1:1", "TYPE", "pubsub")).isEqualTo(0L);
         assertThat(client.call("CLIENT", "KILL", "ADDR", "10.0.0.1:1", "TYPE", "normal")).isEqualTo(1L);
-        assertThat(a.session().closing()).isTrue();
+        assertThat(TestClients.session(a).closing()).isTrue();
 
         assertThatThrownBy(() -> client.call("CLIENT", "KILL", "ID", "0"))
                 .hasMessage("ERR client-id should be greater than 0");
@@ -359,22 +361,22 @@ class ConnectionCommandsTest {
     @Test
     void clientKill_oldAddressForm_repliesOkOrNoSuchClient() {
         EmbeddedClient victim = support.client();
-        victim.session().setAddresses("10.0.0.9:4242", "127.0.0.1:6379");
+        TestClients.session(victim).setAddresses("10.0.0.9:4242", "127.0.0.1:6379");
         assertThatThrownBy(() -> client.call("CLIENT", "KILL", "1.2.3.4:5")).hasMessage("ERR No such client");
         assertThat(client.call("CLIENT", "KILL", "10.0.0.9:4242")).isEqualTo("OK");
-        assertThat(victim.session().closing()).isTrue();
+        assertThat(TestClients.session(victim).closing()).isTrue();
     }
 
     @Test
     void clientReply_eachMode_setsItAndOnlyOnReplies() {
         assertThat(resp(client, "CLIENT", "REPLY", "OFF")).isEmpty();
-        assertThat(client.session().replyMode()).isEqualTo(Session.ReplyMode.OFF);
+        assertThat(TestClients.session(client).replyMode()).isEqualTo(Session.ReplyMode.OFF);
         assertThat(resp(client, "CLIENT", "REPLY", "SKIP")).isEmpty();
-        assertThat(client.session().replyMode()).isEqualTo(Session.ReplyMode.OFF);
+        assertThat(TestClients.session(client).replyMode()).isEqualTo(Session.ReplyMode.OFF);
         assertThat(resp(client, "CLIENT", "REPLY", "on")).isEqualTo("+OK\r\n");
-        assertThat(client.session().replyMode()).isEqualTo(Session.ReplyMode.ON);
+        assertThat(TestClients.session(client).replyMode()).isEqualTo(Session.ReplyMode.ON);
         assertThat(resp(client, "CLIENT", "REPLY", "skip")).isEmpty();
-        assertThat(client.session().replyMode()).isEqualTo(Session.ReplyMode.SKIP_NEXT);
+        assertThat(TestClients.session(client).replyMode()).isEqualTo(Session.ReplyMode.SKIP_NEXT);
         assertThatThrownBy(() -> client.call("CLIENT", "REPLY", "maybe")).isInstanceOf(ErrorReply.class)
                 .hasMessage("ERR syntax error");
     }

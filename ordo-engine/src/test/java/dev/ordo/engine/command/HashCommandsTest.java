@@ -1,5 +1,7 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.TestClients;
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
 import org.junit.jupiter.api.Test;
@@ -48,7 +50,7 @@ class HashCommandsTest extends CommandTestSupport {
     private String encoding(String key) {
         AtomicReference<String> result = new AtomicReference<>();
         support.engine.withLock(() ->
-                result.set(((HashValue) support.engine.keyspace().db(0).entry(Key.of(key)).value()).encoding()));
+                result.set(((HashValue) HostedEngine.of(support.engine).keyspace().db(0).entry(Key.of(key)).value()).encoding()));
         return result.get();
     }
 
@@ -154,7 +156,7 @@ class HashCommandsTest extends CommandTestSupport {
         for (int i = 0; i < args.length; i++) {
             raw[i] = bytes(args[i]);
         }
-        support.engine.execute(client.session(), raw, recorder, () -> { });
+        HostedEngine.of(support.engine).execute(TestClients.session(client), raw, recorder, () -> { });
         return events;
     }
 
@@ -565,7 +567,7 @@ class HashCommandsTest extends CommandTestSupport {
         assertThat(shape(2, "HRANDFIELD", "h", "-2", "WITHVALUES"))
                 .containsExactly("array:4", "bulk:a", "bulk:1", "bulk:a", "bulk:1");
         assertThat(shape(3, "HRANDFIELD", "h", "1")).containsExactly("array:1", "bulk:a");
-        client.session().setProtocol(3);
+        TestClients.session(client).setProtocol(3);
         List<?> pairs = (List<?>) call("HRANDFIELD", "h", "5", "WITHVALUES");
         assertThat(pairs).hasSize(1);
         List<?> pair = (List<?>) pairs.get(0);

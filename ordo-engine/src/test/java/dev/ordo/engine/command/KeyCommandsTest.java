@@ -1,5 +1,7 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.TestClients;
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.keyspace.HashValue;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.zset.ListpackLimits;
@@ -39,7 +41,7 @@ class KeyCommandsTest extends CommandTestSupport {
         support.engine.withLock(() -> {
             HashValue h = new HashValue();
             h.put(Key.of(field), b(value), ListpackLimits.DEFAULT);
-            support.engine.keyspace().db(client.session().db()).add(Key.of(key), h);
+            HostedEngine.of(support.engine).keyspace().db(TestClients.session(client).db()).add(Key.of(key), h);
         });
     }
 

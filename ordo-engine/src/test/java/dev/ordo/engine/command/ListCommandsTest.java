@@ -1,5 +1,6 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.error.ErrorReply;
@@ -130,7 +131,7 @@ class ListCommandsTest extends CommandTestSupport {
     void effects_popsAndMovesLoggedAsTheirNonBlockingForms() {
         try (EngineTestSupport ordo = new EngineTestSupport()) {
             List<String> log = new ArrayList<>();
-            ordo.engine.dispatcher().effects().setListener(effects -> effects.forEach(e -> {
+            HostedEngine.of(ordo.engine).dispatcher().effects().setListener(effects -> effects.forEach(e -> {
                 List<String> parts = new ArrayList<>();
                 for (byte[] a : e.args()) {
                     parts.add(new String(a, StandardCharsets.UTF_8));

@@ -1,5 +1,6 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.config.Config;
@@ -274,22 +275,22 @@ class MaxMemoryTest extends CommandTestSupport {
     void outOfMemoryError_inAWrite_stopsTheEngineForGood() {
         List<String> stops = new ArrayList<>();
         support.engine.onFailStop(stops::add);
-        support.engine.commands().register(Command.custom("halfwrite", 1, "write", 0, 0, 0, "test", c -> {
+        HostedEngine.of(support.engine).commands().register(Command.custom("halfwrite", 1, "write", 0, 0, 0, "test", c -> {
             c.db().set(dev.ordo.engine.keyspace.Key.of("half"), new dev.ordo.engine.keyspace.StringValue(new byte[] {1}));
             throw new OutOfMemoryError("test");
         }));
         client.call("SET", "before", "1");
         assertThatThrownBy(() -> client.call("HALFWRITE")).isInstanceOf(OutOfMemoryError.class);
         assertThat(stops).singleElement().asString().contains("out of memory while running 'halfwrite'");
-        fails(dev.ordo.engine.error.Errors.ENGINE_STOPPED, "GET", "before");
-        fails(dev.ordo.engine.error.Errors.ENGINE_STOPPED, "PING");
+        fails(dev.ordo.engine.error.text.Errors.ENGINE_STOPPED, "GET", "before");
+        fails(dev.ordo.engine.error.text.Errors.ENGINE_STOPPED, "PING");
     }
 
     @Test
     void outOfMemoryError_inARead_leavesTheEngineRunning() {
         List<String> stops = new ArrayList<>();
         support.engine.onFailStop(stops::add);
-        support.engine.commands().register(Command.custom("bigread", 1, "readonly", 0, 0, 0, "test", c -> {
+        HostedEngine.of(support.engine).commands().register(Command.custom("bigread", 1, "readonly", 0, 0, 0, "test", c -> {
             throw new OutOfMemoryError("test");
         }));
         assertThatThrownBy(() -> client.call("BIGREAD")).isInstanceOf(OutOfMemoryError.class);

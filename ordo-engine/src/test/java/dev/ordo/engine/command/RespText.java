@@ -1,5 +1,7 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.TestClients;
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.number.Doubles;
@@ -26,9 +28,9 @@ final class RespText implements ReplyWriter {
         for (int i = 0; i < args.length; i++) {
             raw[i] = args[i].getBytes(StandardCharsets.UTF_8);
         }
-        Session session = client.session();
+        Session session = TestClients.session(client);
         RespText writer = new RespText(session::protocol);
-        engine.execute(session, raw, writer, () -> { });
+        HostedEngine.of(engine).execute(session, raw, writer, () -> { });
         return writer.text();
     }
 

@@ -1,5 +1,7 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.TestClients;
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.keyspace.Database;
@@ -54,7 +56,7 @@ class ServerCommandsTest {
     }
 
     private void inDb0(Consumer<Database> action) {
-        support.engine.withLock(() -> action.accept(support.engine.keyspace().db(0)));
+        support.engine.withLock(() -> action.accept(HostedEngine.of(support.engine).keyspace().db(0)));
     }
 
     private static final String CONFIG_GET_INFO = "*10\r\n$10\r\nconfig|get\r\n:-3\r\n*4\r\n+admin\r\n+noscript\r\n+loading\r\n"
@@ -63,7 +65,7 @@ class ServerCommandsTest {
     /** COMMAND GETKEYS knows where every command with movable keys keeps its key count (redis-server compares the rest). */
     @Test
     void getKeys_knowsEveryMovableKeyCommand_andTheirKeysOver() {
-        assertThat(CommandKeys.knowsEveryMovableCommand(support.engine.commands())).isTrue();
+        assertThat(CommandKeys.knowsEveryMovableCommand(HostedEngine.of(support.engine).commands())).isTrue();
         assertThat(strings(client.call("COMMAND", "GETKEYS", "ZDIFFSTORE", "d", "2", "a", "b"))).containsExactly("d", "a", "b");
         assertThat(strings(client.call("COMMAND", "GETKEYS", "SINTERCARD", "1", "s", "LIMIT", "5"))).containsExactly("s");
         assertThat(strings(client.call("COMMAND", "GETKEYS", "FCALL_RO", "f", "2", "a", "b", "x"))).containsExactly("a", "b");
@@ -97,11 +99,11 @@ class ServerCommandsTest {
             assertThat(here.call("DEBUG", "SLEEP", "0")).isEqualTo("OK");
 
             EmbeddedClient remote = ordo.client();
-            remote.session().setAddresses("10.0.0.9:4242", "10.0.0.1:6379");
+            TestClients.session(remote).setAddresses("10.0.0.9:4242", "10.0.0.1:6379");
             assertThatThrownBy(() -> remote.call("CONFIG", "SET", "dbfilename", "c.rdb"))
                     .hasMessage(prefix + "'dbfilename') - can't set protected config");
             assertThatThrownBy(() -> remote.call("DEBUG", "SLEEP", "0")).hasMessageStartingWith("ERR DEBUG command not allowed.");
-            remote.session().setAddresses("127.0.0.1:4242", "127.0.0.1:6379");
+            TestClients.session(remote).setAddresses("127.0.0.1:4242", "127.0.0.1:6379");
             assertThat(remote.call("DEBUG", "SLEEP", "0")).isEqualTo("OK");
             assertThat(strings(here.call("CONFIG", "GET", "dbfilename"))).containsExactly("dbfilename", "b.rdb");
         }
@@ -322,7 +324,7 @@ class ServerCommandsTest {
 
     private void setKeyspaceStats(long expired, long hits, long misses) {
         support.engine.withLock(() -> {
-            Keyspace.Stats s = support.engine.keyspace().stats();
+            Keyspace.Stats s = HostedEngine.of(support.engine).keyspace().stats();
             s.expiredKeys = expired;
             s.keyspaceHits = hits;
             s.keyspaceMisses = misses;
@@ -495,7 +497,7 @@ class ServerCommandsTest {
         assertThatThrownBy(() -> client.call("SHUTDOWN", "ABORT")).hasMessage("ERR No shutdown in progress.");
         assertThatThrownBy(() -> client.call("SHUTDOWN", "NOSAVE", "NOW", "FORCE"))
                 .hasMessage("ERR SHUTDOWN is not available in an embedded engine; close it instead");
-        assertThat(client.session().closing()).isFalse();
+        assertThat(TestClients.session(client).closing()).isFalse();
     }
 
     @Test
@@ -645,11 +647,11 @@ class ServerCommandsTest {
     @Test
     void debugSetActiveExpire_zeroThenOne_stopsThenResumesTheBackgroundCycle() throws InterruptedException {
         client.call("DEBUG", "SET-ACTIVE-EXPIRE", "1abc");
-        assertThat(support.engine.keyspace().activeExpireEnabled()).isTrue();
+        assertThat(HostedEngine.of(support.engine).keyspace().activeExpireEnabled()).isTrue();
         client.call("DEBUG", "SET-ACTIVE-EXPIRE", "0.9");
-        assertThat(support.engine.keyspace().activeExpireEnabled()).isFalse();
+        assertThat(HostedEngine.of(support.engine).keyspace().activeExpireEnabled()).isFalse();
         assertThat(client.call("DEBUG", "SET-ACTIVE-EXPIRE", "0")).isEqualTo("OK");
-        assertThat(support.engine.keyspace().activeExpireEnabled()).isFalse();
+        assertThat(HostedEngine.of(support.engine).keyspace().activeExpireEnabled()).isFalse();
         inDb0(db -> {
             db.add(Key.of("k"), new StringValue("v".getBytes(StandardCharsets.US_ASCII)));
             db.setExpireAt(Key.of("k"), support.time.get() + 100);

@@ -1,5 +1,6 @@
 package dev.ordo.engine.command;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.keyspace.StringValue;
@@ -38,7 +39,7 @@ class StringCommandsTest extends CommandTestSupport {
 
     private <T> T onDb(Function<Database, T> read) {
         AtomicReference<T> result = new AtomicReference<>();
-        support.engine.withLock(() -> result.set(read.apply(support.engine.keyspace().db(0))));
+        support.engine.withLock(() -> result.set(read.apply(HostedEngine.of(support.engine).keyspace().db(0))));
         return result.get();
     }
 

@@ -1,5 +1,6 @@
 package dev.ordo.engine.differential;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.time.Clock;
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.command.Session;
@@ -21,7 +22,7 @@ final class EngineTarget implements AutoCloseable {
         var f = executor.schedule(task, delay, TimeUnit.MILLISECONDS);
         return () -> f.cancel(false);
     });
-    private final Session session = engine.newSession();
+    private final Session session = HostedEngine.of(engine).newSession();
 
     Reply call(byte[][] args) throws Exception {
         return call(session, args);
@@ -29,14 +30,14 @@ final class EngineTarget implements AutoCloseable {
 
     /** A further client of the same engine (its own connection state: user, database, MULTI). */
     Session newSession() {
-        return engine.newSession();
+        return HostedEngine.of(engine).newSession();
     }
 
     /** Runs {@code args} as the client {@code session}. */
     Reply call(Session session, byte[][] args) throws Exception {
         TreeReplyWriter out = new TreeReplyWriter(session::protocol);
         CompletableFuture<Void> resumed = new CompletableFuture<>();
-        if (engine.execute(session, args, out, () -> resumed.complete(null)) == Engine.Outcome.BLOCKED) {
+        if (HostedEngine.of(engine).execute(session, args, out, () -> resumed.complete(null)) == HostedEngine.Outcome.BLOCKED) {
             resumed.get(10, TimeUnit.SECONDS);
         }
         return out.take();

@@ -1,5 +1,6 @@
 package dev.ordo.engine.keyspace;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.config.Config;
@@ -32,7 +33,7 @@ class MemoryAccountingTest {
         config.set("set-max-intset-entries", "6", true);
         try (EngineTestSupport support = new EngineTestSupport(config)) {
             EmbeddedClient client = support.client();
-            Keyspace keyspace = support.engine.keyspace();
+            Keyspace keyspace = HostedEngine.of(support.engine).keyspace();
             SplittableRandom r = new SplittableRandom(seed);
             for (int step = 0; step < 300; step++) {
                 String[] command = command(r);
@@ -59,9 +60,9 @@ class MemoryAccountingTest {
             EmbeddedClient client = support.client();
             client.call("ZADD", "z", "1", "x");
             client.call("SET", "s", "value");
-            assertThat(support.engine.keyspace().storedBytes()).isPositive();
+            assertThat(HostedEngine.of(support.engine).keyspace().storedBytes()).isPositive();
             client.call("FLUSHALL");
-            assertThat(support.engine.keyspace().storedBytes()).isZero();
+            assertThat(HostedEngine.of(support.engine).keyspace().storedBytes()).isZero();
         }
     }
 
@@ -76,7 +77,7 @@ class MemoryAccountingTest {
             }
             client.call(args.toArray(new String[0]));
             long usage = (Long) client.call("MEMORY", "USAGE", "board");
-            assertThat(usage).isEqualTo(support.engine.keyspace().storedBytes());
+            assertThat(usage).isEqualTo(HostedEngine.of(support.engine).keyspace().storedBytes());
             // About 50 bytes per member in the skiplist encoding, as the class headers state.
             assertThat(usage / 10_000).isBetween(40L, 80L);
         }

@@ -1,5 +1,7 @@
 package dev.ordo.engine.persist;
 
+import dev.ordo.engine.TestClients;
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.command.EffectLog;
@@ -33,7 +35,7 @@ class EffectLogTest {
 
     @BeforeEach
     void listen() {
-        ordo.engine.dispatcher().effects().setListener(effects -> {
+        HostedEngine.of(ordo.engine).dispatcher().effects().setListener(effects -> {
             raw.add(List.copyOf(effects));
             List<String> unit = new ArrayList<>();
             for (EffectLog.Effect e : effects) {
@@ -141,7 +143,7 @@ class EffectLogTest {
         assertThat(run("EVAL", "redis.call('ZADD', KEYS[1], 1, 'a'); redis.call('ZSCORE', KEYS[1], 'a');"
                 + " redis.call('EXPIRE', KEYS[1], 5); return 1", "1", "k"))
                 .containsExactly(List.of("ZADD k 1 a", "PEXPIREAT k " + (now() + 5000)));
-        Session session = client.session();
+        Session session = TestClients.session(client);
         client.call("MULTI");
         client.call("SELECT", "2");
         client.call("ZINCRBY", "k", "2", "a");
@@ -285,17 +287,17 @@ class EffectLogTest {
             Session session = new Session(0, true);
             ObjectReplyWriter out = new ObjectReplyWriter(session::protocol);
             replica.engine.withLock(() -> {
-                replica.engine.keyspace().setLoading(true);
+                HostedEngine.of(replica.engine).keyspace().setLoading(true);
                 for (List<EffectLog.Effect> unit : logged) {
                     for (EffectLog.Effect e : unit) {
-                        replica.engine.keyspace().beginCommand();
-                        replica.engine.dispatcher().dispatch(session, new byte[][] {"SELECT".getBytes(), String.valueOf(e.db()).getBytes()}, out, false);
-                        replica.engine.dispatcher().dispatch(session, e.args(), out, false);
+                        HostedEngine.of(replica.engine).keyspace().beginCommand();
+                        HostedEngine.of(replica.engine).dispatcher().dispatch(session, new byte[][] {"SELECT".getBytes(), String.valueOf(e.db()).getBytes()}, out, false);
+                        HostedEngine.of(replica.engine).dispatcher().dispatch(session, e.args(), out, false);
                         Object reply = out.take();
                         assertThat(reply instanceof ErrorReply).as("replaying %s: %s", text(e.args()), reply).isFalse();
                     }
                 }
-                replica.engine.keyspace().setLoading(false);
+                HostedEngine.of(replica.engine).keyspace().setLoading(false);
             });
             assertThat(KeyspaceDigest.of(replica.engine)).isEqualTo(KeyspaceDigest.of(ordo.engine)).isNotEmpty();
         }

@@ -1,5 +1,6 @@
 package dev.ordo.engine.persist;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.list.ListValue;
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.keyspace.Database;
@@ -28,7 +29,7 @@ public final class KeyspaceDigest {
     public static Map<String, String> of(Engine engine) {
         Map<String, String> out = new TreeMap<>();
         engine.withLock(() -> {
-            Keyspace ks = engine.keyspace();
+            Keyspace ks = HostedEngine.of(engine).keyspace();
             ks.beginCommand();
             for (int d = 0; d < ks.databases(); d++) {
                 int db = d;

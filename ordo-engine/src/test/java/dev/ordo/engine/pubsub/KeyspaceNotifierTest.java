@@ -2,8 +2,6 @@ package dev.ordo.engine.pubsub;
 
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
-import dev.ordo.engine.keyspace.Key;
-import dev.ordo.engine.keyspace.KeyspaceListener;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Keyspace events inside the engine: what an embedded {@link KeyspaceListener} hears (the classes
+ * Keyspace events inside the engine: what an embedder's listener hears (the classes
  * {@code notify-keyspace-events} enables, whatever K and E say), and what an in-process
  * {@link Subscriber} receives on the keyspace and keyevent channels.
  */
@@ -27,16 +25,8 @@ class KeyspaceNotifierTest {
     private final List<String> heard = new ArrayList<>();
 
     KeyspaceNotifierTest() {
-        support.engine.withLock(() -> support.engine.keyspace().addListener(new KeyspaceListener() {
-            @Override
-            public void keyCreated(int db, Key key) {
-            }
-
-            @Override
-            public void keyspaceEvent(int db, String event, Key key) {
-                heard.add(db + " " + event + " " + key);
-            }
-        }));
+        support.engine.addKeyspaceEventListener((db, event, key) ->
+                heard.add(db + " " + event + " " + new String(key, StandardCharsets.UTF_8)));
     }
 
     @AfterEach

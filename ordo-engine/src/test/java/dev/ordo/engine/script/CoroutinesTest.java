@@ -1,5 +1,6 @@
 package dev.ordo.engine.script;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.error.ErrorReply;
@@ -51,7 +52,7 @@ class CoroutinesTest {
     }
 
     private int threadsInUse() {
-        return support.engine.scripting().coroutineThreadsInUse();
+        return HostedEngine.of(support.engine).scripting().coroutineThreadsInUse();
     }
 
     @Test
@@ -236,7 +237,7 @@ class CoroutinesTest {
         client.call("CONFIG", "SET", "busy-reply-threshold", "0");
         List<String> offThread = new ArrayList<>();
         int[] polls = {0};
-        Scripting scripting = support.engine.scripting();
+        Scripting scripting = HostedEngine.of(support.engine).scripting();
         scripting.setBusyHandler(new Scripting.BusyHandler() {
             @Override
             public void poll(Scripting.Run run) {

@@ -1,5 +1,6 @@
 package dev.ordo.engine.script;
 
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.EmbeddedClient;
 import dev.ordo.engine.EngineTestSupport;
 import dev.ordo.engine.error.ErrorReply;
@@ -110,7 +111,7 @@ class ScriptSafetyTest {
         assertThat(looping.get(10, TimeUnit.SECONDS)).hasMessageStartingWith("ERR Script killed by user with SCRIPT KILL...");
         assertThat(other.call("PING")).isEqualTo("PONG");
         assertThat(eval("return 7")).isEqualTo(7L);
-        assertThat(support.engine.scripting().coroutineThreadsInUse()).as("coroutine threads still in use").isZero();
+        assertThat(HostedEngine.of(support.engine).scripting().coroutineThreadsInUse()).as("coroutine threads still in use").isZero();
     }
 
     @Test

@@ -27,7 +27,7 @@ import java.util.Set;
  */
 public final class ConfigLoader {
     /** Parameters whose value is several words, joined by single spaces; the others take one. */
-    private static final Set<String> MULTI_WORD = Set.of("save", "bind", "latency-tracking-info-percentiles");
+    static final Set<String> MULTI_WORD = Set.of("save", "bind", "latency-tracking-info-percentiles");
 
     private final InputStream stdin;
 

@@ -1,6 +1,6 @@
 package dev.ordo.server.net;
 
-import dev.ordo.engine.Engine;
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.script.Scripting;
 import dev.ordo.server.resp.InlineArgs;
 import dev.ordo.server.resp.RespDecoder;
@@ -55,7 +55,7 @@ final class BusyTakeover implements Scripting.BusyHandler {
     private static final int MAX_INPUT = 64 * 1024;
 
     private final RespServer server;
-    private final Engine engine;
+    private final HostedEngine engine;
     private Selector selector;
     private final List<Taken> taken = new ArrayList<>();
 
@@ -85,7 +85,7 @@ final class BusyTakeover implements Scripting.BusyHandler {
         }
     }
 
-    BusyTakeover(RespServer server, Engine engine) {
+    BusyTakeover(RespServer server, HostedEngine engine) {
         this.server = server;
         this.engine = engine;
     }

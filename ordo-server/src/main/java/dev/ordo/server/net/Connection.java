@@ -1,6 +1,6 @@
 package dev.ordo.server.net;
 
-import dev.ordo.engine.Engine;
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.command.ClientBuffers;
 import dev.ordo.engine.command.Command;
 import dev.ordo.engine.command.CommandTable;
@@ -8,7 +8,7 @@ import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.Session.ReplyMode;
 import dev.ordo.engine.config.OutputBufferLimits;
 import dev.ordo.engine.config.OutputLimitWatch;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.memory.Footprint;
 import dev.ordo.engine.pubsub.Message;
 import dev.ordo.engine.pubsub.PushSink;
@@ -71,7 +71,7 @@ import java.util.concurrent.RejectedExecutionException;
  * {@link #startMonitoring}, and from then on the connection receives {@link MonitorFeed}'s lines
  * while it can still run commands of its own, until RESET ({@link #stopMonitoring}).
  */
-final class Connection extends ChannelInboundHandlerAdapter implements Engine.Resumer, RespDecoder.Limits, ClientBuffers, PushSink {
+final class Connection extends ChannelInboundHandlerAdapter implements HostedEngine.Resumer, RespDecoder.Limits, ClientBuffers, PushSink {
     private static final int WRITE_OUT_BYTES = 64 * 1024;
     /** A connection's own objects (channel, pipeline, session, decoder, writer), as client memory counts them. */
     private static final long FIXED_BYTES = 4096;
@@ -80,7 +80,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     private static final Set<String> SCRIPT_RUNNERS = Set.of("eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro", "exec");
 
     private final RespServer server;
-    private final Engine engine;
+    private final HostedEngine engine;
     private final Session session;
     private final ArrayDeque<Object> pending = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
@@ -123,7 +123,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
     /** Messages to this client published while one of its own commands ran: sent after that command's reply. */
     private final ArrayDeque<ByteBuf> heldPushes = new ArrayDeque<>();
 
-    Connection(RespServer server, Engine engine) {
+    Connection(RespServer server, HostedEngine engine) {
         this.server = server;
         this.engine = engine;
         this.session = engine.newSession();
@@ -498,7 +498,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
             Scripting.Run busy = scriptBusyHere();
             if (busy != null) {
                 engine.answerWhileBusy(session, args, writer, busy);
-            } else if (execute(args, mark) == Engine.Outcome.BLOCKED) {
+            } else if (execute(args, mark) == HostedEngine.Outcome.BLOCKED) {
                 block(mark);
                 return;
             }
@@ -513,21 +513,21 @@ final class Connection extends ChannelInboundHandlerAdapter implements Engine.Re
         afterCommand();
     }
 
-    private Engine.Outcome execute(byte[][] args, int mark) {
+    private HostedEngine.Outcome execute(byte[][] args, int mark) {
         try {
             return engine.execute(session, args, writer, this);
         } catch (RuntimeException e) {
             server.log().warning("Command '" + new String(args[0], StandardCharsets.UTF_8) + "' failed: " + e);
             writer.truncate(mark);
             engine.dispatcher().replyError(writer, "ERR internal error while running '" + new String(args[0], StandardCharsets.UTF_8) + "'");
-            return Engine.Outcome.DONE;
+            return HostedEngine.Outcome.DONE;
         } catch (OutOfMemoryError e) {
             // A read that ran out (a write that did stopped the engine before this): drop its reply, answer, go on.
             writer.truncate(mark);
             String name = new String(args[0], StandardCharsets.UTF_8);
             server.log().warning("Out of memory while running '" + name + "' for " + describe() + ": " + e.getMessage());
             engine.dispatcher().replyError(writer, Errors.outOfMemoryRunning(name));
-            return Engine.Outcome.DONE;
+            return HostedEngine.Outcome.DONE;
         }
     }
 

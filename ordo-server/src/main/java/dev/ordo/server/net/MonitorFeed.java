@@ -1,6 +1,6 @@
 package dev.ordo.server.net;
 
-import dev.ordo.engine.Engine;
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.command.CommandObserver;
 import dev.ordo.engine.command.Session;
 import dev.ordo.server.resp.Repr;
@@ -34,11 +34,11 @@ final class MonitorFeed implements CommandObserver {
     private static final byte[] EMBEDDED = "embedded".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] LUA = "lua".getBytes(StandardCharsets.US_ASCII);
 
-    private final Engine engine;
+    private final HostedEngine engine;
     private final ByteBufAllocator alloc;
     private final Set<Connection> monitors = ConcurrentHashMap.newKeySet();
 
-    MonitorFeed(Engine engine, ByteBufAllocator alloc) {
+    MonitorFeed(HostedEngine engine, ByteBufAllocator alloc) {
         this.engine = engine;
         this.alloc = alloc;
     }

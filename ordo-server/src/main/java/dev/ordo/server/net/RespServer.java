@@ -1,12 +1,12 @@
 package dev.ordo.server.net;
 
-import dev.ordo.engine.Engine;
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.engine.command.ServerControl;
 import dev.ordo.engine.command.Session;
 import dev.ordo.engine.command.TransportStats;
 import dev.ordo.engine.config.Config;
 import dev.ordo.engine.config.OutputBufferLimits;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import dev.ordo.engine.memory.HeapBudget;
 import dev.ordo.server.resp.RespDecoder;
 import dev.ordo.server.tls.ServerTls;
@@ -97,7 +97,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
             + "NOTE: You only need to do one of the above things in order for the server to start accepting connections "
             + "from the outside.\r\n").getBytes(StandardCharsets.US_ASCII);
 
-    private final Engine engine;
+    private final HostedEngine engine;
     private final Config config;
     private final EventLoopGroup group;
     private final Transport transport;
@@ -139,7 +139,7 @@ public final class RespServer implements ServerControl, AutoCloseable {
     /** When {@link #logSecurityAttack} last logged (System.nanoTime), 0 before the first time. */
     private final AtomicLong lastSecurityLog = new AtomicLong();
 
-    public RespServer(Engine engine, Config config, EventLoopGroup group, Transport transport, ServerLog log) {
+    public RespServer(HostedEngine engine, Config config, EventLoopGroup group, Transport transport, ServerLog log) {
         this.engine = engine;
         this.config = config;
         this.group = group;

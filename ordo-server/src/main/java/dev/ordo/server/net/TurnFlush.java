@@ -1,6 +1,6 @@
 package dev.ordo.server.net;
 
-import dev.ordo.engine.Engine;
+import dev.ordo.engine.host.HostedEngine;
 import io.netty.channel.EventLoop;
 
 import java.io.UncheckedIOException;
@@ -27,14 +27,14 @@ import java.util.List;
  * {@code flushQueued} flag), and the task is in the loop's queue at most once.
  */
 final class TurnFlush implements Runnable {
-    private final Engine engine;
+    private final HostedEngine engine;
     private final EventLoop loop;
     private List<Connection> waiting = new ArrayList<>();
     private List<Connection> flushing = new ArrayList<>();
     /** Whether this task is in the loop's queue. */
     private boolean scheduled;
 
-    TurnFlush(Engine engine, EventLoop loop) {
+    TurnFlush(HostedEngine engine, EventLoop loop) {
         this.engine = engine;
         this.loop = loop;
     }

@@ -1,7 +1,7 @@
 package dev.ordo.server.tls;
 
 import dev.ordo.engine.config.Config;
-import dev.ordo.engine.error.Errors;
+import dev.ordo.engine.error.text.Errors;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.OpenSsl;

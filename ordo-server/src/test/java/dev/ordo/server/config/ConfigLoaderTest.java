@@ -95,4 +95,11 @@ class ConfigLoaderTest {
         }
         assertThat(c.get("port")).isEqualTo("7000");
     }
+
+    @Test
+    void oldReplicationNames_reachTheirDirectives_asInRedis() throws ConfigException {
+        Config config = load("--slave-read-only", "no", "--min-slaves-to-write", "2");
+        assertThat(config.get("replica-read-only")).isEqualTo("no");
+        assertThat(config.get("min-replicas-to-write")).isEqualTo("2");
+    }
 }

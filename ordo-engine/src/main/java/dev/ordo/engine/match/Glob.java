@@ -1,4 +1,4 @@
-package dev.ordo.engine.config;
+package dev.ordo.engine.match;
 
 /**
  * Redis's glob matching (KEYS, SCAN MATCH, CONFIG GET, HSCAN ...): {@code *}, {@code ?},

@@ -1,4 +1,4 @@
-package dev.ordo.engine.command;
+package dev.ordo.engine.number;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -21,7 +21,7 @@ import java.nio.charset.StandardCharsets;
  * huge, tiny, tied and invalid operands: every reply and error matched, so no residual
  * difference is known.
  */
-final class LongDouble {
+public final class LongDouble {
     private static final int PRECISION = 64;
     private static final int MIN_EXPONENT = -16445;
     private static final int MAX_MAGNITUDE_BITS = 16384;
@@ -47,7 +47,7 @@ final class LongDouble {
     }
 
     /** Parses {@code s} as Redis's {@code string2ld} does; null where Redis reports "not a valid float". */
-    static LongDouble parse(byte[] s) {
+    public static LongDouble parse(byte[] s) {
         if (s.length == 0 || s.length > MAX_INPUT_BYTES) {
             return null;
         }
@@ -61,18 +61,18 @@ final class LongDouble {
     }
 
     /** A long double holding the 64-bit integer {@code value} exactly. */
-    static LongDouble of(long value) {
+    public static LongDouble of(long value) {
         BigInteger magnitude = BigInteger.valueOf(value).abs();
         return new LongDouble(value < 0, magnitude, 0);
     }
 
     /** Whether the sign is minus (of a finite value, or of an infinity). */
-    boolean isNegative() {
+    public boolean isNegative() {
         return negative;
     }
 
     /** This finite value times 1000, rounded up to a whole number (a timeout in milliseconds). */
-    BigInteger ceilingThousandths() {
+    public BigInteger ceilingThousandths() {
         BigDecimal value = new BigDecimal(signed());
         value = exponent >= 0 ? value.multiply(new BigDecimal(BigInteger.TWO.pow(exponent)))
                 : value.divide(new BigDecimal(BigInteger.TWO.pow(-exponent)));
@@ -80,12 +80,12 @@ final class LongDouble {
     }
 
     /** Whether this is neither an infinity nor a NaN. */
-    boolean isFinite() {
+    public boolean isFinite() {
         return significand != null;
     }
 
     /** The correctly rounded sum, as the FPU computes {@code this + other}. */
-    LongDouble add(LongDouble other) {
+    public LongDouble add(LongDouble other) {
         if (!isFinite() || !other.isFinite()) {
             return addNonFinite(other);
         }
@@ -99,7 +99,7 @@ final class LongDouble {
     }
 
     /** The text {@code ld2string} writes in human mode: 17 decimals, trailing zeros and a bare point removed, no "-0". */
-    byte[] toHumanString() {
+    public byte[] toHumanString() {
         if (!isFinite()) {
             throw new IllegalStateException("not a finite value");
         }

@@ -1,4 +1,4 @@
-package dev.ordo.engine.config;
+package dev.ordo.engine.match;
 
 import org.junit.jupiter.api.Test;
 

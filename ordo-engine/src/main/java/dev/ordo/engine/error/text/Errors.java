@@ -1,8 +1,8 @@
-package dev.ordo.engine.error;
+package dev.ordo.engine.error.text;
 
 /**
  * Every error text a client can see, word for word as Redis 7.2 sends it. Commands never build
- * an error string of their own: they throw {@link ErrorReply} with one of these.
+ * an error string of their own: they throw {@link dev.ordo.engine.error.ErrorReply} with one of these.
  */
 public final class Errors {
     /** A score, increment or weight that is not a valid double (or is NaN). */
