@@ -14,9 +14,11 @@ public final class AofManifestException extends IOException {
     private final String reason;
 
     /**
+     * A manifest that cannot be trusted, and why.
+     *
+     * @param file the manifest
      * @param line the 1-based line number, or 0 when the problem is the manifest as a whole (for
      *             example one that lists no base and no incremental file)
-     * @param file the manifest
      * @param reason what is wrong
      */
     public AofManifestException(Path file, int line, String reason) {
