@@ -51,7 +51,14 @@ public final class Acl {
 
     /** Why a command was refused, in Redis's order of seriousness. */
     public enum Reason {
-        COMMAND("command"), KEY("key"), AUTH("auth"), CHANNEL("channel");
+        /** The user may not run the command or subcommand. */
+        COMMAND("command"),
+        /** The user may not touch one of the call's keys. */
+        KEY("key"),
+        /** AUTH or HELLO with a wrong user or password. */
+        AUTH("auth"),
+        /** The user may not use one of the call's channels. */
+        CHANNEL("channel");
 
         private final String logName;
 
@@ -59,7 +66,11 @@ public final class Acl {
             this.logName = logName;
         }
 
-        /** The reason as ACL LOG shows it. */
+        /**
+         * The reason as ACL LOG shows it.
+         *
+         * @return {@code command}, {@code key}, {@code auth} or {@code channel}
+         */
         public String logName() {
             return logName;
         }
@@ -82,12 +93,21 @@ public final class Acl {
      * The users of a server with {@code config}: the default user (with {@code requirepass}),
      * then the config file's {@code user} lines or the {@code aclfile}. Throws
      * {@link IllegalStateException} with Redis's reason when those cannot be loaded.
+     *
+     * @param config the server's configuration: requirepass, user lines, aclfile
+     * @param table the commands the rules name
      */
     public Acl(Config config, CommandCatalog table) {
         this(config, table, new SecureRandom());
     }
 
-    /** As {@link #Acl(Config, CommandCatalog)}, with the source of ACL GENPASS's bits. */
+    /**
+     * As {@link #Acl(Config, CommandCatalog)}, with the source of ACL GENPASS's bits.
+     *
+     * @param config the server's configuration: requirepass, user lines, aclfile
+     * @param table the commands the rules name
+     * @param random the source of ACL GENPASS's bits
+     */
     public Acl(Config config, CommandCatalog table, Random random) {
         this.config = config;
         this.table = table;
@@ -146,6 +166,8 @@ public final class Acl {
     /**
      * Whether the default user accepts any password (nopass), as protected mode asks; cheap and
      * safe from any thread.
+     *
+     * @return whether the default user is nopass
      */
     public boolean defaultUserHasNoPassword() {
         return defaultNoPassword;
@@ -154,32 +176,57 @@ public final class Acl {
     /**
      * Whether a connection that has not authenticated must do so before running commands: the
      * default user has a password or is off. Safe from any thread.
+     *
+     * @return whether connections must authenticate first
      */
     public boolean authRequired() {
         return authRequired;
     }
 
-    /** The user every connection starts as. */
+    /**
+     * The user every connection starts as.
+     *
+     * @return the {@value #DEFAULT_USER} user
+     */
     public AclUser defaultUser() {
         return defaultUser;
     }
 
-    /** The user named {@code name}, or null. */
+    /**
+     * The user named {@code name}, or null.
+     *
+     * @param name the user's name, exactly
+     * @return the user, or null
+     */
     public AclUser user(String name) {
         return users.get(name);
     }
 
-    /** Every user, in byte order of their names. */
+    /**
+     * Every user, in byte order of their names.
+     *
+     * @return the users, sorted by name
+     */
     public Collection<AclUser> users() {
         return users.values();
     }
 
-    /** ACL LOG's entries. */
+    /**
+     * ACL LOG's entries.
+     *
+     * @return the log
+     */
     public AclLog log() {
         return log;
     }
 
-    /** The user {@code name} authenticates as with {@code password}, or null (no such user, off, or a wrong password). */
+    /**
+     * The user {@code name} authenticates as with {@code password}, or null (no such user, off, or a wrong password).
+     *
+     * @param name the user's name as sent
+     * @param password the password as sent
+     * @return the user authenticated, or null
+     */
     public AclUser authenticate(byte[] name, byte[] password) {
         AclUser u = users.get(new String(name, StandardCharsets.UTF_8));
         if (u == null || !u.enabled || !u.passwordMatches(password)) {
@@ -192,6 +239,9 @@ public final class Acl {
      * ACL SETUSER: creates or changes {@code name} with {@code rules} (a selector may be spread
      * over several arguments, from the one starting with '(' to the one ending with ')'), all or
      * nothing. Throws {@link ErrorReply} with Redis's text for the first bad rule.
+     *
+     * @param name the user's name
+     * @param rules the rules, applied in order
      */
     public void setUser(String name, List<String> rules) {
         if (hasSpace(name) || name.indexOf('\0') >= 0) {
@@ -243,7 +293,12 @@ public final class Acl {
         return out;
     }
 
-    /** ACL DELUSER of one user: whether it existed. The default user cannot be removed (the caller refuses it first). */
+    /**
+     * ACL DELUSER of one user: whether it existed. The default user cannot be removed (the caller refuses it first).
+     *
+     * @param name the user's name
+     * @return whether it existed and is gone
+     */
     public boolean deleteUser(String name) {
         if (name.equals(DEFAULT_USER)) {
             throw new ErrorReply(Errors.ACL_DEFAULT_NOT_REMOVABLE);
@@ -255,6 +310,11 @@ public final class Acl {
      * Checks {@code args}, a call of {@code cmd} (a command or subcommand, arity met), against
      * {@code user}'s permissions: null when allowed, else the refusal. A null user (the
      * server's own sessions: loading, scripts' inner client) may run anything.
+     *
+     * @param user the user running the call, or null for the server itself
+     * @param cmd the command or subcommand called
+     * @param args the whole call, name included
+     * @return null when allowed, else why and which argument
      */
     public Denial check(AclUser user, GuardedCommand cmd, byte[][] args) {
         if (user == null || user.unrestricted()) {
@@ -281,6 +341,11 @@ public final class Acl {
      * Whether one of {@code user}'s selectors that allow this call may also read every key (all
      * keys, or a {@code ~*} or {@code %R~*} pattern): SORT's BY and GET patterns name keys only
      * their values spell, so Redis takes them only from such a user.
+     *
+     * @param user the user running the call
+     * @param cmd the command or subcommand called
+     * @param args the whole call, name included
+     * @return whether the user may read every key in this call
      */
     public boolean readsEveryKey(AclUser user, GuardedCommand cmd, byte[][] args) {
         if (user == null || user.unrestricted()) {
@@ -343,6 +408,11 @@ public final class Acl {
     /**
      * Whether {@code user} may use {@code channel}: publish or subscribe to it, or, with
      * {@code literal}, subscribe to it as a pattern. For the Pub/Sub commands to ask.
+     *
+     * @param user the user to check
+     * @param channel the channel or pattern
+     * @param literal true when {@code channel} is a pattern being subscribed to (PSUBSCRIBE)
+     * @return whether the user may use it
      */
     public boolean channelAllowed(AclUser user, byte[] channel, boolean literal) {
         if (user == null || user.root.allowsChannel(channel, literal)) {
@@ -356,7 +426,12 @@ public final class Acl {
         return false;
     }
 
-    /** ACL GENPASS: {@code bits} random bits (rounded up to whole hex digits), as lowercase hex. */
+    /**
+     * ACL GENPASS: {@code bits} random bits (rounded up to whole hex digits), as lowercase hex.
+     *
+     * @param bits how many random bits
+     * @return the password, {@code ceil(bits / 4)} hex digits
+     */
     public String generatePassword(int bits) {
         int chars = (bits + 3) / 4;
         byte[] bytes = new byte[(chars + 1) / 2];
@@ -376,6 +451,12 @@ public final class Acl {
         return false;
     }
 
+    /**
+     * The SHA-256 of {@code password} in lowercase hex, as ACL rules and GETUSER name passwords.
+     *
+     * @param password the password's bytes
+     * @return 64 hex digits
+     */
     public static String sha256Hex(byte[] password) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(password));

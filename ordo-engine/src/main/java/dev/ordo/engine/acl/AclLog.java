@@ -42,42 +42,83 @@ public final class AclLog {
             this.updatedMillis = nowMillis;
         }
 
+        /**
+         * How many refusals this entry stands for: a repeat of the same one is counted here rather than logged again.
+         *
+         * @return the number of refusals
+         */
         public synchronized long count() {
             return count;
         }
 
-        /** {@code command}, {@code key}, {@code channel} or {@code auth}. */
+        /**
+         * {@code command}, {@code key}, {@code channel} or {@code auth}.
+         *
+         * @return the reason
+         */
         public String reason() {
             return reason;
         }
 
-        /** {@code toplevel}, {@code multi} or {@code lua}. */
+        /**
+         * {@code toplevel}, {@code multi} or {@code lua}.
+         *
+         * @return where the refused command ran
+         */
         public String context() {
             return context;
         }
 
-        /** The command, key or channel refused; for a failed AUTH the command's name as sent. */
+        /**
+         * The command, key or channel refused; for a failed AUTH the command's name as sent.
+         *
+         * @return what was refused
+         */
         public String object() {
             return object;
         }
 
+        /**
+         * The user the refusal was for.
+         *
+         * @return the user's name
+         */
         public String username() {
             return username;
         }
 
-        /** The client as CLIENT LIST described it at the last refusal counted here. */
+        /**
+         * The client as CLIENT LIST described it at the last refusal counted here.
+         *
+         * @return the client's CLIENT LIST line
+         */
         public String clientInfo() {
             return clientInfo;
         }
 
+        /**
+         * The entry's number, as ACL LOG's {@code entry-id} shows it; unique since the start.
+         *
+         * @return the number
+         */
         public long id() {
             return id;
         }
 
+        /**
+         * When the first refusal of this entry happened.
+         *
+         * @return milliseconds since the epoch
+         */
         public long createdMillis() {
             return createdMillis;
         }
 
+        /**
+         * When the last refusal of this entry happened.
+         *
+         * @return milliseconds since the epoch
+         */
         public long updatedMillis() {
             return updatedMillis;
         }
@@ -93,7 +134,17 @@ public final class AclLog {
     /** Refusals counted per reason since the start or CONFIG RESETSTAT (INFO's acl_access_denied_*). */
     private final java.util.Map<String, Long> counts = new java.util.HashMap<>();
 
-    /** Records a refusal at {@code nowMillis}, keeping at most {@code maxLen} entries; it is counted even when none are kept. */
+    /**
+     * Records a refusal at {@code nowMillis}, keeping at most {@code maxLen} entries; it is counted even when none are kept.
+     *
+     * @param reason {@code command}, {@code key}, {@code channel} or {@code auth}
+     * @param context {@code toplevel}, {@code multi} or {@code lua}
+     * @param object the command, key or channel refused
+     * @param username the user refused
+     * @param clientInfo the client as CLIENT LIST describes it
+     * @param nowMillis the time of the refusal, in epoch milliseconds
+     * @param maxLen acllog-max-len, the most entries to keep
+     */
     public synchronized void add(String reason, String context, String object, String username, String clientInfo, long nowMillis, long maxLen) {
         counts.merge(reason, 1L, Long::sum);
         Iterator<Entry> it = entries.iterator();
@@ -112,14 +163,23 @@ public final class AclLog {
         trim(maxLen);
     }
 
-    /** Drops the oldest entries past {@code maxLen}. */
+    /**
+     * Drops the oldest entries past {@code maxLen}.
+     *
+     * @param maxLen the most entries to keep
+     */
     public synchronized void trim(long maxLen) {
         while (entries.size() > maxLen) {
             entries.removeLast();
         }
     }
 
-    /** The newest {@code limit} entries, newest first. */
+    /**
+     * The newest {@code limit} entries, newest first.
+     *
+     * @param limit the most entries to return
+     * @return the entries
+     */
     public synchronized List<Entry> newest(long limit) {
         List<Entry> out = new ArrayList<>();
         for (Entry e : entries) {
@@ -131,7 +191,12 @@ public final class AclLog {
         return out;
     }
 
-    /** How many refusals for {@code reason} ({@code auth}, {@code command}, {@code key}, {@code channel}) were logged. */
+    /**
+     * How many refusals for {@code reason} ({@code auth}, {@code command}, {@code key}, {@code channel}) were logged.
+     *
+     * @param reason the reason to count
+     * @return the count since the start or the last CONFIG RESETSTAT
+     */
     public long count(String reason) {
         return counts.getOrDefault(reason, 0L);
     }

@@ -46,16 +46,29 @@ public final class AclUser {
         this.root.allChannels = allChannels;
     }
 
+    /**
+     * The user's name, as ACL rules and AUTH give it.
+     *
+     * @return the name
+     */
     public String name() {
         return name;
     }
 
-    /** Whether the user may authenticate ({@code on}). */
+    /**
+     * Whether the user may authenticate ({@code on}).
+     *
+     * @return whether the user is on
+     */
     public boolean enabled() {
         return enabled;
     }
 
-    /** Whether any password authenticates this user ({@code nopass}). */
+    /**
+     * Whether any password authenticates this user ({@code nopass}).
+     *
+     * @return whether the user is nopass
+     */
     public boolean noPassword() {
         return nopass;
     }
@@ -203,7 +216,11 @@ public final class AclUser {
         return hash;
     }
 
-    /** GETUSER's {@code flags}: on or off, then nopass, then the sanitize flag, as Redis 7.2 lists them. */
+    /**
+     * GETUSER's {@code flags}: on or off, then nopass, then the sanitize flag, as Redis 7.2 lists them.
+     *
+     * @return the flags
+     */
     public List<String> flags() {
         List<String> out = new ArrayList<>();
         out.add(enabled ? "on" : "off");
@@ -214,12 +231,20 @@ public final class AclUser {
         return out;
     }
 
-    /** GETUSER's {@code passwords}: the SHA-256 hashes, hex, in the order added. */
+    /**
+     * GETUSER's {@code passwords}: the SHA-256 hashes, hex, in the order added.
+     *
+     * @return the hashes
+     */
     public List<String> passwordHashes() {
         return new ArrayList<>(passwords);
     }
 
-    /** GETUSER's {@code commands}, {@code keys} and {@code channels} of the root selector, then of each selector. */
+    /**
+     * GETUSER's {@code commands}, {@code keys} and {@code channels} of the root selector, then of each selector.
+     *
+     * @return for each selector, its commands, keys and channels rules, the root first
+     */
     public List<String[]> selectorDescriptions() {
         List<String[]> out = new ArrayList<>();
         out.add(new String[] {root.describeCommands(), root.describeKeys(), root.describeChannels()});
@@ -229,7 +254,11 @@ public final class AclUser {
         return out;
     }
 
-    /** The user as one ACL LIST line (and ACL file line): {@code user <name> <flags> <#hashes> <root> (<selector>)...}. */
+    /**
+     * The user as one ACL LIST line (and ACL file line): {@code user <name> <flags> <#hashes> <root> (<selector>)...}.
+     *
+     * @return the line
+     */
     public String describe() {
         StringBuilder out = new StringBuilder("user ").append(name);
         for (String f : flags()) {

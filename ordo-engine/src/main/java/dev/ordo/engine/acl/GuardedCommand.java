@@ -16,28 +16,63 @@ public interface GuardedCommand {
         /**
          * Visits the key at argument {@code position}; {@code reads} when the call reads its value
          * (ACCESS), {@code writes} when it inserts, deletes or updates it. Returns false to stop.
+         *
+         * @param position the key's index in the call's arguments
+         * @param reads whether the call reads the key's value
+         * @param writes whether the call changes the key
+         * @return whether to go on to the next key
          */
         boolean visit(int position, boolean reads, boolean writes);
     }
 
-    /** Its number, unique among the commands and subcommands of one table. */
+    /**
+     * Its number, unique among the commands and subcommands of one table.
+     *
+     * @return the number
+     */
     int id();
 
-    /** "get", or "config|get" for a subcommand. */
+    /**
+     * "get", or "config|get" for a subcommand.
+     *
+     * @return the lowercase full name
+     */
     String fullName();
 
-    /** Its ACL categories, without the {@code @}. */
+    /**
+     * Its ACL categories, without the {@code @}.
+     *
+     * @return the categories
+     */
     List<String> aclCategories();
 
-    /** Whether it runs before authentication (AUTH, HELLO ...): no user rule can refuse it. */
+    /**
+     * Whether it runs before authentication (AUTH, HELLO ...): no user rule can refuse it.
+     *
+     * @return whether it runs unauthenticated
+     */
     boolean runsWithoutAuth();
 
-    /** Its subcommands by lower-case name; empty for most commands. */
+    /**
+     * Its subcommands by lower-case name; empty for most commands.
+     *
+     * @return the subcommands
+     */
     Map<String, ? extends GuardedCommand> subcommands();
 
-    /** The subcommand named {@code arg} in any case, or null. */
+    /**
+     * The subcommand named {@code arg} in any case, or null.
+     *
+     * @param arg the subcommand's name as sent
+     * @return the subcommand, or null
+     */
     GuardedCommand subcommand(byte[] arg);
 
-    /** Visits the key arguments of {@code args}, a whole call of this command. */
+    /**
+     * Visits the key arguments of {@code args}, a whole call of this command.
+     *
+     * @param args the whole call, name included
+     * @param visitor called for each key, until it returns false
+     */
     void forEachKey(byte[][] args, KeyVisitor visitor);
 }

@@ -49,64 +49,135 @@ public final class Call {
         this.blockingAllowed = blockingAllowed;
     }
 
+    /**
+     * The client running the command.
+     *
+     * @return the session
+     */
     public Session session() {
         return session;
     }
 
+    /**
+     * Where the reply goes.
+     *
+     * @return the writer
+     */
     public ReplyWriter reply() {
         return reply;
     }
 
+    /**
+     * The command being run (the subcommand, for one).
+     *
+     * @return the command
+     */
     public Command command() {
         return command;
     }
 
+    /**
+     * What the handler reaches beyond its arguments.
+     *
+     * @return the context
+     */
     public CallContext context() {
         return context;
     }
 
+    /**
+     * All the databases.
+     *
+     * @return the keyspace
+     */
     public Keyspace keyspace() {
         return context.keyspace();
     }
 
-    /** The selected database. */
+    /**
+     * The selected database.
+     *
+     * @return the database the session selected
+     */
     public Database db() {
         return context.keyspace().db(session.db());
     }
 
-    /** Sends keyspace event {@code event} of class {@code type} ({@code EventClass}) on {@code key} in the selected database. */
+    /**
+     * Sends keyspace event {@code event} of class {@code type} ({@code EventClass}) on {@code key} in the selected database.
+     *
+     * @param type the event's class
+     * @param event the event's name, e.g. {@code set}
+     * @param key the key
+     */
     public void notifyKeyspaceEvent(int type, String event, Key key) {
         context.keyspace().notifyKeyspaceEvent(type, event, key, session.db());
     }
 
-    /** The command time in ms since the epoch. */
+    /**
+     * The command time in ms since the epoch.
+     *
+     * @return the time, in ms
+     */
     public long now() {
         return context.keyspace().now();
     }
 
-    /** Number of arguments, the command name included. */
+    /**
+     * Number of arguments, the command name included.
+     *
+     * @return the number of arguments
+     */
     public int argc() {
         return args.length;
     }
 
+    /**
+     * Argument {@code i} as sent; 0 is the command's name.
+     *
+     * @param i the argument's index
+     * @return its bytes
+     */
     public byte[] arg(int i) {
         return args[i];
     }
 
+    /**
+     * Every argument as sent, the command's name first.
+     *
+     * @return the arguments
+     */
     public byte[][] args() {
         return args;
     }
 
-    /** The argument decoded as UTF-8. */
+    /**
+     * The argument decoded as UTF-8.
+     *
+     * @param i the argument's index
+     * @return its text
+     */
     public String argString(int i) {
         return new String(args[i], StandardCharsets.UTF_8);
     }
 
+    /**
+     * Argument {@code i} as a key.
+     *
+     * @param i the argument's index
+     * @return the key
+     */
     public Key key(int i) {
         return Key.of(args[i]);
     }
 
-    /** Whether argument {@code i} is {@code word}, ignoring ASCII case. */
+    /**
+     * Whether argument {@code i} is {@code word}, ignoring ASCII case.
+     *
+     * @param i the argument's index
+     * @param word the word, in lowercase
+     * @return whether they match
+     */
     public boolean argIs(int i, String word) {
         byte[] a = args[i];
         if (a.length != word.length()) {
@@ -122,17 +193,33 @@ public final class Call {
         return true;
     }
 
-    /** Argument {@code i} as a 64-bit integer, or {@code ERR value is not an integer or out of range}. */
+    /**
+     * Argument {@code i} as a 64-bit integer, or {@code ERR value is not an integer or out of range}.
+     *
+     * @param i the argument's index
+     * @return its value
+     */
     public long longArg(int i) {
         return parseLong(args[i], Errors.NOT_INTEGER);
     }
 
-    /** Argument {@code i} as a double (Redis's strict parsing), or {@code ERR value is not a valid float}. */
+    /**
+     * Argument {@code i} as a double (Redis's strict parsing), or {@code ERR value is not a valid float}.
+     *
+     * @param i the argument's index
+     * @return its value
+     */
     public double doubleArg(int i) {
         return doubleArg(i, Errors.NOT_A_FLOAT);
     }
 
-    /** Argument {@code i} as a double, or an error with {@code errorText}. */
+    /**
+     * Argument {@code i} as a double, or an error with {@code errorText}.
+     *
+     * @param i the argument's index
+     * @param errorText the error to answer when it is not a valid float
+     * @return its value
+     */
     public double doubleArg(int i, String errorText) {
         double d = Doubles.parseStrict(args[i]);
         if (Double.isNaN(d)) {
@@ -141,7 +228,13 @@ public final class Call {
         return d;
     }
 
-    /** Parses a canonical-enough 64-bit integer as Redis's string2ll does, or throws {@code errorText}. */
+    /**
+     * Parses a canonical-enough 64-bit integer as Redis's string2ll does, or throws {@code errorText}.
+     *
+     * @param b the text
+     * @param errorText the error to throw when it is not an integer
+     * @return its value
+     */
     public static long parseLong(byte[] b, String errorText) {
         long v = Decimal.parseOrMin(b);
         if (v == Long.MIN_VALUE && !Decimal.isMinValue(b)) {
@@ -174,7 +267,14 @@ public final class Call {
         return negative ? -magnitude : magnitude;
     }
 
-    /** Reads {@code key}'s value, or null; throws WRONGTYPE if it holds another type. */
+    /**
+     * Reads {@code key}'s value, or null; throws WRONGTYPE if it holds another type.
+     *
+     * @param <T> the value type expected
+     * @param key the key
+     * @param type the value class expected
+     * @return the value, or null
+     */
     public <T> T read(Key key, Class<T> type) {
         Object v = db().get(key);
         if (v == null) {
@@ -189,6 +289,11 @@ public final class Call {
     /**
      * A write lookup, as Redis's: like {@link #read} (lazy expiry, WRONGTYPE), but counts no
      * keyspace hit or miss; it does refresh the key's access time (OBJECT IDLETIME).
+     *
+     * @param <T> the value type expected
+     * @param key the key
+     * @param type the value class expected
+     * @return the value, or null
      */
     public <T> T readForWrite(Key key, Class<T> type) {
         Database.Entry e = db().entryForWrite(key);
@@ -201,13 +306,21 @@ public final class Call {
         return type.cast(e.value());
     }
 
-    /** Replies with an array of status lines (the HELP subcommands). */
+    /**
+     * Replies with an array of status lines (the HELP subcommands).
+     *
+     * @param lines the lines, one element each
+     */
     public void replyLines(List<String> lines) {
         reply.arrayHeader(lines.size());
         lines.forEach(reply::simpleString);
     }
 
-    /** Whether this call may block (not inside MULTI or a script). */
+    /**
+     * Whether this call may block (not inside MULTI or a script).
+     *
+     * @return whether it may block
+     */
     public boolean blockingAllowed() {
         return blockingAllowed;
     }
@@ -215,6 +328,10 @@ public final class Call {
     /**
      * Asks to block on {@code keys} until one holds a {@code valueType} value, for {@code
      * timeoutMillis} (0: forever); the handler must not reply.
+     *
+     * @param keys the keys to wait on
+     * @param valueType the type of value that wakes the call
+     * @param timeoutMillis the longest wait in ms, 0 for no limit
      */
     public void block(List<Key> keys, KeyType valueType, long timeoutMillis) {
         if (!blockingAllowed) {
@@ -227,6 +344,9 @@ public final class Call {
      * Whether a blocking command may serve itself from {@code key}: any of its keys on a first
      * run; once blocked, only the key whose arrival woke it, as Redis 7.0 pops a woken client's
      * reply from that key without looking at its other keys.
+     *
+     * @param key one of the command's keys
+     * @return whether to serve from it
      */
     public boolean mayServeFrom(Key key) {
         return readyKey == null || readyKey.equals(key);
@@ -239,6 +359,8 @@ public final class Call {
     /**
      * Whether this call's effects are being logged (the append-only file is on): handlers whose
      * effect differs from their arguments build it only then, for {@link #propagate}.
+     *
+     * @return whether effects are logged
      */
     public boolean logsEffects() {
         return effects.enabled();
@@ -248,6 +370,8 @@ public final class Call {
      * Logs {@code command} (name first; {@code String}, {@code byte[]}, {@code Key} or a number
      * per argument) as this call's effect in place of its own arguments; call it once per command
      * the effect needs, in order. See {@link EffectLog} for when it is needed.
+     *
+     * @param command the effect, name first
      */
     public void propagate(Object... command) {
         if (!effects.enabled()) {
@@ -273,6 +397,9 @@ public final class Call {
     /**
      * Logs the effect of a write that left {@code key} with the absolute expiry it was given:
      * {@code command} while the key exists, DEL when the expiry (in the past) deleted it.
+     *
+     * @param key the key the write left with an expiry
+     * @param command the effect to log while the key exists, name first
      */
     public void propagateExpiring(Key key, Object... command) {
         if (db().exists(key)) {
@@ -282,7 +409,13 @@ public final class Call {
         }
     }
 
-    /** Logs the removal of {@code members} from {@code key} as one {@code command} (ZREM, SREM) with them. */
+    /**
+     * Logs the removal of {@code members} from {@code key} as one {@code command} (ZREM, SREM) with them.
+     *
+     * @param command the removing command's name
+     * @param key the key
+     * @param members the members removed
+     */
     public void propagateRemoval(String command, Key key, List<byte[]> members) {
         if (!effects.enabled() || members.isEmpty()) {
             return;
@@ -304,6 +437,9 @@ public final class Call {
     /**
      * Parses a blocking timeout in seconds (fractions allowed) into milliseconds: Redis's
      * {@code timeout is not a float or out of range} and {@code timeout is negative} errors.
+     *
+     * @param i the argument's index
+     * @return the timeout in ms, 0 for none
      */
     public long timeoutMillisArg(int i) {
         double seconds = Doubles.parseStrict(args[i]);

@@ -10,42 +10,74 @@ public interface ClientBuffers {
     ClientBuffers NONE = new ClientBuffers() {
     };
 
-    /** Input received and not yet parsed (qbuf). */
+    /**
+     * Input received and not yet parsed (qbuf).
+     *
+     * @return the bytes
+     */
     default long queryBuffer() {
         return 0;
     }
 
-    /** Room left in the input buffer (qbuf-free). */
+    /**
+     * Room left in the input buffer (qbuf-free).
+     *
+     * @return the bytes
+     */
     default long queryBufferFree() {
         return 0;
     }
 
-    /** A command's arguments parsed so far, and commands parsed but waiting their turn (argv-mem). */
+    /**
+     * A command's arguments parsed so far, and commands parsed but waiting their turn (argv-mem).
+     *
+     * @return the bytes
+     */
     default long argvMemory() {
         return 0;
     }
 
-    /** The reply buffer's size (rbs). */
+    /**
+     * The reply buffer's size (rbs).
+     *
+     * @return the bytes
+     */
     default long replyBufferSize() {
         return 0;
     }
 
-    /** Bytes in the reply buffer (obl). */
+    /**
+     * Bytes in the reply buffer (obl).
+     *
+     * @return the bytes
+     */
     default long replyBufferUsed() {
         return 0;
     }
 
-    /** Reply blocks waiting beyond the reply buffer (oll). */
+    /**
+     * Reply blocks waiting beyond the reply buffer (oll).
+     *
+     * @return the number of blocks
+     */
     default long outputListLength() {
         return 0;
     }
 
-    /** Reply bytes not yet sent, beyond the reply buffer: spilled or queued in the transport (omem). */
+    /**
+     * Reply bytes not yet sent, beyond the reply buffer: spilled or queued in the transport (omem).
+     *
+     * @return the bytes
+     */
     default long outputMemory() {
         return 0;
     }
 
-    /** Everything the connection holds, the transaction queue aside (tot-mem less multi-mem). */
+    /**
+     * Everything the connection holds, the transaction queue aside (tot-mem less multi-mem).
+     *
+     * @return the bytes
+     */
     default long totalMemory() {
         return 0;
     }

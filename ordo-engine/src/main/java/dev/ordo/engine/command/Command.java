@@ -19,11 +19,52 @@ import java.util.Set;
 public final class Command implements GuardedCommand {
     /** Command flags, named as COMMAND INFO reports them. */
     public enum Flag {
-        WRITE, READONLY, DENYOOM, ADMIN, PUBSUB, NOSCRIPT, BLOCKING, LOADING, STALE, SKIP_MONITOR,
-        SKIP_SLOWLOG, FAST, NO_AUTH, MAY_REPLICATE, NO_MANDATORY_KEYS, NO_ASYNC_LOADING, NO_MULTI, MOVABLE_KEYS, ALLOW_BUSY,
+        /** May change the data. */
+        WRITE,
+        /** Reads data and never changes it. */
+        READONLY,
+        /** May grow memory use: refused while memory is over the limit. */
+        DENYOOM,
+        /** An administrative command. */
+        ADMIN,
+        /** A Pub/Sub command. */
+        PUBSUB,
+        /** Refused inside scripts. */
+        NOSCRIPT,
+        /** May block the client. */
+        BLOCKING,
+        /** Allowed while the data is being loaded. */
+        LOADING,
+        /** Allowed on a replica whose data is stale. */
+        STALE,
+        /** Not shown to MONITOR. */
+        SKIP_MONITOR,
+        /** Not recorded in the slow log. */
+        SKIP_SLOWLOG,
+        /** Runs in constant or logarithmic time. */
+        FAST,
+        /** Runs before the client authenticates. */
+        NO_AUTH,
+        /** May produce effects to replicate, though not a write. */
+        MAY_REPLICATE,
+        /** May run without any key, though it takes keys. */
+        NO_MANDATORY_KEYS,
+        /** Refused while data is loaded asynchronously. */
+        NO_ASYNC_LOADING,
+        /** Refused inside MULTI. */
+        NO_MULTI,
+        /** Its key positions depend on its arguments. */
+        MOVABLE_KEYS,
+        /** Allowed while a script is busy. */
+        ALLOW_BUSY,
+        /** Refused unless an enable-*-command setting allows the client. */
         PROTECTED;
 
-        /** The lowercase name Redis uses ({@code no_auth} is {@code no_auth}, {@code denyoom} ...). */
+        /**
+         * The lowercase name Redis uses ({@code no_auth} is {@code no_auth}, {@code denyoom} ...).
+         *
+         * @return the name
+         */
         public String redisName() {
             return name().toLowerCase(Locale.ROOT);
         }
@@ -62,6 +103,10 @@ public final class Command implements GuardedCommand {
     /**
      * A command of the table: everything but its handler comes from its line in
      * {@code commands.txt} ({@link CommandDescriptors}) when the table registers it.
+     *
+     * @param name the command's name, lowercase
+     * @param handler what runs it
+     * @return the command
      */
     public static Command of(String name, CommandHandler handler) {
         return new Command(name, handler);
@@ -71,6 +116,16 @@ public final class Command implements GuardedCommand {
      * A command described here rather than in {@code commands.txt} (a test's or an embedder's
      * own): {@code flags} is a space-separated list of {@link Flag} names in any case ("write
      * denyoom fast"); its ACL categories and key spec are derived from the flags and keys.
+     *
+     * @param name the command's name, lowercase
+     * @param arity the exact argument count, name included, or minus the minimum
+     * @param flags {@link Flag} names, space-separated
+     * @param firstKey the first key's position, 0 for none
+     * @param lastKey the last key's position, -1 for the last argument
+     * @param keyStep the distance between keys
+     * @param group the command's group, as COMMAND DOCS names it
+     * @param handler what runs it
+     * @return the command
      */
     public static Command custom(String name, int arity, String flags, int firstKey, int lastKey, int keyStep, String group,
                                  CommandHandler handler) {
@@ -122,13 +177,23 @@ public final class Command implements GuardedCommand {
         return summary;
     }
 
-    /** Adds a subcommand (CONFIG GET, OBJECT ENCODING ...); returns this command. */
+    /**
+     * Adds a subcommand (CONFIG GET, OBJECT ENCODING ...); returns this command.
+     *
+     * @param sub the subcommand
+     * @return this command
+     */
     public Command with(Command sub) {
         sub.parent = this;
         subcommands.put(sub.name, sub);
         return this;
     }
 
+    /**
+     * The command's own name, lowercase: {@code get}, or {@code get} for {@code config|get}.
+     *
+     * @return the name
+     */
     public String name() {
         return name;
     }
@@ -139,10 +204,20 @@ public final class Command implements GuardedCommand {
         return parent == null ? name : parent.name + "|" + name;
     }
 
+    /**
+     * The arity: the exact argument count, name included, or its minimum negated.
+     *
+     * @return the arity
+     */
     public int arity() {
         return arity;
     }
 
+    /**
+     * The static flags.
+     *
+     * @return the flags
+     */
     public Set<Flag> flags() {
         return flags;
     }
@@ -152,6 +227,12 @@ public final class Command implements GuardedCommand {
         return is(Flag.NO_AUTH);
     }
 
+    /**
+     * Whether the command has {@code flag} among its static flags.
+     *
+     * @param flag the flag
+     * @return whether it has it
+     */
     public boolean is(Flag flag) {
         return flagSet.contains(flag);
     }
@@ -160,12 +241,20 @@ public final class Command implements GuardedCommand {
      * The flags one call has, for the checks made before it runs: the static flags, except for
      * commands whose flags depend on their arguments (EVAL and FCALL take their script's flags,
      * as Redis's getCommandFlags does).
+     *
+     * @param args the whole call, name included
+     * @return the call's flags
      */
     public Set<Flag> flagsOf(byte[][] args) {
         return callFlags == null ? flags : callFlags.apply(args);
     }
 
-    /** Makes the flags of each call depend on its arguments ({@link #flagsOf}); returns this command. */
+    /**
+     * Makes the flags of each call depend on its arguments ({@link #flagsOf}); returns this command.
+     *
+     * @param callFlags computes a call's flags from its arguments
+     * @return this command
+     */
     public Command withCallFlags(java.util.function.Function<byte[][], Set<Flag>> callFlags) {
         this.callFlags = callFlags;
         return this;
@@ -181,7 +270,11 @@ public final class Command implements GuardedCommand {
         this.id = id;
     }
 
-    /** The parent of a subcommand ({@code config} for {@code config|get}), or null. */
+    /**
+     * The parent of a subcommand ({@code config} for {@code config|get}), or null.
+     *
+     * @return the parent, or null
+     */
     public Command parent() {
         return parent;
     }
@@ -223,22 +316,47 @@ public final class Command implements GuardedCommand {
         }
     }
 
+    /**
+     * The first key's position, 0 when the command takes no keys.
+     *
+     * @return the position
+     */
     public int firstKey() {
         return firstKey;
     }
 
+    /**
+     * The last key's position; -1 for the last argument, -2 for the one before, and so on.
+     *
+     * @return the position
+     */
     public int lastKey() {
         return lastKey;
     }
 
+    /**
+     * The distance between key positions.
+     *
+     * @return the step
+     */
     public int keyStep() {
         return keyStep;
     }
 
+    /**
+     * The group COMMAND DOCS reports ({@code string}, {@code server} ...).
+     *
+     * @return the group
+     */
     public String group() {
         return group;
     }
 
+    /**
+     * What runs the command.
+     *
+     * @return the handler
+     */
     public CommandHandler handler() {
         return handler;
     }
@@ -254,7 +372,12 @@ public final class Command implements GuardedCommand {
         return subcommands.get(new String(arg, java.nio.charset.StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT));
     }
 
-    /** Whether {@code argc} arguments (the name included) satisfy the arity. */
+    /**
+     * Whether {@code argc} arguments (the name included) satisfy the arity.
+     *
+     * @param argc the number of arguments, name included
+     * @return whether the arity allows it
+     */
     public boolean arityAccepts(int argc) {
         return arity >= 0 ? argc == arity : argc >= -arity;
     }

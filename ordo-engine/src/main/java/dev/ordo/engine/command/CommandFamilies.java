@@ -5,7 +5,11 @@ public final class CommandFamilies {
     private CommandFamilies() {
     }
 
-    /** A table with every command the engine implements. */
+    /**
+     * A table with every command the engine implements.
+     *
+     * @return the table
+     */
     public static CommandTable all() {
         CommandTable table = new CommandTable();
         ConnectionCommands.register(table);

@@ -6,5 +6,10 @@ package dev.ordo.engine.command;
  */
 @FunctionalInterface
 public interface CommandHandler {
+    /**
+     * Runs the command {@code call} holds, writing its reply to {@link Call#reply()}.
+     *
+     * @param call the command, its arguments and its client
+     */
     void execute(Call call);
 }

@@ -9,6 +9,11 @@ package dev.ordo.engine.command;
  */
 @FunctionalInterface
 public interface CommandObserver {
-    /** {@code session} ran {@code args}; its database is the one after the command. */
+    /**
+     * {@code session} ran {@code args}; its database is the one after the command.
+     *
+     * @param session the client that ran the command
+     * @param args the command and its arguments
+     */
     void executed(Session session, byte[][] args);
 }

@@ -24,6 +24,9 @@ public final class CommandTable implements CommandCatalog {
      * Adds a command with its subcommands (added to it before), numbering each ({@link Command#id})
      * and giving each Redis's categories and key specs where Redis describes it; a second
      * command with the same name is a programming error.
+     *
+     * @param command the command
+     * @return this table
      */
     public CommandTable register(Command command) {
         if (commands.putIfAbsent(command.name(), command) != null) {
@@ -72,7 +75,12 @@ public final class CommandTable implements CommandCatalog {
         return b >= 'A' && b <= 'Z' ? b + 32 : b;
     }
 
-    /** The command named {@code name} (any case), or null. */
+    /**
+     * The command named {@code name} (any case), or null.
+     *
+     * @param name the name as sent
+     * @return the command, or null
+     */
     public Command lookup(byte[] name) {
         if (name.length > 32) {
             return null;
@@ -86,7 +94,13 @@ public final class CommandTable implements CommandCatalog {
         return null;
     }
 
-    /** Whether {@code name} is {@code lowerName} (lower-case ASCII) in any case, without allocating. */
+    /**
+     * Whether {@code name} is {@code lowerName} (lower-case ASCII) in any case, without allocating.
+     *
+     * @param lowerName the name in lowercase
+     * @param name the name as sent
+     * @return whether they match
+     */
     public static boolean sameIgnoringCase(byte[] lowerName, byte[] name) {
         if (lowerName.length != name.length) {
             return false;
@@ -115,6 +129,11 @@ public final class CommandTable implements CommandCatalog {
         return ids;
     }
 
+    /**
+     * The number of top-level commands.
+     *
+     * @return the number of commands
+     */
     public int size() {
         return commands.size();
     }

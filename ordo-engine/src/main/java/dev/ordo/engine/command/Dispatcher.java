@@ -53,9 +53,13 @@ public final class Dispatcher {
 
     /** INFO commandstats counters and the latencystats distribution for one command. */
     public static final class CommandStats {
+        /** Calls that ran. */
         public long calls;
+        /** Time spent in those calls, in microseconds. */
         public long micros;
+        /** Calls refused before they ran (arity, ACL, OOM ...). */
         public long rejectedCalls;
+        /** Calls that ran and answered an error. */
         public long failedCalls;
         /** Created at the first call recorded with {@code latency-tracking yes}. */
         CommandLatency latency;
@@ -67,9 +71,20 @@ public final class Dispatcher {
      */
     @FunctionalInterface
     public interface WriteBarrier {
+        /**
+         * Called before the write command {@code args} runs on database {@code db}.
+         *
+         * @param db the database's number
+         * @param args the command and its arguments
+         */
         void beforeWrite(int db, byte[][] args);
     }
 
+    /**
+     * A dispatcher reading its live settings (latency tracking, slow log, latency monitor) from {@code context}'s configuration.
+     *
+     * @param context the engine the commands run in
+     */
     public Dispatcher(CallContext context) {
         this.context = context;
         this.latencyTracking = context.config().liveFlag("latency-tracking");
@@ -82,6 +97,12 @@ public final class Dispatcher {
     /**
      * Runs the command; returns the handler's block request when it asked to block (and
      * {@code blockingAllowed}), else null with the reply written.
+     *
+     * @param session the client
+     * @param args the command and its arguments
+     * @param out where the reply goes
+     * @param blockingAllowed whether the command may block
+     * @return the block request, or null
      */
     public Call.BlockRequest dispatch(Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed) {
         Command command = context.commands().lookup(args[0]);
@@ -181,6 +202,11 @@ public final class Dispatcher {
      * Checks a command a script runs ({@code redis.call}) against the permissions of the user
      * running the script ({@code caller}'s): null when allowed, else the error for the script,
      * having logged the refusal in ACL LOG with context {@code lua}.
+     *
+     * @param caller the client running the script
+     * @param command the command the script calls
+     * @param args its arguments, name included
+     * @return null when allowed, else the error
      */
     public String checkScriptCommand(Session caller, Command command, byte[][] args) {
         Acl acl = context.acl();
@@ -221,13 +247,26 @@ public final class Dispatcher {
     /**
      * Records a refusal in ACL LOG: the reason, where it happened, what was refused (the command,
      * or the key or channel argument), the user, and {@code client} as CLIENT LIST shows it.
+     *
+     * @param client the client refused
+     * @param user the session whose user was refused
+     * @param denial why, and which argument
+     * @param command the command refused
+     * @param args its arguments, name included
+     * @param where {@code toplevel}, {@code multi} or {@code lua}
      */
     public void logAclDenial(Session client, Session user, Acl.Denial denial, Command command, byte[][] args, String where) {
         String object = denial.reason() == Acl.Reason.COMMAND ? command.fullName() : text(args[denial.position()]);
         logAcl(client, denial.reason().logName(), where, object, user.userName());
     }
 
-    /** Records a failed AUTH (or HELLO AUTH) of {@code username} in ACL LOG; the object is the command as sent. */
+    /**
+     * Records a failed AUTH (or HELLO AUTH) of {@code username} in ACL LOG; the object is the command as sent.
+     *
+     * @param client the client
+     * @param commandName the command's name as sent
+     * @param username the user named
+     */
     public void logFailedAuth(Session client, byte[] commandName, String username) {
         logAcl(client, Acl.Reason.AUTH.logName(), client.inMulti() ? "multi" : "toplevel", text(commandName), username);
     }
@@ -272,6 +311,8 @@ public final class Dispatcher {
      * Whether memory was over the limit, with nothing left to evict, when the running top-level
      * command began: a script without allow-oom may not start writing then (Redis's
      * pre_command_oom_state).
+     *
+     * @return whether memory was over the limit
      */
     public boolean outOfMemoryAtStart() {
         return oomAtStart;
@@ -284,6 +325,12 @@ public final class Dispatcher {
     /**
      * Runs a blocked client's command again now that {@code readyKey}, one of the keys it waits
      * for, holds a value of the type it waits for: it is served from that key only.
+     *
+     * @param session the blocked client
+     * @param args its command and arguments
+     * @param out where the reply goes
+     * @param readyKey the key that received a value
+     * @return a new block request, or null once answered
      */
     public Call.BlockRequest retryBlocked(Session session, byte[][] args, ReplyWriter out, Key readyKey) {
         Command command = context.commands().lookup(args[0]);
@@ -298,6 +345,11 @@ public final class Dispatcher {
      * Runs a command inside another one (a script's redis.call, a transaction's command at EXEC;
      * the caller made Redis's checks): counted in the statistics and shown to MONITOR, never
      * blocking. A handler's unexpected failure becomes an error reply.
+     *
+     * @param command the command
+     * @param session the client running it
+     * @param args its arguments, name included
+     * @param out where the reply goes
      */
     public void runNested(Command command, Session session, byte[][] args, ReplyWriter out) {
         try {
@@ -310,6 +362,10 @@ public final class Dispatcher {
     /**
      * Runs {@code body}, whose commands' writes then reach the effect log as one unit, as a
      * script's or a transaction's do (the append-only file wraps them in MULTI/EXEC).
+     *
+     * @param <T> the body's result type
+     * @param body the commands to run as one unit
+     * @return the body's result
      */
     public <T> T asOneUnit(Supplier<T> body) {
         effects.begin();
@@ -324,6 +380,10 @@ public final class Dispatcher {
      * Runs another client's allow-busy command (MULTI, WATCH, AUTH, HELLO ...) on the thread of a
      * busy script, between two of its instructions: never blocking, and leaving the script's
      * out-of-memory state as it was.
+     *
+     * @param session the other client
+     * @param args its command and arguments
+     * @param out where the reply goes
      */
     public void dispatchBesideScript(Session session, byte[][] args, ReplyWriter out) {
         boolean oom = oomAtStart;
@@ -425,12 +485,20 @@ public final class Dispatcher {
         }
     }
 
-    /** The log of write effects (the append-only file listens to it). */
+    /**
+     * The log of write effects (the append-only file listens to it).
+     *
+     * @return the effect log
+     */
     public EffectLog effects() {
         return effects;
     }
 
-    /** Installs (or removes, with null) the barrier told before each write command. */
+    /**
+     * Installs (or removes, with null) the barrier told before each write command.
+     *
+     * @param barrier the barrier, or null
+     */
     public void setWriteBarrier(WriteBarrier barrier) {
         this.barrier = barrier;
     }
@@ -453,22 +521,38 @@ public final class Dispatcher {
         }
     }
 
-    /** The latency monitor this dispatcher records commands into, and the engine its cycles (LATENCY). */
+    /**
+     * The latency monitor this dispatcher records commands into, and the engine its cycles (LATENCY).
+     *
+     * @return the latency monitor
+     */
     public LatencyMonitor latencyMonitor() {
         return latencyMonitor;
     }
 
-    /** Whether scripts may call commands flagged noscript (DEBUG SET-DISABLE-DENY-SCRIPTS 1, a test hook). */
+    /**
+     * Whether scripts may call commands flagged noscript (DEBUG SET-DISABLE-DENY-SCRIPTS 1, a test hook).
+     *
+     * @return whether they may
+     */
     public boolean noscriptAllowedInScripts() {
         return noscriptAllowedInScripts;
     }
 
-    /** DEBUG SET-DISABLE-DENY-SCRIPTS: lets scripts call commands flagged noscript, or stops them again. */
+    /**
+     * DEBUG SET-DISABLE-DENY-SCRIPTS: lets scripts call commands flagged noscript, or stops them again.
+     *
+     * @param allowed whether scripts may call them
+     */
     public void setNoscriptAllowedInScripts(boolean allowed) {
         noscriptAllowedInScripts = allowed;
     }
 
-    /** The slow log this dispatcher records into (SLOWLOG). */
+    /**
+     * The slow log this dispatcher records into (SLOWLOG).
+     *
+     * @return the slow log
+     */
     public SlowLog slowLog() {
         return slowLog;
     }
@@ -478,7 +562,12 @@ public final class Dispatcher {
         refuse(command, session, args, out, error);
     }
 
-    /** Writes an error reply and counts it (INFO errorstats; the running command's failed_calls). */
+    /**
+     * Writes an error reply and counts it (INFO errorstats; the running command's failed_calls).
+     *
+     * @param out where the reply goes
+     * @param text the error, with its code
+     */
     public void replyError(ReplyWriter out, String text) {
         errors.count(text);
         out.error(text);
@@ -487,6 +576,9 @@ public final class Dispatcher {
     /**
      * Writes an error reply counted already where it arose (a script passing on the error of a
      * command it ran): not counted again, but it adds a failed call to the running command.
+     *
+     * @param out where the reply goes
+     * @param text the error, with its code
      */
     public void replyCountedError(ReplyWriter out, String text) {
         passedOnErrors++;
@@ -497,6 +589,9 @@ public final class Dispatcher {
      * Counts a command that a script's redis.call refused before running it (unknown, wrong
      * arity, not allowed): an error, and the command's rejected call. As Redis, the script is not
      * blamed for it unless it passes the error on.
+     *
+     * @param command the command refused
+     * @param text the error, with its code
      */
     public void countRejected(Command command, String text) {
         if (command != null) {
@@ -510,7 +605,11 @@ public final class Dispatcher {
         return stats.computeIfAbsent(command.fullName(), k -> new CommandStats());
     }
 
-    /** INFO's error figures. */
+    /**
+     * INFO's error figures.
+     *
+     * @return the error figures
+     */
     public ErrorStats errorStats() {
         return errors;
     }
@@ -520,6 +619,12 @@ public final class Dispatcher {
      * watches and answers EXECABORT naming why; any other command fails an open transaction and
      * gets {@code error}; MONITOR is shown such an EXEC. Touches engine state: only the thread
      * running commands may call it.
+     *
+     * @param command the command refused
+     * @param session the client
+     * @param args its arguments, name included
+     * @param out where the reply goes
+     * @param error the error, with its code
      */
     public void refuse(Command command, Session session, byte[][] args, ReplyWriter out, String error) {
         if (command.fullName().equals("exec")) {
@@ -538,6 +643,9 @@ public final class Dispatcher {
      * Shows {@code args}, which {@code session} runs, to every {@link CommandObserver} now; EVAL,
      * EVALSHA and FCALL (skip_monitor) call it before running their script, as Redis's do, so
      * that the script's commands follow them.
+     *
+     * @param session the client running the command
+     * @param args the command and its arguments
      */
     public void feedMonitors(Session session, byte[][] args) {
         if (observers.isEmpty()) {
@@ -548,20 +656,38 @@ public final class Dispatcher {
         }
     }
 
-    /** Adds an observer of every command that runs (see the class comment for which and when). */
+    /**
+     * Adds an observer of every command that runs (see the class comment for which and when).
+     *
+     * @param observer the observer
+     */
     public void addObserver(CommandObserver observer) {
         observers.add(observer);
     }
 
+    /**
+     * Removes an observer added with {@link #addObserver}.
+     *
+     * @param observer the observer
+     */
     public void removeObserver(CommandObserver observer) {
         observers.remove(observer);
     }
 
-    /** Counters per command name, for INFO commandstats. */
+    /**
+     * Counters per command name, for INFO commandstats.
+     *
+     * @return the counters, by command name
+     */
     public Map<String, CommandStats> stats() {
         return stats;
     }
 
+    /**
+     * Commands processed since the start or CONFIG RESETSTAT (INFO's total_commands_processed).
+     *
+     * @return the count
+     */
     public long totalCommands() {
         return totalCommands;
     }
@@ -578,7 +704,11 @@ public final class Dispatcher {
         instantaneous.reset(context.keyspace().clock().millis());
     }
 
-    /** The instantaneous figures of INFO stats, sampled by the engine. */
+    /**
+     * The instantaneous figures of INFO stats, sampled by the engine.
+     *
+     * @return the figures
+     */
     public InstantaneousMetrics instantaneous() {
         return instantaneous;
     }

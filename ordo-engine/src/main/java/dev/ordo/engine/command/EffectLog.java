@@ -27,6 +27,11 @@ public final class EffectLog {
     /** Receives each finished unit (under the engine lock; it must not keep the list). */
     @FunctionalInterface
     public interface Listener {
+        /**
+         * Receives one unit: a command's effects, or those of a script or transaction together.
+         *
+         * @param effects the effects, in order
+         */
         void unit(List<Effect> effects);
     }
 
@@ -40,13 +45,21 @@ public final class EffectLog {
     private int depth;
     private final List<Effect> pending = new ArrayList<>();
 
-    /** Starts (or stops, with null) logging. */
+    /**
+     * Starts (or stops, with null) logging.
+     *
+     * @param listener the listener, or null
+     */
     public void setListener(Listener listener) {
         this.listener = listener;
         pending.clear();
     }
 
-    /** Whether anyone listens: handlers skip building effect arguments when nobody does. */
+    /**
+     * Whether anyone listens: handlers skip building effect arguments when nobody does.
+     *
+     * @return whether effects are logged
+     */
     public boolean enabled() {
         return listener != null;
     }
@@ -61,7 +74,12 @@ public final class EffectLog {
         }
     }
 
-    /** Logs one command; outside any command it is a unit of its own. */
+    /**
+     * Logs one command; outside any command it is a unit of its own.
+     *
+     * @param db the database's number
+     * @param args the command and its arguments
+     */
     public void add(int db, byte[][] args) {
         if (listener == null) {
             return;
@@ -72,7 +90,12 @@ public final class EffectLog {
         }
     }
 
-    /** Logs that the server deleted {@code key} on its own: it expired (lazily or by the active cycle), or was evicted. */
+    /**
+     * Logs that the server deleted {@code key} on its own: it expired (lazily or by the active cycle), or was evicted.
+     *
+     * @param db the database's number
+     * @param key the key deleted
+     */
     public void deleted(int db, byte[] key) {
         add(db, new byte[][] {DEL, key});
     }

@@ -33,7 +33,11 @@ public final class ErrorStats {
     private volatile long total;
     private boolean addingCodes = true;
 
-    /** Counts one error reply whose text (without the protocol's '-') is {@code text}. */
+    /**
+     * Counts one error reply whose text (without the protocol's '-') is {@code text}.
+     *
+     * @param text the error, with its code
+     */
     public synchronized void count(String text) {
         total++;
         String code = code(text);
@@ -54,11 +58,20 @@ public final class ErrorStats {
         return space >= 0 && space < CODE_SEARCH ? text.substring(0, space) : "ERR";
     }
 
+    /**
+     * Error replies counted in all (INFO's total_error_replies).
+     *
+     * @return the count
+     */
     public long total() {
         return total;
     }
 
-    /** Calls {@code action} with each code and its count, codes in byte order. */
+    /**
+     * Calls {@code action} with each code and its count, codes in byte order.
+     *
+     * @param action called with each code and its count
+     */
     public synchronized void forEach(BiConsumer<String, Long> action) {
         byCode.forEach((code, n) -> action.accept(code, n[0]));
     }

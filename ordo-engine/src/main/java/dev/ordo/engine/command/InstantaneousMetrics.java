@@ -17,29 +17,51 @@ public final class InstantaneousMetrics {
     private final Metric input = new Metric();
     private final Metric output = new Metric();
 
-    /** Records one sample of each counter, read at {@code nowMillis}. */
+    /**
+     * Records one sample of each counter, read at {@code nowMillis}.
+     *
+     * @param nowMillis the time of the sample, in ms
+     * @param totalCommands the commands processed so far
+     * @param transport the transport's byte counters
+     */
     public void sample(long nowMillis, long totalCommands, TransportStats transport) {
         commands.track(nowMillis, totalCommands);
         input.track(nowMillis, transport.inputBytes());
         output.track(nowMillis, transport.outputBytes());
     }
 
-    /** Commands per second. */
+    /**
+     * Commands per second.
+     *
+     * @return the rate
+     */
     public long opsPerSec() {
         return commands.mean();
     }
 
-    /** Network input in KiB per second. */
+    /**
+     * Network input in KiB per second.
+     *
+     * @return the rate
+     */
     public double inputKbps() {
         return input.mean() / 1024.0;
     }
 
-    /** Network output in KiB per second. */
+    /**
+     * Network output in KiB per second.
+     *
+     * @return the rate
+     */
     public double outputKbps() {
         return output.mean() / 1024.0;
     }
 
-    /** Forgets every sample; the counters start again from 0 at {@code nowMillis} (CONFIG RESETSTAT). */
+    /**
+     * Forgets every sample; the counters start again from 0 at {@code nowMillis} (CONFIG RESETSTAT).
+     *
+     * @param nowMillis the time, in ms
+     */
     public void reset(long nowMillis) {
         commands.reset(nowMillis);
         input.reset(nowMillis);

@@ -70,13 +70,23 @@ public final class LatencyMonitor {
     private final LongSupplier clockMillis;
     private final Map<String, Series> events = new LinkedHashMap<>();
 
-    /** A monitor that keeps spikes of at least {@code thresholdMillis} (0: none), timed by {@code clockMillis}. */
+    /**
+     * A monitor that keeps spikes of at least {@code thresholdMillis} (0: none), timed by {@code clockMillis}.
+     *
+     * @param thresholdMillis reads {@code latency-monitor-threshold}
+     * @param clockMillis the clock, in ms
+     */
     public LatencyMonitor(LongSupplier thresholdMillis, LongSupplier clockMillis) {
         this.thresholdMillis = thresholdMillis;
         this.clockMillis = clockMillis;
     }
 
-    /** Records that {@code event} took {@code millis} ms, if the monitor is on and that reaches its threshold. */
+    /**
+     * Records that {@code event} took {@code millis} ms, if the monitor is on and that reaches its threshold.
+     *
+     * @param event the event's name
+     * @param millis how long it took
+     */
     public void sample(String event, long millis) {
         long threshold = thresholdMillis.getAsLong();
         if (threshold > 0 && millis >= threshold) {
@@ -103,7 +113,11 @@ public final class LatencyMonitor {
         return clockMillis.getAsLong() / 1000;
     }
 
-    /** The events with samples, in the order they first had one. */
+    /**
+     * The events with samples, in the order they first had one.
+     *
+     * @return the events' names
+     */
     public synchronized List<String> events() {
         return List.copyOf(events.keySet());
     }

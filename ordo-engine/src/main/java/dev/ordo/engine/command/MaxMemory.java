@@ -49,6 +49,15 @@ public final class MaxMemory {
      * Memory management over {@code keyspace}, counting {@code clientMemory} and {@code
      * scriptMemory} too; {@code clock} gives milliseconds, {@code nanoTime} times eviction rounds,
      * which {@code latency} hears of as its {@code eviction-cycle} event.
+     *
+     * @param config the live configuration
+     * @param keyspace the data
+     * @param clientMemory reads the client buffers' bytes
+     * @param scriptMemory reads the script engine's bytes
+     * @param budget the heap budget the implicit limits come from
+     * @param latency records eviction cycles
+     * @param clock gives the time in ms
+     * @param nanoTime times eviction rounds
      */
     public MaxMemory(Config config, Keyspace keyspace, LongSupplier clientMemory, LongSupplier scriptMemory, HeapBudget budget,
                      LongSupplier clock, LongSupplier nanoTime, LatencyMonitor latency) {
@@ -67,7 +76,11 @@ public final class MaxMemory {
         this.startup = keyspace.tableBytes();
     }
 
-    /** The bytes counted toward the limit (INFO's used_memory). */
+    /**
+     * The bytes counted toward the limit (INFO's used_memory).
+     *
+     * @return the bytes
+     */
     public long used() {
         long used = dataset() + overhead();
         if (used > peak) {
@@ -76,43 +89,75 @@ public final class MaxMemory {
         return used;
     }
 
-    /** The bytes of keys and values (INFO's used_memory_dataset). */
+    /**
+     * The bytes of keys and values (INFO's used_memory_dataset).
+     *
+     * @return the bytes
+     */
     public long dataset() {
         return keyspace.storedBytes();
     }
 
-    /** The bytes of the key tables, clients and scripts (INFO's used_memory_overhead). */
+    /**
+     * The bytes of the key tables, clients and scripts (INFO's used_memory_overhead).
+     *
+     * @return the bytes
+     */
     public long overhead() {
         return keyspace.tableBytes() + clientMemory.getAsLong() + scriptMemory.getAsLong();
     }
 
-    /** The bytes used by the empty keyspace the engine started with (INFO's used_memory_startup). */
+    /**
+     * The bytes used by the empty keyspace the engine started with (INFO's used_memory_startup).
+     *
+     * @return the bytes
+     */
     public long startup() {
         return startup;
     }
 
-    /** The most {@link #used} has been (INFO's used_memory_peak). */
+    /**
+     * The most {@link #used} has been (INFO's used_memory_peak).
+     *
+     * @return the bytes
+     */
     public long peak() {
         return Math.max(peak, used());
     }
 
-    /** The bytes of the client buffers, as the transport counts them. */
+    /**
+     * The bytes of the client buffers, as the transport counts them.
+     *
+     * @return the bytes
+     */
     public long clients() {
         return clientMemory.getAsLong();
     }
 
-    /** Whether {@code maxmemory} is 0, so the heap's implicit limit applies. */
+    /**
+     * Whether {@code maxmemory} is 0, so the heap's implicit limit applies.
+     *
+     * @return whether the limit is implicit
+     */
     public boolean implicit() {
         return maxmemory.getAsLong() == 0;
     }
 
-    /** The limit in force: {@code maxmemory}, or the heap's implicit limit. */
+    /**
+     * The limit in force: {@code maxmemory}, or the heap's implicit limit.
+     *
+     * @return the limit, in bytes
+     */
     public long limit() {
         long configured = maxmemory.getAsLong();
         return configured > 0 ? configured : budget.implicitMaxmemory();
     }
 
-    /** The heap budget the implicit limits come from. */
+    /**
+     * The heap budget the implicit limits come from.
+     *
+     * @return the budget
+     */
     public HeapBudget budget() {
         return budget;
     }
@@ -125,6 +170,8 @@ public final class MaxMemory {
     /**
      * Before a command: evicts as the policy says while memory is over the limit; returns whether
      * it stays over with nothing left to evict (then {@code denyoom} commands are refused).
+     *
+     * @return whether memory stays over the limit
      */
     public boolean beforeCommand() {
         return evict() == Eviction.Result.FAIL;
@@ -132,12 +179,18 @@ public final class MaxMemory {
 
     /**
      * Whether a round cut short by its time budget waits to be continued ({@link #continueEviction}).
+     *
+     * @return whether a round waits
      */
     public boolean evictionRunning() {
         return running;
     }
 
-    /** Continues an eviction round that ran out of time; returns whether more rounds are needed. */
+    /**
+     * Continues an eviction round that ran out of time; returns whether more rounds are needed.
+     *
+     * @return whether more rounds are needed
+     */
     public boolean continueEviction() {
         evict();
         return running;
@@ -173,7 +226,11 @@ public final class MaxMemory {
         return result;
     }
 
-    /** Reads every figure at once. */
+    /**
+     * Reads every figure at once.
+     *
+     * @return the figures
+     */
     public MemoryFigures figures() {
         Runtime rt = Runtime.getRuntime();
         long tables = keyspace.tableBytes();
@@ -195,12 +252,20 @@ public final class MaxMemory {
         }
     }
 
-    /** Milliseconds spent over the limit in total (INFO's total_eviction_exceeded_time). */
+    /**
+     * Milliseconds spent over the limit in total (INFO's total_eviction_exceeded_time).
+     *
+     * @return the milliseconds
+     */
     public long totalExceededMillis() {
         return exceededMillis + currentExceededMillis();
     }
 
-    /** Milliseconds over the limit since it was last exceeded, 0 when within it (current_eviction_exceeded_time). */
+    /**
+     * Milliseconds over the limit since it was last exceeded, 0 when within it (current_eviction_exceeded_time).
+     *
+     * @return the milliseconds
+     */
     public long currentExceededMillis() {
         return exceededSince < 0 ? 0 : clock.getAsLong() - exceededSince;
     }

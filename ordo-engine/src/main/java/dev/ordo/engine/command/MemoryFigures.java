@@ -25,28 +25,48 @@ import java.util.Locale;
 public record MemoryFigures(long used, long peak, long startup, long overhead, long tables, long clients, long scripts,
         long dataset, long rss, long heapUsed, long heapCommitted, long heapMax, long limit, boolean implicitLimit) {
 
-    /** used_memory_dataset_perc: the dataset's share of what was added since startup. */
+    /**
+     * used_memory_dataset_perc: the dataset's share of what was added since startup.
+     *
+     * @return the percentage
+     */
     public double datasetPercentage() {
         long net = used - startup;
         return 100.0 * dataset / (net <= 0 ? 1 : net);
     }
 
-    /** used_memory_peak_perc. */
+    /**
+     * used_memory_peak_perc.
+     *
+     * @return the percentage
+     */
     public double peakPercentage() {
         return peak == 0 ? 0 : 100.0 * used / peak;
     }
 
-    /** mem_fragmentation_ratio: resident memory over used memory. */
+    /**
+     * mem_fragmentation_ratio: resident memory over used memory.
+     *
+     * @return the ratio
+     */
     public double fragmentation() {
         return used == 0 ? 0 : (double) rss / used;
     }
 
-    /** allocator_frag_ratio: the committed heap over the heap in use. */
+    /**
+     * allocator_frag_ratio: the committed heap over the heap in use.
+     *
+     * @return the ratio
+     */
     public double heapFragmentation() {
         return heapUsed == 0 ? 0 : (double) heapCommitted / heapUsed;
     }
 
-    /** rss_overhead_ratio: resident memory over the committed heap. */
+    /**
+     * rss_overhead_ratio: resident memory over the committed heap.
+     *
+     * @return the ratio
+     */
     public double rssOverhead() {
         return heapCommitted == 0 ? 0 : (double) rss / heapCommitted;
     }

@@ -46,25 +46,48 @@ public final class ObjectReplyWriter implements ReplyWriter {
     /** Supplies the session's protocol at write time. */
     @FunctionalInterface
     public interface IntSupplier {
+        /**
+         * The protocol, 2 or 3.
+         *
+         * @return the protocol
+         */
         int get();
     }
 
+    /**
+     * A writer whose bulk strings arrive as {@code byte[]}.
+     *
+     * @param protocol supplies the session's protocol
+     */
     public ObjectReplyWriter(IntSupplier protocol) {
         this(protocol, false);
     }
 
-    /** A writer whose bulk strings arrive as {@link String} (UTF-8) when {@code textBulks}, else as {@code byte[]}. */
+    /**
+     * A writer whose bulk strings arrive as {@link String} (UTF-8) when {@code textBulks}, else as {@code byte[]}.
+     *
+     * @param protocol supplies the session's protocol
+     * @param textBulks whether bulk strings become {@link String}s
+     */
     public ObjectReplyWriter(IntSupplier protocol, boolean textBulks) {
         this.protocol = protocol;
         this.textBulks = textBulks;
     }
 
-    /** Whether a whole reply has been written. */
+    /**
+     * Whether a whole reply has been written.
+     *
+     * @return whether a reply is complete
+     */
     public boolean complete() {
         return complete;
     }
 
-    /** Returns the finished reply and resets the writer. */
+    /**
+     * Returns the finished reply and resets the writer.
+     *
+     * @return the reply as Java objects
+     */
     public Object take() {
         Object r = result;
         result = null;

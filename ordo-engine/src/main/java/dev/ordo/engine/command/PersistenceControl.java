@@ -11,19 +11,36 @@ public interface PersistenceControl {
     /** SAVE: writes the snapshot now, holding the lock. */
     void save();
 
-    /** BGSAVE [SCHEDULE]: returns the status reply. */
+    /**
+     * BGSAVE [SCHEDULE]: returns the status reply.
+     *
+     * @param schedule whether to schedule the save after a running rewrite rather than refuse
+     * @return the status reply
+     */
     String bgsave(boolean schedule);
 
-    /** BGREWRITEAOF: returns the status reply. */
+    /**
+     * BGREWRITEAOF: returns the status reply.
+     *
+     * @return the status reply
+     */
     String bgrewriteaof();
 
-    /** LASTSAVE: the Unix time in seconds of the last successful save. */
+    /**
+     * LASTSAVE: the Unix time in seconds of the last successful save.
+     *
+     * @return the seconds
+     */
     long lastSave();
 
     /**
      * DEBUG RELOAD: saves the snapshot (unless not {@code save}), empties the keyspace (unless not
      * {@code flush}) and loads the snapshot again; {@code merge} lets a loaded key or library
      * replace one that is there, which otherwise fails the load.
+     *
+     * @param save whether to save first
+     * @param flush whether to empty the keyspace first
+     * @param merge whether loaded keys may replace existing ones
      */
     void reload(boolean save, boolean flush, boolean merge);
 
@@ -33,16 +50,28 @@ public interface PersistenceControl {
      */
     void loadAof();
 
-    /** Fills INFO's persistence section with Redis's field names, in Redis's order. */
+    /**
+     * Fills INFO's persistence section with Redis's field names, in Redis's order.
+     *
+     * @param fields receives the fields
+     */
     void info(Map<String, String> fields);
 
     /**
      * Before SHUTDOWN: makes the append-only file durable and saves a snapshot when asked or when
      * save points are configured (unless NOSAVE); returns false when that save failed.
+     *
+     * @param save SHUTDOWN SAVE
+     * @param noSave SHUTDOWN NOSAVE
+     * @return whether the shutdown may go on
      */
     boolean beforeShutdown(boolean save, boolean noSave);
 
-    /** Redis's MISCONF error while writes cannot be made durable, else null. */
+    /**
+     * Redis's MISCONF error while writes cannot be made durable, else null.
+     *
+     * @return the error, or null
+     */
     String writeRefusal();
 
     /** CONFIG SET changed parameters (appendonly, appendfsync ...). */

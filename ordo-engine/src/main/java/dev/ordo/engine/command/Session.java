@@ -44,16 +44,34 @@ public final class Session {
      * so a run of SKIPs still skips only the command that follows them.
      */
     public enum ReplyMode {
-        ON, OFF, SKIP_NEXT, SKIP
+        /** Every command is answered. */
+        ON,
+        /** No command is answered (CLIENT REPLY OFF). */
+        OFF,
+        /** CLIENT REPLY SKIP was just run: the next command is not answered. */
+        SKIP_NEXT,
+        /** The command running now is not answered; ON follows. */
+        SKIP
     }
 
+    /**
+     * A session created at {@code nowMillis}, authenticated from the start or not.
+     *
+     * @param nowMillis the time it is created, in ms
+     * @param authenticated whether it may run commands without AUTH
+     */
     public Session(long nowMillis, boolean authenticated) {
         this.createdMillis = nowMillis;
         this.lastCommandMillis = nowMillis;
         this.authenticated = authenticated;
     }
 
-    /** The session scripts run their commands on: authenticated, named {@code lua}. */
+    /**
+     * The session scripts run their commands on: authenticated, named {@code lua}.
+     *
+     * @param nowMillis the time it is created, in ms
+     * @return the session
+     */
     public static Session forScripts(long nowMillis) {
         Session s = new Session(nowMillis, true);
         s.name = "lua";
@@ -61,79 +79,164 @@ public final class Session {
         return s;
     }
 
-    /** Whether scripts run their commands on this session ({@link #forScripts}). */
+    /**
+     * Whether scripts run their commands on this session ({@link #forScripts}).
+     *
+     * @return whether this is the scripts' session
+     */
     public boolean isScriptClient() {
         return scriptClient;
     }
 
+    /**
+     * The client's id, as CLIENT ID and CLIENT LIST show it.
+     *
+     * @return the id
+     */
     public long id() {
         return id;
     }
 
+    /**
+     * The selected database.
+     *
+     * @return its number
+     */
     public int db() {
         return db;
     }
 
+    /**
+     * SELECT: changes the selected database.
+     *
+     * @param db its number
+     */
     public void selectDb(int db) {
         this.db = db;
     }
 
+    /**
+     * The protocol the client speaks, 2 or 3 (HELLO).
+     *
+     * @return the protocol
+     */
     public int protocol() {
         return protocol;
     }
 
+    /**
+     * HELLO: changes the protocol.
+     *
+     * @param protocol 2 or 3
+     */
     public void setProtocol(int protocol) {
         this.protocol = protocol;
     }
 
-    /** CLIENT NO-EVICT: shown (flag {@code e}); such a client is never closed by client eviction. */
+    /**
+     * CLIENT NO-EVICT: shown (flag {@code e}); such a client is never closed by client eviction.
+     *
+     * @return whether it is on
+     */
     public boolean noEvict() {
         return noEvict;
     }
 
+    /**
+     * CLIENT NO-EVICT ON or OFF.
+     *
+     * @param noEvict whether it is on
+     */
     public void setNoEvict(boolean noEvict) {
         this.noEvict = noEvict;
     }
 
-    /** CLIENT NO-TOUCH: this client's commands leave keys' access times alone (TOUCH aside). */
+    /**
+     * CLIENT NO-TOUCH: this client's commands leave keys' access times alone (TOUCH aside).
+     *
+     * @return whether it is on
+     */
     public boolean noTouch() {
         return noTouch;
     }
 
+    /**
+     * CLIENT NO-TOUCH ON or OFF.
+     *
+     * @param noTouch whether it is on
+     */
     public void setNoTouch(boolean noTouch) {
         this.noTouch = noTouch;
     }
 
-    /** CLIENT SETINFO LIB-NAME, shown by CLIENT LIST. */
+    /**
+     * CLIENT SETINFO LIB-NAME, shown by CLIENT LIST.
+     *
+     * @return the name, or empty
+     */
     public String libName() {
         return libName;
     }
 
+    /**
+     * CLIENT SETINFO LIB-NAME.
+     *
+     * @param libName the library's name
+     */
     public void setLibName(String libName) {
         this.libName = libName;
     }
 
-    /** CLIENT SETINFO LIB-VER, shown by CLIENT LIST. */
+    /**
+     * CLIENT SETINFO LIB-VER, shown by CLIENT LIST.
+     *
+     * @return the version, or empty
+     */
     public String libVersion() {
         return libVersion;
     }
 
+    /**
+     * CLIENT SETINFO LIB-VER.
+     *
+     * @param libVersion the library's version
+     */
     public void setLibVersion(String libVersion) {
         this.libVersion = libVersion;
     }
 
+    /**
+     * The client's name (CLIENT SETNAME), empty when none.
+     *
+     * @return the name
+     */
     public String name() {
         return name;
     }
 
+    /**
+     * CLIENT SETNAME or HELLO SETNAME.
+     *
+     * @param name the new name, empty to remove it
+     */
     public void setName(String name) {
         this.name = name;
     }
 
+    /**
+     * Whether the client may run commands: it authenticated, or no authentication is required.
+     *
+     * @return whether it is authenticated
+     */
     public boolean authenticated() {
         return authenticated;
     }
 
+    /**
+     * Records the outcome of AUTH or HELLO AUTH.
+     *
+     * @param authenticated whether the client may now run commands
+     */
     public void setAuthenticated(boolean authenticated) {
         this.authenticated = authenticated;
     }
@@ -141,24 +244,45 @@ public final class Session {
     /**
      * The ACL user this client runs as: the default user until AUTH or HELLO names another; null
      * for the server's own sessions (loading, a script's inner client), which may run anything.
+     *
+     * @return the user, or null
      */
     public dev.ordo.engine.acl.AclUser user() {
         return user;
     }
 
+    /**
+     * Records the user AUTH or HELLO authenticated as.
+     *
+     * @param user the user
+     */
     public void setUser(dev.ordo.engine.acl.AclUser user) {
         this.user = user;
     }
 
-    /** The user's name as CLIENT LIST and ACL LOG show it ({@code default} for the server's own sessions). */
+    /**
+     * The user's name as CLIENT LIST and ACL LOG show it ({@code default} for the server's own sessions).
+     *
+     * @return the name
+     */
     public String userName() {
         return user == null ? dev.ordo.engine.acl.Acl.DEFAULT_USER : user.name();
     }
 
+    /**
+     * The client's address, {@code ip:port}, as CLIENT LIST's addr shows it; empty for an embedded client.
+     *
+     * @return the address
+     */
     public String address() {
         return address;
     }
 
+    /**
+     * The server's address the client reached, as CLIENT LIST's laddr shows it; empty for an embedded client.
+     *
+     * @return the address
+     */
     public String localAddress() {
         return laddr;
     }
@@ -167,6 +291,9 @@ public final class Session {
      * Whether a protected action ({@code enable-debug-command}, {@code enable-protected-configs})
      * set to {@code setting} allows this client: {@code yes} anyone, {@code local} a client on
      * the loopback interface or in this process (an embedded session has no address), as Redis.
+     *
+     * @param setting the configured value: {@code yes}, {@code local} or {@code no}
+     * @return whether the client may
      */
     public boolean allowedBy(String setting) {
         return switch (setting) {
@@ -176,19 +303,40 @@ public final class Session {
         };
     }
 
+    /**
+     * Lets the transport record the connection's addresses.
+     *
+     * @param remote the client's {@code ip:port}
+     * @param local the server's {@code ip:port}
+     */
     public void setAddresses(String remote, String local) {
         this.address = remote;
         this.laddr = local;
     }
 
+    /**
+     * When the session was created, in ms since the epoch (CLIENT LIST's age).
+     *
+     * @return the time
+     */
     public long createdMillis() {
         return createdMillis;
     }
 
+    /**
+     * When the client last ran a command, in ms since the epoch (CLIENT LIST's idle).
+     *
+     * @return the time
+     */
     public long lastCommandMillis() {
         return lastCommandMillis;
     }
 
+    /**
+     * The last command the client ran, as CLIENT LIST's cmd shows it; {@code NULL} before the first.
+     *
+     * @return the command's full name
+     */
     public String lastCommand() {
         return lastCommand;
     }
@@ -198,34 +346,61 @@ public final class Session {
         lastCommand = command;
     }
 
-    /** Whether the connection is to be closed once the current replies are written (QUIT, CLIENT KILL). */
+    /**
+     * Whether the connection is to be closed once the current replies are written (QUIT, CLIENT KILL).
+     *
+     * @return whether it is closing
+     */
     public boolean closing() {
         return closing;
     }
 
+    /** Marks the connection to be closed once the current replies are written. */
     public void markClosing() {
         closing = true;
     }
 
+    /**
+     * CLIENT REPLY's current mode.
+     *
+     * @return the mode
+     */
     public ReplyMode replyMode() {
         return replyMode;
     }
 
+    /**
+     * CLIENT REPLY: changes the mode.
+     *
+     * @param replyMode the new mode
+     */
     public void setReplyMode(ReplyMode replyMode) {
         this.replyMode = replyMode;
     }
 
-    /** What this client's connection holds in memory (CLIENT LIST); {@link ClientBuffers#NONE} for embedded clients. */
+    /**
+     * What this client's connection holds in memory (CLIENT LIST); {@link ClientBuffers#NONE} for embedded clients.
+     *
+     * @return the buffers
+     */
     public ClientBuffers buffers() {
         return buffers;
     }
 
-    /** Lets the transport show its buffers for this client. */
+    /**
+     * Lets the transport show its buffers for this client.
+     *
+     * @param buffers the connection's buffers
+     */
     public void setBuffers(ClientBuffers buffers) {
         this.buffers = buffers;
     }
 
-    /** The heap bytes of the commands queued in the open transaction (CLIENT LIST's multi-mem). */
+    /**
+     * The heap bytes of the commands queued in the open transaction (CLIENT LIST's multi-mem).
+     *
+     * @return the bytes
+     */
     public long multiMemory() {
         Transactions.Multi m = multi;
         return m == null ? 0 : m.memory;
@@ -234,17 +409,27 @@ public final class Session {
     /**
      * Lets this client subscribe: its messages go to {@code sink} (a connection's pushes). A
      * session without one (an embedded client, a script's) cannot run SUBSCRIBE.
+     *
+     * @param sink where its pushes go
      */
     public void setPushSink(dev.ordo.engine.pubsub.PushSink sink) {
         this.pushSink = sink;
     }
 
-    /** Where this client's pushes go, or null when it cannot receive any. */
+    /**
+     * Where this client's pushes go, or null when it cannot receive any.
+     *
+     * @return the sink, or null
+     */
     public dev.ordo.engine.pubsub.PushSink pushSink() {
         return pushSink;
     }
 
-    /** CLIENT TRACKING's settings, or null while tracking is off. */
+    /**
+     * CLIENT TRACKING's settings, or null while tracking is off.
+     *
+     * @return the settings, or null
+     */
     public dev.ordo.engine.pubsub.ClientTracking tracking() {
         return tracking;
     }
@@ -253,7 +438,11 @@ public final class Session {
         this.tracking = tracking;
     }
 
-    /** This client's subscriptions, or null before its first (un)subscribe command. */
+    /**
+     * This client's subscriptions, or null before its first (un)subscribe command.
+     *
+     * @return the subscriptions, or null
+     */
     public dev.ordo.engine.pubsub.Subscriptions subscriptions() {
         return subscriptions;
     }
@@ -269,13 +458,21 @@ public final class Session {
         return subscriptions;
     }
 
-    /** Whether the client has a subscription (Redis's pubsub client: flag P, type pubsub, RESP2's restricted context). */
+    /**
+     * Whether the client has a subscription (Redis's pubsub client: flag P, type pubsub, RESP2's restricted context).
+     *
+     * @return whether it has a subscription
+     */
     public boolean subscribed() {
         dev.ordo.engine.pubsub.Subscriptions s = subscriptions;
         return s != null && s.any();
     }
 
-    /** The heap bytes this client's subscriptions hold, counted in its memory as Redis counts its Pub/Sub dictionaries. */
+    /**
+     * The heap bytes this client's subscriptions hold, counted in its memory as Redis counts its Pub/Sub dictionaries.
+     *
+     * @return the bytes
+     */
     public long subscriptionMemory() {
         dev.ordo.engine.pubsub.Subscriptions s = subscriptions;
         return s == null ? 0 : s.memory();
@@ -286,7 +483,11 @@ public final class Session {
         return multi;
     }
 
-    /** Whether the client is inside MULTI (CLIENT LIST's {@code x} flag). */
+    /**
+     * Whether the client is inside MULTI (CLIENT LIST's {@code x} flag).
+     *
+     * @return whether it is in MULTI
+     */
     public boolean inMulti() {
         return multi != null;
     }
@@ -294,6 +495,8 @@ public final class Session {
     /**
      * The number of commands queued in the open transaction, or -1 (CLIENT LIST's multi field).
      * While EXEC runs them the transaction still counts as open, as Redis shows it.
+     *
+     * @return the count, or -1
      */
     public int queuedCount() {
         Transactions.Multi m = multi != null ? multi : executing;
@@ -333,7 +536,11 @@ public final class Session {
         watchDirty = dirty;
     }
 
-    /** Number of keys this client watches (CLIENT LIST's watch field). */
+    /**
+     * Number of keys this client watches (CLIENT LIST's watch field).
+     *
+     * @return the count
+     */
     public int watchCount() {
         return watching.size();
     }

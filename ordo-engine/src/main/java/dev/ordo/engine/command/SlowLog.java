@@ -41,7 +41,12 @@ public final class SlowLog {
         }
     }
 
-    /** The newest {@code count} entries (all of them when {@code count} is negative), newest first. */
+    /**
+     * The newest {@code count} entries (all of them when {@code count} is negative), newest first.
+     *
+     * @param count the most entries, or negative for all
+     * @return the entries
+     */
     public List<Entry> newest(long count) {
         List<Entry> out = new ArrayList<>();
         Iterator<Entry> it = entries.iterator();
@@ -51,6 +56,11 @@ public final class SlowLog {
         return out;
     }
 
+    /**
+     * The number of entries kept (SLOWLOG LEN).
+     *
+     * @return the number
+     */
     public int size() {
         return entries.size();
     }

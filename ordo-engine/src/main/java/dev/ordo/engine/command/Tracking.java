@@ -50,6 +50,11 @@ public final class Tracking {
         final Map<Key, Session> changed = new LinkedHashMap<>();
     }
 
+    /**
+     * Tracking that remembers at most {@code maxKeys} keys (tracking-table-max-keys; 0 for no limit).
+     *
+     * @param maxKeys reads the limit
+     */
     public Tracking(java.util.function.LongSupplier maxKeys) {
         this.maxKeys = maxKeys;
     }
@@ -85,13 +90,21 @@ public final class Tracking {
         }
     }
 
-    /** Forgets a client that left: its tracking, and its use as a redirect target. */
+    /**
+     * Forgets a client that left: its tracking, and its use as a redirect target.
+     *
+     * @param s the client
+     */
     public void forget(Session s) {
         disable(s);
         targets.remove(s.id());
     }
 
-    /** Sets the client whose command runs (for NOLOOP, and whose reads a script's commands are); null after it. */
+    /**
+     * Sets the client whose command runs (for NOLOOP, and whose reads a script's commands are); null after it.
+     *
+     * @param s the client, or null
+     */
     public void setCurrent(Session s) {
         current = s;
     }
@@ -131,6 +144,9 @@ public final class Tracking {
     /**
      * After each top-level command: CLIENT CACHING's choice lasts until a command other than a
      * CLIENT subcommand has run (outside MULTI), as Redis resets it.
+     *
+     * @param s the client
+     * @param clientCommand whether the command was a CLIENT subcommand
      */
     public void commandDone(Session s, boolean clientCommand) {
         ClientTracking mode = s.tracking();
@@ -139,7 +155,11 @@ public final class Tracking {
         }
     }
 
-    /** A key changed (written, deleted, expired, evicted): tells the clients that read it, and gathers it for BCAST prefixes. */
+    /**
+     * A key changed (written, deleted, expired, evicted): tells the clients that read it, and gathers it for BCAST prefixes.
+     *
+     * @param key the key
+     */
     public void keyChanged(Key key) {
         if (flushing || (table.isEmpty() && prefixes.isEmpty())) {
             return;
@@ -205,7 +225,11 @@ public final class Tracking {
         prefixes.values().forEach(p -> p.changed.clear());
     }
 
-    /** Whether a flush is under way, so its per-key changes are not sent one by one. */
+    /**
+     * Whether a flush is under way, so its per-key changes are not sent one by one.
+     *
+     * @param flushing whether a flush runs
+     */
     public void setFlushing(boolean flushing) {
         this.flushing = flushing;
     }
@@ -234,22 +258,38 @@ public final class Tracking {
         }
     }
 
-    /** INFO's tracking_clients. */
+    /**
+     * INFO's tracking_clients.
+     *
+     * @return the count
+     */
     public int clientCount() {
         return clients.size();
     }
 
-    /** INFO's tracking_total_keys. */
+    /**
+     * INFO's tracking_total_keys.
+     *
+     * @return the count
+     */
     public int keyCount() {
         return table.size();
     }
 
-    /** INFO's tracking_total_items: (key, client) pairs. */
+    /**
+     * INFO's tracking_total_items: (key, client) pairs.
+     *
+     * @return the count
+     */
     public long itemCount() {
         return totalItems;
     }
 
-    /** INFO's tracking_total_prefixes. */
+    /**
+     * INFO's tracking_total_prefixes.
+     *
+     * @return the count
+     */
     public int prefixCount() {
         return prefixes.size();
     }

@@ -77,7 +77,12 @@ public final class Transactions {
         t.register(Command.of("unwatch", Transactions::unwatch));
     }
 
-    /** Whether {@code command} runs at once inside MULTI instead of being queued. */
+    /**
+     * Whether {@code command} runs at once inside MULTI instead of being queued.
+     *
+     * @param command the command
+     * @return whether it runs at once
+     */
     public static boolean runsInsideMulti(Command command) {
         switch (command.fullName()) {
             case "exec":
@@ -176,7 +181,11 @@ public final class Transactions {
         }
     }
 
-    /** Ends every watch of {@code session} and clears its dirty mark. */
+    /**
+     * Ends every watch of {@code session} and clears its dirty mark.
+     *
+     * @param session the client
+     */
     public void unwatchAll(Session session) {
         for (WatchedKey k : session.watching()) {
             remove(watchers, k, session);
@@ -197,6 +206,10 @@ public final class Transactions {
      * SWAPDB a b, called once the contents are exchanged: for each key watched in a or b, what
      * its database held before (now in the other one) is "emptied", what it holds now is
      * "replaced"; stored means present, expired or not. Redis's rules, in the class comment.
+     *
+     * @param a one database's number
+     * @param b the other's
+     * @param keyspace the keyspace, after the swap
      */
     public void swapped(int a, int b, Keyspace keyspace) {
         watchers.forEach((k, sessions) -> {
@@ -229,12 +242,20 @@ public final class Transactions {
         });
     }
 
-    /** Number of distinct keys watched, over all databases (INFO's total_watched_keys). */
+    /**
+     * Number of distinct keys watched, over all databases (INFO's total_watched_keys).
+     *
+     * @return the count
+     */
     public int watchedKeys() {
         return watchers.size();
     }
 
-    /** Number of sessions watching at least one key (INFO's watching_clients). */
+    /**
+     * Number of sessions watching at least one key (INFO's watching_clients).
+     *
+     * @return the count
+     */
     public int watchingClients() {
         Set<Session> sessions = new HashSet<>();
         watchers.values().forEach(sessions::addAll);
@@ -244,6 +265,10 @@ public final class Transactions {
     /**
      * A key changed: every session watching it becomes dirty, but for a watch marked expired when
      * the key is now deleted or expired (the change is then its deletion, and the mark ends).
+     *
+     * @param db the database's number
+     * @param key the key
+     * @param keyspace the keyspace
      */
     public void touched(int db, Key key, Keyspace keyspace) {
         if (watchers.isEmpty()) {

@@ -45,7 +45,12 @@ public interface HostedEngine extends CallContext {
         void resume();
     }
 
-    /** The hosted face of {@code engine} (a {@code dev.ordo.engine.Engine}); throws if it is not one. */
+    /**
+     * The hosted face of {@code engine} (a {@code dev.ordo.engine.Engine}); throws if it is not one.
+     *
+     * @param engine a {@code dev.ordo.engine.Engine}
+     * @return its hosted face
+     */
     static HostedEngine of(Object engine) {
         HostedEngine hosted = Registry.ENGINES.get(engine);
         if (hosted == null) {
@@ -54,7 +59,12 @@ public interface HostedEngine extends CallContext {
         return hosted;
     }
 
-    /** Called once by each engine as it is made; refuses a second registration of the same engine. */
+    /**
+     * Called once by each engine as it is made; refuses a second registration of the same engine.
+     *
+     * @param engine the engine being made
+     * @param hosted its hosted face
+     */
     static void register(Object engine, HostedEngine hosted) {
         if (Registry.ENGINES.putIfAbsent(engine, hosted) != null) {
             throw new IllegalStateException("engine already registered");
@@ -69,64 +79,141 @@ public interface HostedEngine extends CallContext {
     @Override
     Persistence persistence();
 
-    /** The engine's timer. */
+    /**
+     * The engine's timer.
+     *
+     * @return the scheduler
+     */
     Scheduler scheduler();
 
-    /** The scripts' and functions' runner. */
+    /**
+     * The scripts' and functions' runner.
+     *
+     * @return the scripting runner
+     */
     Scripting scripting();
 
-    /** The loaded function libraries. */
+    /**
+     * The loaded function libraries.
+     *
+     * @return the function libraries
+     */
     Functions functions();
 
-    /** Adds an observer of every command that runs (MONITOR). */
+    /**
+     * Adds an observer of every command that runs (MONITOR).
+     *
+     * @param observer told of each command as it runs
+     */
     void addObserver(CommandObserver observer);
 
-    /** Removes an observer added with {@link #addObserver}. */
+    /**
+     * Removes an observer added with {@link #addObserver}.
+     *
+     * @param observer the observer to remove
+     */
     void removeObserver(CommandObserver observer);
 
     /**
      * Lets a network server take over CLIENT, SHUTDOWN and INFO's transport fields. The embedded
      * clients stay registered with the control it replaces, which it must list and kill through.
+     *
+     * @param server the server's control, taking over from the engine's own
      */
     void setServerControl(ServerControl server);
 
-    /** A new session, as the default user; authenticated from the start when that user is on and has no password. */
+    /**
+     * A new session, as the default user; authenticated from the start when that user is on and has no password.
+     *
+     * @return the session
+     */
     Session newSession();
 
     /**
      * Runs one command for {@code session}, writing its reply to {@code out}. Returns
      * {@link Outcome#BLOCKED} when the command waits for a key; the reply then comes later.
+     *
+     * @param session the client running the command
+     * @param args the command and its arguments
+     * @param out where the reply goes
+     * @param resumer told when a blocked command has been answered
+     * @return whether the command completed or blocked
      */
     Outcome execute(Session session, byte[][] args, ReplyWriter out, Resumer resumer);
 
-    /** What Redis answers while a script is busy, for a transport serving its clients from inside the script's thread. */
+    /**
+     * What Redis answers while a script is busy, for a transport serving its clients from inside the script's thread.
+     *
+     * @param session the client sending the command
+     * @param args the command and its arguments
+     * @param out where the answer goes
+     * @param run the script that is running
+     */
     void answerWhileBusy(Session session, byte[][] args, ReplyWriter out, Scripting.Run run);
 
-    /** Forgets a closed connection: it is no longer waiting for any key nor watching any. */
+    /**
+     * Forgets a closed connection: it is no longer waiting for any key nor watching any.
+     *
+     * @param session the closed connection's session
+     */
     void disconnect(Session session);
 
-    /** The command {@code name} names, or null (for transports that need its flags). */
+    /**
+     * The command {@code name} names, or null (for transports that need its flags).
+     *
+     * @param name the command's name as sent
+     * @return the command, or null
+     */
     Command lookup(byte[] name);
 
-    /** Runs {@code action} under the engine lock. */
+    /**
+     * Runs {@code action} under the engine lock.
+     *
+     * @param action what to run
+     */
     void withLock(Runnable action);
 
-    /** Runs {@code action} under the lock if it is free now; returns whether it ran. */
+    /**
+     * Runs {@code action} under the lock if it is free now; returns whether it ran.
+     *
+     * @param action what to run
+     * @return whether it ran
+     */
     boolean tryWithLock(Runnable action);
 
-    /** Whether the calling thread holds the engine lock. */
+    /**
+     * Whether the calling thread holds the engine lock.
+     *
+     * @return whether this thread holds it
+     */
     boolean holdsLock();
 
-    /** Whether DEBUG PAUSE-CRON stopped the periodic work. */
+    /**
+     * Whether DEBUG PAUSE-CRON stopped the periodic work.
+     *
+     * @return whether the periodic work is paused
+     */
     boolean cronPaused();
 
-    /** Number of clients waiting in a blocking command. */
+    /**
+     * Number of clients waiting in a blocking command.
+     *
+     * @return the number of blocked clients
+     */
     int blockedClients();
 
-    /** What a fail-stop does besides refusing every later command (the server exits). */
+    /**
+     * What a fail-stop does besides refusing every later command (the server exits).
+     *
+     * @param action called with the reason of the fail-stop
+     */
     void onFailStop(Consumer<String> action);
 
-    /** Loads the data kept in {@code dir} and keeps it there from then on (see {@code Engine.startPersistence}). */
+    /**
+     * Loads the data kept in {@code dir} and keeps it there from then on (see {@code Engine.startPersistence}).
+     *
+     * @throws IOException when the data cannot be read or is corrupt
+     */
     void startPersistence() throws IOException;
 
     /** With {@code appendfsync always}, returns once the writes replies acknowledge are on disk. */

@@ -42,14 +42,29 @@ public final class Database {
         /** The value's size when last accounted ({@link Keyspace#storedBytes}): on storing it and after each change. */
         long accounted;
 
+        /**
+         * The value stored.
+         *
+         * @return the value
+         */
         public Value value() {
             return value;
         }
 
+        /**
+         * The absolute expiry time in ms since the epoch, or {@link Database#NO_EXPIRY}.
+         *
+         * @return the expiry time
+         */
         public long expireAt() {
             return expireAt;
         }
 
+        /**
+         * The access field: the last access time under LRU, or the counter and its decay time under LFU ({@link Lfu}).
+         *
+         * @return the field
+         */
         public long lastAccess() {
             return lastAccess;
         }
@@ -60,11 +75,21 @@ public final class Database {
         this.keyspace = keyspace;
     }
 
+    /**
+     * The database's number, as SELECT names it.
+     *
+     * @return the number, from 0
+     */
     public int index() {
         return index;
     }
 
-    /** Returns the live entry of {@code key}, deleting it first if it has expired; null if absent. */
+    /**
+     * Returns the live entry of {@code key}, deleting it first if it has expired; null if absent.
+     *
+     * @param key the key
+     * @return its entry, or null
+     */
     public Entry entry(Key key) {
         Entry e = entries.get(key);
         if (e == null) {
@@ -77,13 +102,23 @@ public final class Database {
         return e;
     }
 
-    /** The value stored at {@code key}, expired or not, with no side effect (no expiry, no statistics). */
+    /**
+     * The value stored at {@code key}, expired or not, with no side effect (no expiry, no statistics).
+     *
+     * @param key the key
+     * @return its value, or null
+     */
     public Value peek(Key key) {
         Entry e = entries.get(key);
         return e == null ? null : e.value;
     }
 
-    /** The entry stored at {@code key}, expired or not, with no side effect; null if absent. */
+    /**
+     * The entry stored at {@code key}, expired or not, with no side effect; null if absent.
+     *
+     * @param key the key
+     * @return its entry, or null
+     */
     public Entry stored(Key key) {
         return entries.get(key);
     }
@@ -100,13 +135,22 @@ public final class Database {
         keyspace.evicted(index, key);
     }
 
-    /** Whether {@code key} is stored but past its expiry time (not yet deleted), with no side effect. */
+    /**
+     * Whether {@code key} is stored but past its expiry time (not yet deleted), with no side effect.
+     *
+     * @param key the key
+     * @return whether it is stored and expired
+     */
     public boolean isExpired(Key key) {
         Entry e = entries.get(key);
         return e != null && e.expireAt != NO_EXPIRY && e.expireAt <= keyspace.now();
     }
 
-    /** Visits every stored key, expired ones included, with no side effect. */
+    /**
+     * Visits every stored key, expired ones included, with no side effect.
+     *
+     * @param visitor called with each key and its entry
+     */
     public void forEachStored(BiConsumer<Key, Entry> visitor) {
         entries.forEach(visitor);
     }
@@ -116,7 +160,12 @@ public final class Database {
         (allKeys ? entries : volatileEntries).forEach(visitor);
     }
 
-    /** The live entry of {@code key} for a write: no hit or miss counted, access time refreshed. */
+    /**
+     * The live entry of {@code key} for a write: no hit or miss counted, access time refreshed.
+     *
+     * @param key the key
+     * @return its entry, or null
+     */
     public Entry entryForWrite(Key key) {
         Entry e = entry(key);
         if (e != null && keyspace.touching()) {
@@ -128,6 +177,9 @@ public final class Database {
     /**
      * Returns the live value of {@code key}, or null; counts a hit or a miss (a "keymiss" event)
      * and refreshes its access time.
+     *
+     * @param key the key
+     * @return its value, or null
      */
     public Value get(Key key) {
         Entry e = entry(key);
@@ -143,12 +195,22 @@ public final class Database {
         return e.value;
     }
 
-    /** Whether {@code key} exists (without touching its access time). */
+    /**
+     * Whether {@code key} exists (without touching its access time).
+     *
+     * @param key the key
+     * @return whether it exists and has not expired
+     */
     public boolean exists(Key key) {
         return entry(key) != null;
     }
 
-    /** Sets {@code key} to a new value and removes any expiry (SET without KEEPTTL). */
+    /**
+     * Sets {@code key} to a new value and removes any expiry (SET without KEEPTTL).
+     *
+     * @param key the key
+     * @param value its new value
+     */
     public void set(Key key, Value value) {
         Entry e = entry(key);
         if (e == null) {
@@ -165,7 +227,12 @@ public final class Database {
         keyspace.modified(index, key);
     }
 
-    /** Replaces the value of an existing key, keeping its expiry. */
+    /**
+     * Replaces the value of an existing key, keeping its expiry.
+     *
+     * @param key an existing key
+     * @param value its new value
+     */
     public void replaceKeepingTtl(Key key, Value value) {
         Entry e = entry(key);
         if (e == null) {
@@ -177,7 +244,12 @@ public final class Database {
         keyspace.modified(index, key);
     }
 
-    /** Adds a key that must be absent; tells listeners a key was created. */
+    /**
+     * Adds a key that must be absent; tells listeners a key was created.
+     *
+     * @param key a key not in the database
+     * @param value its value
+     */
     public void add(Key key, Value value) {
         Entry e = new Entry();
         e.value = value;
@@ -192,6 +264,12 @@ public final class Database {
     /**
      * Adds a key that must be absent, as RESTORE does: its expiry (or {@link #NO_EXPIRY}) and its
      * access field from RESTORE's IDLETIME / FREQ hints (-1 when not given).
+     *
+     * @param key a key not in the database
+     * @param value its value
+     * @param expireAt its expiry in ms since the epoch, or {@link #NO_EXPIRY}
+     * @param idleSeconds RESTORE's IDLETIME, or -1
+     * @param freq RESTORE's FREQ, or -1
      */
     public void addRestored(Key key, Value value, long expireAt, long idleSeconds, int freq) {
         add(key, value);
@@ -204,6 +282,9 @@ public final class Database {
     /**
      * Adds a key that must be absent holding a deleted key's entry as it is: value, expiry and
      * access field (RENAME and MOVE, for which Redis moves the object itself).
+     *
+     * @param key a key not in the database
+     * @param moved the entry deleted from the key it comes from
      */
     public void addMoved(Key key, Entry moved) {
         long expireAt = moved.expireAt;
@@ -217,7 +298,12 @@ public final class Database {
         }
     }
 
-    /** Deletes {@code key}; returns whether it existed (expired keys do not count). */
+    /**
+     * Deletes {@code key}; returns whether it existed (expired keys do not count).
+     *
+     * @param key the key
+     * @return whether it existed
+     */
     public boolean delete(Key key) {
         if (entry(key) == null) {
             return false;
@@ -227,7 +313,11 @@ public final class Database {
         return true;
     }
 
-    /** Records that the value held by {@code key} changed in place: WATCH, and the memory accounting. */
+    /**
+     * Records that the value held by {@code key} changed in place: WATCH, and the memory accounting.
+     *
+     * @param key the key whose value changed
+     */
     public void touchModified(Key key) {
         Entry e = entries.get(key);
         if (e != null) {
@@ -239,6 +329,8 @@ public final class Database {
     /**
      * Records that the value held by {@code key} changed its encoding but not its content (SORT's
      * conversion of a sorted set): the memory accounting only; no watcher or tracker is told.
+     *
+     * @param key the key whose value was re-encoded
      */
     public void reencoded(Key key) {
         Entry e = entries.get(key);
@@ -261,6 +353,10 @@ public final class Database {
     /**
      * The heap bytes {@code key} and its entry {@code e} hold, as the memory accounting counts
      * them (MEMORY USAGE): the key object and bytes, the entry, and the value.
+     *
+     * @param key the key
+     * @param e its entry
+     * @return the bytes
      */
     public static long memoryUsage(Key key, Entry e) {
         return overhead(key) + e.accounted;
@@ -284,17 +380,30 @@ public final class Database {
         return total[0];
     }
 
-    /** The heap bytes of this database's two key tables (the main one and the one of keys with an expiry). */
+    /**
+     * The heap bytes of this database's two key tables (the main one and the one of keys with an expiry).
+     *
+     * @return the bytes
+     */
     public long tableBytes() {
         return entries.allocatedBytes() + volatileEntries.allocatedBytes();
     }
 
-    /** The heap bytes of the table of keys with an expiry. */
+    /**
+     * The heap bytes of the table of keys with an expiry.
+     *
+     * @return the bytes
+     */
     public long expiresTableBytes() {
         return volatileEntries.allocatedBytes();
     }
 
-    /** The absolute expiry of an existing key in ms, or {@link #NO_EXPIRY}. */
+    /**
+     * The absolute expiry of an existing key in ms, or {@link #NO_EXPIRY}.
+     *
+     * @param key an existing key
+     * @return its expiry in ms since the epoch, or {@link #NO_EXPIRY}
+     */
     public long expireAt(Key key) {
         Entry e = entry(key);
         return e == null ? NO_EXPIRY : e.expireAt;
@@ -304,6 +413,10 @@ public final class Database {
      * Sets the expiry of an existing key; a time not in the future deletes it at once, which Redis
      * does not count as an expired key (INFO's expired_keys). Returns whether the key is still
      * there (false when missing or deleted).
+     *
+     * @param key an existing key
+     * @param atMillis the new expiry in ms since the epoch
+     * @return whether the key still exists
      */
     public boolean setExpireAt(Key key, long atMillis) {
         Entry e = entry(key);
@@ -323,7 +436,12 @@ public final class Database {
         return true;
     }
 
-    /** Removes the expiry of an existing key (refreshing its access time, as a write); returns whether it had one. */
+    /**
+     * Removes the expiry of an existing key (refreshing its access time, as a write); returns whether it had one.
+     *
+     * @param key an existing key
+     * @return whether it had an expiry
+     */
     public boolean persist(Key key) {
         Entry e = entryForWrite(key);
         if (e == null || e.expireAt == NO_EXPIRY) {
@@ -335,17 +453,32 @@ public final class Database {
         return true;
     }
 
-    /** Number of keys, counting expired ones not yet deleted (as Redis's DBSIZE does). */
+    /**
+     * Number of keys, counting expired ones not yet deleted (as Redis's DBSIZE does).
+     *
+     * @return the number of keys
+     */
     public int size() {
         return entries.size();
     }
 
-    /** Number of keys with an expiry. */
+    /**
+     * Number of keys with an expiry.
+     *
+     * @return the number of keys with an expiry
+     */
     public int volatileSize() {
         return volatileEntries.size();
     }
 
-    /** One SCAN step over the keys; expired keys are deleted rather than visited. */
+    /**
+     * One SCAN step over the keys; expired keys are deleted rather than visited.
+     *
+     * @param cursor where to resume, 0 to start
+     * @param count about how many keys to visit
+     * @param visitor called with each key and its entry
+     * @return the next cursor, 0 when the scan is done
+     */
     public long scan(long cursor, int count, BiConsumer<Key, Entry> visitor) {
         List<Key> expired = new ArrayList<>();
         long now = keyspace.now();
@@ -360,7 +493,11 @@ public final class Database {
         return next;
     }
 
-    /** Visits every live key, in table order. */
+    /**
+     * Visits every live key, in table order.
+     *
+     * @param visitor called with each key and its entry
+     */
     public void forEach(BiConsumer<Key, Entry> visitor) {
         long now = keyspace.now();
         entries.forEach((k, e) -> {
@@ -370,7 +507,12 @@ public final class Database {
         });
     }
 
-    /** A random live key, or null when there is none. */
+    /**
+     * A random live key, or null when there is none.
+     *
+     * @param random the source of randomness
+     * @return a key, or null
+     */
     public Key randomKey(RandomGenerator random) {
         for (int tries = 0; tries < 100 && entries.size() > 0; tries++) {
             Key k = entries.randomKey(random);
@@ -397,7 +539,13 @@ public final class Database {
         avgTtl = 0;
     }
 
-    /** Samples up to {@code samples} keys with an expiry and deletes the expired ones; returns how many. */
+    /**
+     * Samples up to {@code samples} keys with an expiry and deletes the expired ones; returns how many.
+     *
+     * @param samples the most keys to look at
+     * @param random the source of randomness
+     * @return the number of keys deleted
+     */
     public int expireSample(int samples, RandomGenerator random) {
         if (volatileEntries.size() == 0) {
             avgTtl = 0;
@@ -429,7 +577,11 @@ public final class Database {
         return expired;
     }
 
-    /** The estimated average remaining time to live of this database's keys with one, in ms (0 before any sample). */
+    /**
+     * The estimated average remaining time to live of this database's keys with one, in ms (0 before any sample).
+     *
+     * @return the average, in ms
+     */
     public long avgTtl() {
         return avgTtl;
     }

@@ -44,7 +44,12 @@ public final class EventClass {
     private EventClass() {
     }
 
-    /** The mask a valid {@code notify-keyspace-events} value stands for; unknown letters are ignored. */
+    /**
+     * The mask a valid {@code notify-keyspace-events} value stands for; unknown letters are ignored.
+     *
+     * @param value the configured letters, e.g. {@code KEA}
+     * @return the {@link EventClass} bits
+     */
     public static int mask(String value) {
         int mask = 0;
         for (int i = 0; i < value.length(); i++) {

@@ -54,7 +54,12 @@ public final class Eviction {
     private int poolSize;
     private int nextDb;
 
-    /** An eviction over {@code keyspace}'s databases, timing its rounds with {@code nanoTime}. */
+    /**
+     * An eviction over {@code keyspace}'s databases, timing its rounds with {@code nanoTime}.
+     *
+     * @param keyspace the databases to evict from
+     * @param nanoTime the clock timing the rounds
+     */
     public Eviction(Keyspace keyspace, LongSupplier nanoTime) {
         this.keyspace = keyspace;
         this.nanoTime = nanoTime;
@@ -63,6 +68,11 @@ public final class Eviction {
     /**
      * Evicts keys while {@code used} (read again after each eviction) is over {@code limit}; the
      * policy {@code noeviction} evicts nothing.
+     *
+     * @param limit the memory limit, in bytes
+     * @param used reads the memory used, in bytes
+     * @param settings the policy, the keys sampled per round and the time budget (tenacity)
+     * @return whether memory is within the limit, the time budget ran out, or nothing more can go
      */
     public Result evict(long limit, LongSupplier used, Settings settings) {
         if (used.getAsLong() <= limit) {

@@ -35,15 +35,31 @@ public final class HashValue implements Value {
     /** The most fields the listpack map has held: its bucket array grew for them and never shrinks. */
     private int listpackPeak;
 
+    /**
+     * The number of fields.
+     *
+     * @return the number of fields
+     */
     public int size() {
         return table != null ? table.size() : listpack.size();
     }
 
-    /** The value of {@code field}, or null. */
+    /**
+     * The value of {@code field}, or null.
+     *
+     * @param field the field
+     * @return its value, or null
+     */
     public byte[] get(Key field) {
         return table != null ? table.get(field) : listpack.get(field);
     }
 
+    /**
+     * Whether {@code field} is in the hash.
+     *
+     * @param field the field
+     * @return whether it is there
+     */
     public boolean contains(Key field) {
         return get(field) != null;
     }
@@ -52,6 +68,11 @@ public final class HashValue implements Value {
      * Sets {@code field} to {@code value}; returns whether the field is new. Converts to a hash
      * table first when either is longer than the value limit, and after adding when the hash
      * holds more fields than the entry limit.
+     *
+     * @param field the field
+     * @param value its value
+     * @param limits the listpack limits of the configuration
+     * @return whether the field is new
      */
     public boolean put(Key field, byte[] value, ListpackLimits limits) {
         if (table == null && (field.bytes().length > limits.maxValueBytes() || value.length > limits.maxValueBytes())) {
@@ -68,7 +89,12 @@ public final class HashValue implements Value {
         return old == null;
     }
 
-    /** Removes {@code field}; returns whether it was there. */
+    /**
+     * Removes {@code field}; returns whether it was there.
+     *
+     * @param field the field
+     * @return whether it was there
+     */
     public boolean remove(Key field) {
         byte[] old = table != null ? table.remove(field) : listpack.remove(field);
         if (old == null) {
@@ -95,7 +121,11 @@ public final class HashValue implements Value {
         return own + Footprint.object(6, 16) + Footprint.referenceArray(capacity) + listpack.size() * LINKED_ENTRY + payloadBytes;
     }
 
-    /** Visits every field and value: in insertion order while listpack-encoded, else in table order. */
+    /**
+     * Visits every field and value: in insertion order while listpack-encoded, else in table order.
+     *
+     * @param visitor called with each field and its value
+     */
     public void forEach(BiConsumer<Key, byte[]> visitor) {
         if (table != null) {
             table.forEach(visitor);
@@ -108,6 +138,11 @@ public final class HashValue implements Value {
      * One HSCAN step from {@code cursor}: a listpack-encoded hash visits everything and returns 0;
      * a hash table visits at least {@code count} entries when it has them and returns the next
      * cursor (0 when done), every field present for the whole scan being visited at least once.
+     *
+     * @param cursor where to resume, 0 to start
+     * @param count about how many entries to visit
+     * @param visitor called with each field and its value
+     * @return the next cursor, 0 when the scan is done
      */
     public long scan(long cursor, int count, BiConsumer<Key, byte[]> visitor) {
         if (table == null) {
@@ -117,7 +152,12 @@ public final class HashValue implements Value {
         return table.scan(cursor, count, visitor);
     }
 
-    /** A uniformly chosen field, or null when empty: O(1) for a hash table, O(n) for a listpack. */
+    /**
+     * A uniformly chosen field, or null when empty: O(1) for a hash table, O(n) for a listpack.
+     *
+     * @param random the source of randomness
+     * @return a field, or null
+     */
     public Key randomField(RandomGenerator random) {
         if (table != null) {
             return table.randomKey(random);
@@ -162,7 +202,11 @@ public final class HashValue implements Value {
         forEach((field, value) -> digest.element(field.bytes(), 0, field.bytes().length, value));
     }
 
-    /** The name OBJECT ENCODING reports. */
+    /**
+     * The name OBJECT ENCODING reports.
+     *
+     * @return {@code listpack} or {@code hashtable}
+     */
     public String encoding() {
         return isHashtable() ? "hashtable" : "listpack";
     }
@@ -177,6 +221,11 @@ public final class HashValue implements Value {
         listpack = null;
     }
 
+    /**
+     * Whether the hash is hashtable-encoded rather than a listpack.
+     *
+     * @return whether it is a hash table
+     */
     public boolean isHashtable() {
         return table != null;
     }

@@ -22,17 +22,31 @@ public final class Key implements Comparable<Key> {
         this.hash = (int) Hashing.hash(bytes, 0, bytes.length, Hashing.SEED);
     }
 
-    /** Wraps {@code bytes}, which the caller must not change afterwards. */
+    /**
+     * Wraps {@code bytes}, which the caller must not change afterwards.
+     *
+     * @param bytes the key's bytes
+     * @return the key
+     */
     public static Key of(byte[] bytes) {
         return new Key(bytes);
     }
 
-    /** A key from UTF-8 text. */
+    /**
+     * A key from UTF-8 text.
+     *
+     * @param text the key's text
+     * @return the key
+     */
     public static Key of(String text) {
         return new Key(text.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The key's bytes; do not change them. */
+    /**
+     * The key's bytes; do not change them.
+     *
+     * @return the bytes
+     */
     public byte[] bytes() {
         return bytes;
     }

@@ -27,33 +27,59 @@ public final class KeyTable<V> {
     private int size;
     private int tombstones;
 
+    /** An empty table. */
     public KeyTable() {
         allocate(MIN_CAPACITY);
     }
 
+    /**
+     * The number of entries.
+     *
+     * @return the number of entries
+     */
     public int size() {
         return size;
     }
 
-    /** The heap bytes of this table's own object and slot arrays (not of the keys and values). */
+    /**
+     * The heap bytes of this table's own object and slot arrays (not of the keys and values).
+     *
+     * @return the bytes
+     */
     public long allocatedBytes() {
         return Footprint.object(2, 12) + 2 * Footprint.referenceArray(keys.length);
     }
 
-    /** Returns the value of {@code key}, or null. */
+    /**
+     * Returns the value of {@code key}, or null.
+     *
+     * @param key the key
+     * @return its value, or null
+     */
     @SuppressWarnings("unchecked")
     public V get(Key key) {
         int i = slotOf(key);
         return i < 0 ? null : (V) values[i];
     }
 
-    /** The key instance this table holds equal to {@code key}, or null: lets another table share it. */
+    /**
+     * The key instance this table holds equal to {@code key}, or null: lets another table share it.
+     *
+     * @param key the key
+     * @return the instance held, or null
+     */
     public Key storedKey(Key key) {
         int i = slotOf(key);
         return i < 0 ? null : keys[i];
     }
 
-    /** Sets the value of {@code key}; returns the previous one, or null. */
+    /**
+     * Sets the value of {@code key}; returns the previous one, or null.
+     *
+     * @param key the key
+     * @param value its new value
+     * @return the previous value, or null
+     */
     @SuppressWarnings("unchecked")
     public V put(Key key, V value) {
         int i = key.hashCode() & mask;
@@ -83,7 +109,12 @@ public final class KeyTable<V> {
         return null;
     }
 
-    /** Removes {@code key}; returns its value, or null. */
+    /**
+     * Removes {@code key}; returns its value, or null.
+     *
+     * @param key the key
+     * @return its value, or null
+     */
     @SuppressWarnings("unchecked")
     public V remove(Key key) {
         int i = slotOf(key);
@@ -109,12 +140,17 @@ public final class KeyTable<V> {
         return old;
     }
 
+    /** Removes every entry. */
     public void clear() {
         allocate(MIN_CAPACITY);
         size = 0;
     }
 
-    /** Visits every entry, in table order. */
+    /**
+     * Visits every entry, in table order.
+     *
+     * @param visitor called with each key and its value
+     */
     @SuppressWarnings("unchecked")
     public void forEach(BiConsumer<Key, V> visitor) {
         Key[] ks = keys;
@@ -129,6 +165,11 @@ public final class KeyTable<V> {
     /**
      * One SCAN step: visits the entries of some home buckets, at least {@code count} entries when
      * the table has them, and returns the next cursor (0 when the scan is complete).
+     *
+     * @param cursor where to resume, 0 to start
+     * @param count about how many entries to visit
+     * @param visitor called with each key and its value
+     * @return the next cursor, 0 when the scan is done
      */
     @SuppressWarnings("unchecked")
     public long scan(long cursor, int count, BiConsumer<Key, V> visitor) {
@@ -154,7 +195,12 @@ public final class KeyTable<V> {
         return v;
     }
 
-    /** Returns a uniformly chosen key, or null when empty. */
+    /**
+     * Returns a uniformly chosen key, or null when empty.
+     *
+     * @param random the source of randomness
+     * @return a key, or null
+     */
     public Key randomKey(RandomGenerator random) {
         if (size == 0) {
             return null;

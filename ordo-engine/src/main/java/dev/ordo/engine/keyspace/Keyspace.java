@@ -33,15 +33,25 @@ public final class Keyspace {
 
     /** Counters INFO reports. */
     public static final class Stats {
+        /** Keys deleted because their expiry time had passed. */
         public long expiredKeys;
         /** Keys deleted to free memory under maxmemory. */
         public long evictedKeys;
+        /** Reads that found their key. */
         public long keyspaceHits;
+        /** Reads that did not find their key. */
         public long keyspaceMisses;
         /** Time spent in the active expiry cycle, in microseconds. */
         public long expireCycleMicros;
     }
 
+    /**
+     * A keyspace of {@code databases} empty databases.
+     *
+     * @param databases how many databases, as {@code databases} configures
+     * @param clock the clock expiry times are read on
+     * @param random the source of randomness for sampling and RANDOMKEY
+     */
     public Keyspace(int databases, Clock clock, RandomGenerator random) {
         this.clock = clock;
         this.random = random;
@@ -52,6 +62,12 @@ public final class Keyspace {
         this.now = clock.millis();
     }
 
+    /**
+     * A keyspace of {@code databases} empty databases, with a fresh source of randomness.
+     *
+     * @param databases how many databases, as {@code databases} configures
+     * @param clock the clock expiry times are read on
+     */
     public Keyspace(int databases, Clock clock) {
         this(databases, clock, new SplittableRandom());
     }
@@ -64,6 +80,8 @@ public final class Keyspace {
     /**
      * Whether reading or writing a key refreshes its access time (OBJECT IDLETIME): not for the
      * commands of a client under CLIENT NO-TOUCH, TOUCH aside. Set before each command.
+     *
+     * @param touching whether access times are refreshed
      */
     public void setTouching(boolean touching) {
         this.touching = touching;
@@ -73,7 +91,11 @@ public final class Keyspace {
         return touching;
     }
 
-    /** Where LFU counting (see {@link Lfu}) reads whether it is on and its parameters. */
+    /**
+     * Where LFU counting (see {@link Lfu}) reads whether it is on and its parameters.
+     *
+     * @param settings the LFU settings, read at each use
+     */
     public void setLfuSettings(Lfu.Settings settings) {
         lfu = settings;
     }
@@ -116,27 +138,57 @@ public final class Keyspace {
         return lfu.active() ? Lfu.created(now) : now;
     }
 
-    /** The current command's time, in ms since the epoch. */
+    /**
+     * The current command's time, in ms since the epoch.
+     *
+     * @return the time, in ms
+     */
     public long now() {
         return now;
     }
 
+    /**
+     * The clock expiry times are read on.
+     *
+     * @return the clock
+     */
     public Clock clock() {
         return clock;
     }
 
+    /**
+     * The source of randomness for sampling and RANDOMKEY.
+     *
+     * @return the source
+     */
     public RandomGenerator random() {
         return random;
     }
 
+    /**
+     * The database numbered {@code index}.
+     *
+     * @param index the number, from 0
+     * @return the database
+     */
     public Database db(int index) {
         return databases[index];
     }
 
+    /**
+     * The number of databases.
+     *
+     * @return the number
+     */
     public int databases() {
         return databases.length;
     }
 
+    /**
+     * The counters INFO reports.
+     *
+     * @return the counters, updated in place
+     */
     public Stats stats() {
         return stats;
     }
@@ -145,30 +197,54 @@ public final class Keyspace {
      * Whether the append-only file is being replayed: no key expires then (neither on access nor
      * when given an expiry in the past), so each logged command finds the state it found when it
      * ran; keys past their time expire once loading ends. As Redis loads.
+     *
+     * @return whether the AOF is being loaded
      */
     public boolean loading() {
         return loading;
     }
 
+    /**
+     * Marks the append-only file's replay as started or done (see {@link #loading()}).
+     *
+     * @param loading whether it is being replayed
+     */
     public void setLoading(boolean loading) {
         this.loading = loading;
     }
 
-    /** Whether the background cycle deletes expired keys (DEBUG SET-ACTIVE-EXPIRE turns it off). */
+    /**
+     * Whether the background cycle deletes expired keys (DEBUG SET-ACTIVE-EXPIRE turns it off).
+     *
+     * @return whether the cycle runs
+     */
     public boolean activeExpireEnabled() {
         return activeExpireEnabled && !loading;
     }
 
+    /**
+     * Turns the background expiry cycle on or off (DEBUG SET-ACTIVE-EXPIRE).
+     *
+     * @param enabled whether it runs
+     */
     public void setActiveExpireEnabled(boolean enabled) {
         activeExpireEnabled = enabled;
     }
 
-    /** Sets which keyspace events are sent ({@link EventClass} bits), as CONFIG SET changes them. */
+    /**
+     * Sets which keyspace events are sent ({@link EventClass} bits), as CONFIG SET changes them.
+     *
+     * @param mask the {@link EventClass} bits
+     */
     public void setNotifyMask(int mask) {
         notifyMask = mask;
     }
 
-    /** The {@link EventClass} bits of the events sent. */
+    /**
+     * The {@link EventClass} bits of the events sent.
+     *
+     * @return the bits
+     */
     public int notifyMask() {
         return notifyMask;
     }
@@ -177,6 +253,11 @@ public final class Keyspace {
      * Redis's {@code notifyKeyspaceEvent}: tells the listeners of event {@code event} of class
      * {@code type} ({@link EventClass}) on {@code key} in database {@code db}, when that class
      * is enabled.
+     *
+     * @param type the event's class
+     * @param event the event's name, e.g. {@code set}
+     * @param key the key
+     * @param db the database's number
      */
     public void notifyKeyspaceEvent(int type, String event, Key key, int db) {
         if ((notifyMask & type) == 0) {
@@ -187,11 +268,21 @@ public final class Keyspace {
         }
     }
 
+    /**
+     * Adds a listener told of key changes, expiries, evictions, flushes and swaps.
+     *
+     * @param listener the listener
+     */
     public void addListener(KeyspaceListener listener) {
         listeners.add(listener);
     }
 
-    /** Exchanges the contents of two databases (SWAPDB). */
+    /**
+     * Exchanges the contents of two databases (SWAPDB).
+     *
+     * @param a one database's number
+     * @param b the other's
+     */
     public void swap(int a, int b) {
         if (a != b) {
             databases[a].swapContents(databases[b]);
@@ -235,7 +326,11 @@ public final class Keyspace {
         storedBytes += delta;
     }
 
-    /** The heap bytes of every key, its entry and its value, across the databases; O(1). */
+    /**
+     * The heap bytes of every key, its entry and its value, across the databases; O(1).
+     *
+     * @return the bytes
+     */
     public long storedBytes() {
         return storedBytes;
     }
@@ -255,7 +350,11 @@ public final class Keyspace {
         }
     }
 
-    /** The heap bytes of the databases' key tables; O(databases). */
+    /**
+     * The heap bytes of the databases' key tables; O(databases).
+     *
+     * @return the bytes
+     */
     public long tableBytes() {
         long bytes = 0;
         for (Database db : databases) {
@@ -264,7 +363,11 @@ public final class Keyspace {
         return bytes;
     }
 
-    /** How many changes commands made (Redis's dirty counter: save rules, effect logging); expiries do not count. */
+    /**
+     * How many changes commands made (Redis's dirty counter: save rules, effect logging); expiries do not count.
+     *
+     * @return the count
+     */
     public long dirty() {
         return dirty;
     }

@@ -10,21 +10,39 @@ public interface KeyspaceListener {
      */
     void keyCreated(int db, Key key);
 
-    /** A key's value, type, expiry or existence changed (or it was read-modified), for WATCH. */
+    /**
+     * A key's value, type, expiry or existence changed (or it was read-modified), for WATCH.
+     *
+     * @param db the database's number
+     * @param key the key
+     */
     default void keyModified(int db, Key key) {
     }
 
-    /** A key was deleted because its expiry time had passed (lazily on access, or by the active cycle). */
+    /**
+     * A key was deleted because its expiry time had passed (lazily on access, or by the active cycle).
+     *
+     * @param db the database's number
+     * @param key the key
+     */
     default void keyExpired(int db, Key key) {
     }
 
-    /** A key was deleted to free memory under maxmemory ({@link Eviction}). */
+    /**
+     * A key was deleted to free memory under maxmemory ({@link Eviction}).
+     *
+     * @param db the database's number
+     * @param key the key
+     */
     default void keyEvicted(int db, Key key) {
     }
 
     /**
      * A database starts ({@code started}) or ends being emptied (FLUSHDB; FLUSHALL reports -1 for
      * all); its keys are reported modified between.
+     *
+     * @param db the database's number, or -1 for all
+     * @param started true before, false after
      */
     default void flushing(int db, boolean started) {
     }
@@ -43,7 +61,12 @@ public interface KeyspaceListener {
     default void keyspaceEvent(int db, String event, Key key) {
     }
 
-    /** Two databases exchanged their contents (SWAPDB). */
+    /**
+     * Two databases exchanged their contents (SWAPDB).
+     *
+     * @param a one database's number
+     * @param b the other's
+     */
     default void databasesSwapped(int a, int b) {
     }
 }

@@ -37,13 +37,25 @@ public final class Lfu {
             }
         };
 
-        /** Whether an LFU maxmemory policy is selected. */
+        /**
+         * Whether an LFU maxmemory policy is selected.
+         *
+         * @return whether LFU counting is on
+         */
         boolean active();
 
-        /** {@code lfu-log-factor}. */
+        /**
+         * {@code lfu-log-factor}.
+         *
+         * @return the factor
+         */
         long logFactor();
 
-        /** {@code lfu-decay-time}, in minutes; 0 never decays. */
+        /**
+         * {@code lfu-decay-time}, in minutes; 0 never decays.
+         *
+         * @return the minutes
+         */
         long decayTime();
     }
 
@@ -72,7 +84,14 @@ public final class Lfu {
         return minutes(nowMillis) << 8 | counter;
     }
 
-    /** The counter the field holds at {@code nowMillis}, decayed but not stored back (OBJECT FREQ). */
+    /**
+     * The counter the field holds at {@code nowMillis}, decayed but not stored back (OBJECT FREQ).
+     *
+     * @param field the access field
+     * @param nowMillis the current time, in ms
+     * @param decayTime {@code lfu-decay-time}, in minutes
+     * @return the counter, 0 to 255
+     */
     public static long counter(long field, long nowMillis, long decayTime) {
         long last = field >>> 8 & 0xFFFF;
         long counter = field & 0xFF;

@@ -34,7 +34,12 @@ public final class SetValue implements ScoredMembers, Value {
 
     /** The encodings, named as OBJECT ENCODING reports them. */
     public enum Encoding {
-        INTSET("intset"), LISTPACK("listpack"), HASHTABLE("hashtable");
+        /** Sorted integers in one array, while every member is a 64-bit integer and they are few enough. */
+        INTSET("intset"),
+        /** Members in insertion order in one array, while they are few and short. */
+        LISTPACK("listpack"),
+        /** A hash table of the members. */
+        HASHTABLE("hashtable");
 
         private final String redisName;
 
@@ -42,7 +47,11 @@ public final class SetValue implements ScoredMembers, Value {
             this.redisName = redisName;
         }
 
-        /** The name OBJECT ENCODING replies with. */
+        /**
+         * The name OBJECT ENCODING replies with.
+         *
+         * @return the name
+         */
         public String redisName() {
             return redisName;
         }
@@ -84,7 +93,12 @@ public final class SetValue implements ScoredMembers, Value {
         }
     }
 
-    /** An empty set in the given encoding (the start of a computed result). */
+    /**
+     * An empty set in the given encoding (the start of a computed result).
+     *
+     * @param encoding the encoding
+     * @return the empty set
+     */
     public static SetValue empty(Encoding encoding) {
         return new SetValue(encoding);
     }
@@ -93,6 +107,11 @@ public final class SetValue implements ScoredMembers, Value {
      * An empty set for a key about to receive about {@code sizeHint} members, the first being
      * {@code first}: intset when that is an integer and the hint fits, else listpack when the hint
      * fits, else hashtable.
+     *
+     * @param first the first member to be added
+     * @param sizeHint about how many members will be added
+     * @param limits the configuration's set limits
+     * @return the empty set
      */
     public static SetValue create(byte[] first, long sizeHint, Limits limits) {
         if (isInteger(first, 0, first.length) && sizeHint <= limits.intsetEntries()) {
@@ -101,7 +120,12 @@ public final class SetValue implements ScoredMembers, Value {
         return new SetValue(sizeHint <= limits.listpackEntries() ? Encoding.LISTPACK : Encoding.HASHTABLE);
     }
 
-    /** Converts to hashtable when {@code sizeHint} more members could not fit the current encoding. */
+    /**
+     * Converts to hashtable when {@code sizeHint} more members could not fit the current encoding.
+     *
+     * @param sizeHint how many members may be added
+     * @param limits the configuration's set limits
+     */
     public void prepareForAdds(long sizeHint, Limits limits) {
         if ((encoding == Encoding.LISTPACK && sizeHint > limits.listpackEntries())
                 || (encoding == Encoding.INTSET && sizeHint > limits.intsetEntries())) {
@@ -109,6 +133,11 @@ public final class SetValue implements ScoredMembers, Value {
         }
     }
 
+    /**
+     * The current encoding.
+     *
+     * @return the encoding
+     */
     public Encoding encoding() {
         return encoding;
     }
@@ -125,7 +154,13 @@ public final class SetValue implements ScoredMembers, Value {
         }
     }
 
-    /** Adds {@code member} unless present, converting the encoding as {@code limits} demand; returns whether it was added. */
+    /**
+     * Adds {@code member} unless present, converting the encoding as {@code limits} demand; returns whether it was added.
+     *
+     * @param member the member
+     * @param limits the configuration's set limits
+     * @return whether it was added
+     */
     public boolean add(byte[] member, Limits limits) {
         switch (encoding) {
             case INTSET:
@@ -151,7 +186,12 @@ public final class SetValue implements ScoredMembers, Value {
         }
     }
 
-    /** Removes {@code member}; returns whether it was present. */
+    /**
+     * Removes {@code member}; returns whether it was present.
+     *
+     * @param member the member
+     * @return whether it was present
+     */
     public boolean remove(byte[] member) {
         switch (encoding) {
             case INTSET: {
@@ -180,11 +220,24 @@ public final class SetValue implements ScoredMembers, Value {
         }
     }
 
+    /**
+     * Whether {@code member} is in the set.
+     *
+     * @param member the member
+     * @return whether it is there
+     */
     public boolean contains(byte[] member) {
         return contains(member, 0, member.length);
     }
 
-    /** Whether {@code m[off, off+len)} is a member. */
+    /**
+     * Whether {@code m[off, off+len)} is a member.
+     *
+     * @param m the buffer holding the member
+     * @param off where it starts
+     * @param len its length
+     * @return whether it is a member
+     */
     public boolean contains(byte[] m, int off, int len) {
         switch (encoding) {
             case INTSET:
@@ -197,7 +250,11 @@ public final class SetValue implements ScoredMembers, Value {
         }
     }
 
-    /** Visits every member once in the encoding's order: ascending for intset, insertion order for listpack. */
+    /**
+     * Visits every member once in the encoding's order: ascending for intset, insertion order for listpack.
+     *
+     * @param visitor called with each member
+     */
     public void forEach(Consumer<byte[]> visitor) {
         switch (encoding) {
             case INTSET:
@@ -218,6 +275,8 @@ public final class SetValue implements ScoredMembers, Value {
      * (0 &lt;= index &lt; size()): how a writer of the intset layout reads the values without
      * allocating their text.
      *
+     * @param index the member's position, from 0
+     * @return the member's value
      * @throws IllegalStateException when the set is not intset-encoded
      */
     public long intAt(int index) {
@@ -230,14 +289,23 @@ public final class SetValue implements ScoredMembers, Value {
         return ints[index];
     }
 
-    /** The members in iteration order (see {@link #forEach}). */
+    /**
+     * The members in iteration order (see {@link #forEach}).
+     *
+     * @return the members
+     */
     public List<byte[]> members() {
         List<byte[]> out = new ArrayList<>(size());
         forEach(out::add);
         return out;
     }
 
-    /** A member chosen uniformly at random; the set must not be empty. */
+    /**
+     * A member chosen uniformly at random; the set must not be empty.
+     *
+     * @param random the source of randomness
+     * @return the member
+     */
     public byte[] random(RandomGenerator random) {
         switch (encoding) {
             case INTSET:
@@ -252,6 +320,10 @@ public final class SetValue implements ScoredMembers, Value {
     /**
      * {@code count} distinct members chosen at random (0 &lt; count &lt; size), in iteration order:
      * how Redis samples a listpack, walking it once.
+     *
+     * @param count how many members
+     * @param random the source of randomness
+     * @return the members
      */
     public List<byte[]> orderedSample(int count, RandomGenerator random) {
         List<byte[]> all = members();
@@ -269,6 +341,11 @@ public final class SetValue implements ScoredMembers, Value {
     /**
      * One SSCAN step: a hashtable set visits some members and returns the next cursor; the other
      * encodings visit every member and return 0.
+     *
+     * @param cursor where to resume, 0 to start
+     * @param count about how many members to visit
+     * @param visitor called with each member
+     * @return the next cursor, 0 when the scan is done
      */
     public long scan(long cursor, int count, Consumer<byte[]> visitor) {
         if (encoding != Encoding.HASHTABLE) {
@@ -320,6 +397,9 @@ public final class SetValue implements ScoredMembers, Value {
     /**
      * Converts to intset when every member is an integer and they fit {@code limits}, as Redis does
      * with an intersection it stores; returns whether the set is an intset afterwards.
+     *
+     * @param limits the configuration's set limits
+     * @return whether the set is now an intset
      */
     public boolean compactToIntset(Limits limits) {
         if (encoding == Encoding.INTSET) {
@@ -374,7 +454,14 @@ public final class SetValue implements ScoredMembers, Value {
         return contains(m, off, len) ? 1.0 : Double.NaN;
     }
 
-    /** Whether {@code b[off, off+len)} is a 64-bit integer written canonically (no '+', no leading zeros, not "-0"). */
+    /**
+     * Whether {@code b[off, off+len)} is a 64-bit integer written canonically (no '+', no leading zeros, not "-0").
+     *
+     * @param b the buffer
+     * @param off where the text starts
+     * @param len its length
+     * @return whether it is a canonical integer
+     */
     public static boolean isInteger(byte[] b, int off, int len) {
         if (len == 0 || len > 20) {
             return false;

@@ -40,7 +40,11 @@ public final class StringValue implements Value {
     private int length;
     private Origin origin;
 
-    /** A value stored whole, as SET stores it; the caller hands over {@code bytes} and no longer changes them. */
+    /**
+     * A value stored whole, as SET stores it; the caller hands over {@code bytes} and no longer changes them.
+     *
+     * @param bytes the value, handed over
+     */
     public StringValue(byte[] bytes) {
         this(bytes, Origin.STORED);
     }
@@ -51,17 +55,32 @@ public final class StringValue implements Value {
         this.origin = origin;
     }
 
-    /** A value stored as text, never reported as {@code int} (INCRBYFLOAT's result). */
+    /**
+     * A value stored as text, never reported as {@code int} (INCRBYFLOAT's result).
+     *
+     * @param bytes the text, handed over
+     * @return the value
+     */
     public static StringValue text(byte[] bytes) {
         return new StringValue(bytes, Origin.TEXT);
     }
 
-    /** A value of {@code length} zero bytes, reported as {@code raw} (SETRANGE on a missing key). */
+    /**
+     * A value of {@code length} zero bytes, reported as {@code raw} (SETRANGE on a missing key).
+     *
+     * @param length the number of bytes
+     * @return the value
+     */
     public static StringValue zeros(int length) {
         return new StringValue(new byte[length], Origin.RAW);
     }
 
-    /** The value of a 64-bit integer, as INCR stores it. */
+    /**
+     * The value of a 64-bit integer, as INCR stores it.
+     *
+     * @param value the integer
+     * @return the value, its decimal text
+     */
     public static StringValue of(long value) {
         return new StringValue(Long.toString(value).getBytes(StandardCharsets.US_ASCII));
     }
@@ -69,26 +88,46 @@ public final class StringValue implements Value {
     /**
      * The value's bytes, exactly {@link #length()} of them; callers must not change them. A copy
      * when the buffer has room to grow (the value never shrinks behind the memory accounting's back).
+     *
+     * @return the bytes
      */
     public byte[] bytes() {
         return buffer.length == length ? buffer : Arrays.copyOf(buffer, length);
     }
 
-    /** The backing buffer, whose first {@link #length()} bytes are the value; callers must not change it. */
+    /**
+     * The backing buffer, whose first {@link #length()} bytes are the value; callers must not change it.
+     *
+     * @return the buffer
+     */
     public byte[] buffer() {
         return buffer;
     }
 
+    /**
+     * The value's length in bytes.
+     *
+     * @return the length
+     */
     public int length() {
         return length;
     }
 
-    /** Appends {@code suffix} in place (APPEND), growing the buffer geometrically. */
+    /**
+     * Appends {@code suffix} in place (APPEND), growing the buffer geometrically.
+     *
+     * @param suffix the bytes to append
+     */
     public void append(byte[] suffix) {
         writeAt(length, suffix);
     }
 
-    /** Writes {@code data} at {@code offset} in place (SETRANGE), zero-padding any gap after the current end. */
+    /**
+     * Writes {@code data} at {@code offset} in place (SETRANGE), zero-padding any gap after the current end.
+     *
+     * @param offset where to write, from 0
+     * @param data the bytes to write
+     */
     public void writeAt(int offset, byte[] data) {
         int end = Math.addExact(offset, data.length);
         if (end > buffer.length) {
@@ -99,7 +138,11 @@ public final class StringValue implements Value {
         origin = Origin.RAW;
     }
 
-    /** Replaces the value as an in-place edit, which Redis reports as raw. */
+    /**
+     * Replaces the value as an in-place edit, which Redis reports as raw.
+     *
+     * @param newBytes the new value, handed over
+     */
     public void replaceInPlace(byte[] newBytes) {
         buffer = newBytes;
         length = newBytes.length;
@@ -137,7 +180,11 @@ public final class StringValue implements Value {
         digest.mix(buffer, 0, length);
     }
 
-    /** The name OBJECT ENCODING reports. */
+    /**
+     * The name OBJECT ENCODING reports.
+     *
+     * @return {@code int}, {@code embstr} or {@code raw}
+     */
     public String encoding() {
         if (origin == Origin.RAW) {
             return "raw";
@@ -154,7 +201,12 @@ public final class StringValue implements Value {
         return (int) Math.min(capacity, MAX_LENGTH);
     }
 
-    /** Whether {@code b} is a 64-bit integer written the one way Redis writes it (no '+', no leading zero). */
+    /**
+     * Whether {@code b} is a 64-bit integer written the one way Redis writes it (no '+', no leading zero).
+     *
+     * @param b the text
+     * @return whether it is canonical
+     */
     public static boolean isCanonicalLong(byte[] b) {
         int n = b.length;
         if (n == 0 || n > 20) {

@@ -17,22 +17,43 @@ public final class Footprint {
     private Footprint() {
     }
 
-    /** The bytes of an array whose elements take {@code payload} bytes. */
+    /**
+     * The bytes of an array whose elements take {@code payload} bytes.
+     *
+     * @param payload the elements' bytes
+     * @return the array's bytes, header and alignment included
+     */
     public static long array(long payload) {
         return align(ARRAY_HEADER + payload);
     }
 
-    /** The bytes of an array of {@code length} references. */
+    /**
+     * The bytes of an array of {@code length} references.
+     *
+     * @param length the number of references
+     * @return the array's bytes, header and alignment included
+     */
     public static long referenceArray(long length) {
         return array(length * REFERENCE);
     }
 
-    /** The bytes of an object with {@code references} reference fields and {@code primitiveBytes} of other fields. */
+    /**
+     * The bytes of an object with {@code references} reference fields and {@code primitiveBytes} of other fields.
+     *
+     * @param references the number of reference fields
+     * @param primitiveBytes the bytes of the other fields
+     * @return the object's bytes, header and alignment included
+     */
     public static long object(int references, int primitiveBytes) {
         return align(OBJECT_HEADER + (long) references * REFERENCE + primitiveBytes);
     }
 
-    /** {@code bytes} rounded up to the 8-byte object alignment. */
+    /**
+     * {@code bytes} rounded up to the 8-byte object alignment.
+     *
+     * @param bytes a size
+     * @return the size aligned
+     */
     public static long align(long bytes) {
         return (bytes + 7) & ~7L;
     }

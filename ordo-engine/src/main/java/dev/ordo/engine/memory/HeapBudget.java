@@ -23,42 +23,74 @@ public final class HeapBudget {
 
     private final long maxHeap;
 
-    /** The budget of a heap of {@code maxHeap} bytes. */
+    /**
+     * The budget of a heap of {@code maxHeap} bytes.
+     *
+     * @param maxHeap the heap's maximum size in bytes
+     */
     public HeapBudget(long maxHeap) {
         this.maxHeap = maxHeap;
     }
 
-    /** The budget of this JVM's heap ({@code -Xmx}). */
+    /**
+     * The budget of this JVM's heap ({@code -Xmx}).
+     *
+     * @return the budget
+     */
     public static HeapBudget ofThisJvm() {
         return new HeapBudget(Runtime.getRuntime().maxMemory());
     }
 
-    /** The heap's maximum size in bytes. */
+    /**
+     * The heap's maximum size in bytes.
+     *
+     * @return the bytes
+     */
     public long maxHeap() {
         return maxHeap;
     }
 
-    /** The bytes kept free of data for client buffers, scripts, transient copies and collections. */
+    /**
+     * The bytes kept free of data for client buffers, scripts, transient copies and collections.
+     *
+     * @return the bytes
+     */
     public long headroom() {
         return Math.min(maxHeap / 2, Math.max(maxHeap / 4, MIN_HEADROOM));
     }
 
-    /** The data limit that applies when {@code maxmemory} is 0. */
+    /**
+     * The data limit that applies when {@code maxmemory} is 0.
+     *
+     * @return the bytes
+     */
     public long implicitMaxmemory() {
         return maxHeap - headroom();
     }
 
-    /** The limit on all clients' buffers together that applies when {@code maxmemory-clients} is 0. */
+    /**
+     * The limit on all clients' buffers together that applies when {@code maxmemory-clients} is 0.
+     *
+     * @return the bytes
+     */
     public long implicitClientsLimit() {
         return headroom() / 2;
     }
 
-    /** The most one client's pending input may hold, whatever {@code client-query-buffer-limit} allows. */
+    /**
+     * The most one client's pending input may hold, whatever {@code client-query-buffer-limit} allows.
+     *
+     * @return the bytes
+     */
     public long queryBufferCap() {
         return headroom() / 4;
     }
 
-    /** The most transient memory one command may allocate for its own work, whatever the configuration allows. */
+    /**
+     * The most transient memory one command may allocate for its own work, whatever the configuration allows.
+     *
+     * @return the bytes
+     */
     public long commandWorkingMemoryCap() {
         return headroom() / 4;
     }

@@ -15,6 +15,8 @@ public final class ProcessMemory {
     /**
      * The process's resident set size in bytes (Linux's /proc/self/statm), or the JVM's committed
      * heap where that cannot be read.
+     *
+     * @return the bytes
      */
     public static long residentBytes() {
         try {

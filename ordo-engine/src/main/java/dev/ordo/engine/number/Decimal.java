@@ -20,19 +20,36 @@ public final class Decimal {
     /** The powers of ten a long holds exactly: 10^0 to 10^18. */
     public static final int MAX_POWER_OF_TEN = 18;
 
-    /** 10^{@code exponent}, for {@code exponent} from 0 to {@link #MAX_POWER_OF_TEN}. */
+    /**
+     * 10^{@code exponent}, for {@code exponent} from 0 to {@link #MAX_POWER_OF_TEN}.
+     *
+     * @param exponent 0 to {@link #MAX_POWER_OF_TEN}
+     * @return the power of ten
+     */
     public static long powerOfTen(int exponent) {
         return POWERS_OF_TEN[exponent];
     }
 
-    /** The number of decimal digits of {@code value}, which is not negative. */
+    /**
+     * The number of decimal digits of {@code value}, which is not negative.
+     *
+     * @param value a number, not negative
+     * @return its digit count, 1 for 0
+     */
     public static int length(long value) {
         // floor(log10(2^bits)) approximated by bits * 1233 / 4096, then corrected by one comparison
         int guess = ((64 - Long.numberOfLeadingZeros(value)) * 1233) >>> 12;
         return guess == 0 ? 1 : guess + (value >= POWERS_OF_TEN[guess] ? 1 : 0);
     }
 
-    /** Writes {@code value} at {@code dst[off..)}, at most {@link #MAX_LENGTH} bytes, and returns the end position. */
+    /**
+     * Writes {@code value} at {@code dst[off..)}, at most {@link #MAX_LENGTH} bytes, and returns the end position.
+     *
+     * @param value the number to write, sign included
+     * @param dst the buffer
+     * @param off where to write
+     * @return the index just after the last byte written
+     */
     public static int write(long value, byte[] dst, int off) {
         int at = off;
         long rest = value;
@@ -67,6 +84,9 @@ public final class Decimal {
      * Redis's {@code string2ll}: an optional '-', digits, no '+', no spaces, no leading zero (but
      * "0"), within 64 bits. Returns Long.MIN_VALUE for invalid input, and for
      * {@code -9223372036854775808} itself: {@link #isMinValue} tells them apart.
+     *
+     * @param b the text
+     * @return its value, or Long.MIN_VALUE
      */
     public static long parseOrMin(byte[] b) {
         int n = b.length;
@@ -98,7 +118,12 @@ public final class Decimal {
         return v;
     }
 
-    /** Whether {@code b} is exactly {@code -9223372036854775808}, the one valid input {@link #parseOrMin} returns as Long.MIN_VALUE. */
+    /**
+     * Whether {@code b} is exactly {@code -9223372036854775808}, the one valid input {@link #parseOrMin} returns as Long.MIN_VALUE.
+     *
+     * @param b the text
+     * @return whether it is Long.MIN_VALUE's decimal form
+     */
     public static boolean isMinValue(byte[] b) {
         return b.length == MIN_VALUE_DIGITS.length + 1 && b[0] == '-'
                 && java.util.Arrays.equals(b, 1, b.length, MIN_VALUE_DIGITS, 0, MIN_VALUE_DIGITS.length);

@@ -40,12 +40,24 @@ public final class Doubles {
     private Doubles() {
     }
 
-    /** Parses a whole score argument like Redis {@code string2d}; returns NaN when Redis would reject it. */
+    /**
+     * Parses a whole score argument like Redis {@code string2d}; returns NaN when Redis would reject it.
+     *
+     * @param s the argument's bytes
+     * @return its value, or NaN
+     */
     public static double parseStrict(byte[] s) {
         return parseStrict(s, 0, s.length);
     }
 
-    /** Parses {@code s[off..off+len)} like Redis {@code string2d}; returns NaN when Redis would reject it. */
+    /**
+     * Parses {@code s[off..off+len)} like Redis {@code string2d}; returns NaN when Redis would reject it.
+     *
+     * @param s the buffer holding the argument
+     * @param off where it starts
+     * @param len its length
+     * @return its value, or NaN
+     */
     public static double parseStrict(byte[] s, int off, int len) {
         int end = off + len;
         if (len == 0 || isCSpace(s[off]) || strtodEnd(s, off, end) != end) {
@@ -58,6 +70,11 @@ public final class Doubles {
     /**
      * Parses one {@code zslParseRange} bound, the {@code (} already stripped, like {@code strtod} on a C string
      * followed by {@code *eptr == '\0'}; returns NaN when Redis would reject it.
+     *
+     * @param s the buffer holding the bound
+     * @param off where it starts, after any {@code (}
+     * @param len its length
+     * @return its value, or NaN
      */
     public static double parseRangeBound(byte[] s, int off, int len) {
         int end = cStringEnd(s, off, off + len);
@@ -76,6 +93,9 @@ public final class Doubles {
      * Parses a SORT weight as Redis's sort.c does: {@code strtod} over the C string (leading
      * spaces allowed, "" is 0), which must read to its end with no range error and give a
      * number; returns NaN otherwise.
+     *
+     * @param s the weight's bytes
+     * @return its value, or NaN when SORT would refuse it
      */
     public static double parseSortWeight(byte[] s) {
         int end = cStringEnd(s, 0, s.length);
@@ -90,13 +110,23 @@ public final class Doubles {
         return isRangeError(s, start, end, value) ? Double.NaN : value;
     }
 
-    /** Formats {@code d} like Redis 7.2 {@code d2string}, with shortest round-trip digits. */
+    /**
+     * Formats {@code d} like Redis 7.2 {@code d2string}, with shortest round-trip digits.
+     *
+     * @param d the number
+     * @return its text
+     */
     public static String format(double d) {
         byte[] buffer = new byte[MAX_FORMATTED_LENGTH];
         return new String(buffer, 0, format(d, buffer, 0), StandardCharsets.ISO_8859_1);
     }
 
-    /** Formats {@code d} like Redis 7.2 {@code d2string}, with shortest round-trip digits, as ASCII bytes. */
+    /**
+     * Formats {@code d} like Redis 7.2 {@code d2string}, with shortest round-trip digits, as ASCII bytes.
+     *
+     * @param d the number
+     * @return its text in ASCII
+     */
     public static byte[] formatBytes(double d) {
         byte[] buffer = new byte[MAX_FORMATTED_LENGTH];
         return Arrays.copyOf(buffer, format(d, buffer, 0));
@@ -105,6 +135,11 @@ public final class Doubles {
     /**
      * Writes {@link #format(double)} of {@code d} in ASCII at {@code dst[off..)} and returns the number of bytes
      * written, at most {@link #MAX_FORMATTED_LENGTH}; nothing outside those bytes is touched.
+     *
+     * @param d the number
+     * @param dst the buffer, with room for {@link #MAX_FORMATTED_LENGTH} bytes from {@code off}
+     * @param off where to write
+     * @return the number of bytes written
      */
     public static int format(double d, byte[] dst, int off) {
         if (Double.isNaN(d)) {
@@ -355,6 +390,11 @@ public final class Doubles {
     /**
      * Correctly rounded value of {@code s[from..end)}, an unsigned decimal literal as {@code strtod} reads one:
      * digits with an optional fraction (at least one digit in all), then an optional exponent.
+     *
+     * @param s the buffer holding the literal
+     * @param from where it starts
+     * @param end where it ends, exclusive
+     * @return its value, correctly rounded
      */
     public static double decimalMagnitude(byte[] s, int from, int end) {
         long significand = 0;

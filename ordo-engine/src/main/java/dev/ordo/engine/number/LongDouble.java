@@ -46,7 +46,12 @@ public final class LongDouble {
         this.exponent = exponent;
     }
 
-    /** Parses {@code s} as Redis's {@code string2ld} does; null where Redis reports "not a valid float". */
+    /**
+     * Parses {@code s} as Redis's {@code string2ld} does; null where Redis reports "not a valid float".
+     *
+     * @param s the text
+     * @return its value, or null
+     */
     public static LongDouble parse(byte[] s) {
         if (s.length == 0 || s.length > MAX_INPUT_BYTES) {
             return null;
@@ -60,18 +65,31 @@ public final class LongDouble {
         return hex ? parseHex(s, start + 2, negative) : parseDecimal(s, start, negative);
     }
 
-    /** A long double holding the 64-bit integer {@code value} exactly. */
+    /**
+     * A long double holding the 64-bit integer {@code value} exactly.
+     *
+     * @param value the integer
+     * @return the long double
+     */
     public static LongDouble of(long value) {
         BigInteger magnitude = BigInteger.valueOf(value).abs();
         return new LongDouble(value < 0, magnitude, 0);
     }
 
-    /** Whether the sign is minus (of a finite value, or of an infinity). */
+    /**
+     * Whether the sign is minus (of a finite value, or of an infinity).
+     *
+     * @return whether the sign bit is set
+     */
     public boolean isNegative() {
         return negative;
     }
 
-    /** This finite value times 1000, rounded up to a whole number (a timeout in milliseconds). */
+    /**
+     * This finite value times 1000, rounded up to a whole number (a timeout in milliseconds).
+     *
+     * @return the value in thousandths, rounded up
+     */
     public BigInteger ceilingThousandths() {
         BigDecimal value = new BigDecimal(signed());
         value = exponent >= 0 ? value.multiply(new BigDecimal(BigInteger.TWO.pow(exponent)))
@@ -79,12 +97,21 @@ public final class LongDouble {
         return value.movePointRight(3).setScale(0, RoundingMode.CEILING).toBigIntegerExact();
     }
 
-    /** Whether this is neither an infinity nor a NaN. */
+    /**
+     * Whether this is neither an infinity nor a NaN.
+     *
+     * @return whether this is finite
+     */
     public boolean isFinite() {
         return significand != null;
     }
 
-    /** The correctly rounded sum, as the FPU computes {@code this + other}. */
+    /**
+     * The correctly rounded sum, as the FPU computes {@code this + other}.
+     *
+     * @param other the value to add
+     * @return the sum
+     */
     public LongDouble add(LongDouble other) {
         if (!isFinite() || !other.isFinite()) {
             return addNonFinite(other);
@@ -98,7 +125,11 @@ public final class LongDouble {
         return round(sum.signum() < 0, sum.abs(), common, false);
     }
 
-    /** The text {@code ld2string} writes in human mode: 17 decimals, trailing zeros and a bare point removed, no "-0". */
+    /**
+     * The text {@code ld2string} writes in human mode: 17 decimals, trailing zeros and a bare point removed, no "-0".
+     *
+     * @return the text, as ASCII bytes
+     */
     public byte[] toHumanString() {
         if (!isFinite()) {
             throw new IllegalStateException("not a finite value");

@@ -76,6 +76,11 @@ public final class Persistence implements PersistenceControl {
     private boolean lastRewriteOk = true;
     private Thread fsyncThread;
 
+    /**
+     * Persistence for {@code engine}; nothing is loaded or written until {@link #start()}.
+     *
+     * @param engine the engine whose keyspace is loaded and saved
+     */
     public Persistence(PersistenceHost engine) {
         this.engine = engine;
         this.config = engine.config();
@@ -84,7 +89,11 @@ public final class Persistence implements PersistenceControl {
         this.loader = new Loader(engine, files, line -> log.accept(line));
     }
 
-    /** Where log lines go (the server's log). */
+    /**
+     * Where log lines go (the server's log).
+     *
+     * @param log receives one line per event
+     */
     public void setLog(Consumer<String> log) {
         this.log = log;
     }
@@ -95,6 +104,8 @@ public final class Persistence implements PersistenceControl {
      * Loads the data at startup (the append-only file when {@code appendonly yes} and it exists,
      * else the snapshot) and starts the save rules and the append-only file. Throws, naming the
      * file and offset, when a file is corrupt; the keyspace is then left empty.
+     *
+     * @throws IOException when a file cannot be read or is corrupt
      */
     public void start() throws IOException {
         locked(() -> {

@@ -13,28 +13,67 @@ import dev.ordo.engine.time.Scheduler;
  * implements it; persistence never sees the engine itself, so it sits below it.
  */
 public interface PersistenceHost {
+    /**
+     * The live configuration: file names, save points, appendonly and fsync policy.
+     *
+     * @return the configuration
+     */
     Config config();
 
+    /**
+     * The data that is loaded and saved.
+     *
+     * @return the keyspace
+     */
     Keyspace keyspace();
 
-    /** The function libraries (saved in snapshots, replaced on load). */
+    /**
+     * The function libraries (saved in snapshots, replaced on load).
+     *
+     * @return the function libraries
+     */
     Functions functions();
 
-    /** Runs commands read from the append-only file, and logs the effects of writes. */
+    /**
+     * Runs commands read from the append-only file, and logs the effects of writes.
+     *
+     * @return the dispatcher
+     */
     Dispatcher dispatcher();
 
-    /** The timer the periodic work (save points, rewrites, fsync checks) runs on. */
+    /**
+     * The timer the periodic work (save points, rewrites, fsync checks) runs on.
+     *
+     * @return the scheduler
+     */
     Scheduler scheduler();
 
-    /** Runs {@code action} under the engine lock. */
+    /**
+     * Runs {@code action} under the engine lock.
+     *
+     * @param action what to run
+     */
     void withLock(Runnable action);
 
-    /** Runs {@code action} under the engine lock if it is free now; returns whether it ran. */
+    /**
+     * Runs {@code action} under the engine lock if it is free now; returns whether it ran.
+     *
+     * @param action what to run
+     * @return whether it ran
+     */
     boolean tryWithLock(Runnable action);
 
-    /** Whether the calling thread holds the engine lock. */
+    /**
+     * Whether the calling thread holds the engine lock.
+     *
+     * @return whether this thread holds it
+     */
     boolean holdsLock();
 
-    /** Whether DEBUG PAUSE-CRON stopped the periodic work. */
+    /**
+     * Whether DEBUG PAUSE-CRON stopped the periodic work.
+     *
+     * @return whether the periodic work is paused
+     */
     boolean cronPaused();
 }

@@ -13,6 +13,11 @@ import dev.ordo.engine.value.Value;
 public final class RdbDumpFormat implements DumpFormat {
     private final Config config;
 
+    /**
+     * A format reading {@code rdbcompression} from {@code config} at each DUMP.
+     *
+     * @param config the live configuration
+     */
     public RdbDumpFormat(Config config) {
         this.config = config;
     }

@@ -16,7 +16,15 @@ public final class CFormat {
     private CFormat() {
     }
 
-    /** The text of {@code v} under conversion {@code conv} (one of {@code eEfgG}), without width or sign flags. */
+    /**
+     * The text of {@code v} under conversion {@code conv} (one of {@code eEfgG}), without width or sign flags.
+     *
+     * @param v the number
+     * @param conv the conversion letter
+     * @param precision the digits after the point ({@code e}, {@code f}) or significant digits ({@code g})
+     * @param alternate the {@code #} flag of C's printf
+     * @return the text
+     */
     public static String spec(double v, char conv, int precision, boolean alternate) {
         if (!alternate && (conv == 'g' || conv == 'G')) {
             String g = LuaNumberFormat.g(v, precision);

@@ -45,6 +45,11 @@ public final class Functions {
 
     /** A registered function; its flags iterate in {@link #FLAGS}' order. */
     public record Function(String name, String library, LuaValue callback, String description, Set<String> flags) {
+        /**
+         * Whether the function declared the {@code no-writes} flag, so FCALL_RO may run it.
+         *
+         * @return whether it never writes
+         */
         public boolean noWrites() {
             return flags.contains("no-writes");
         }
@@ -55,7 +60,12 @@ public final class Functions {
         this.scripting = scripting;
     }
 
-    /** The function called {@code name}, in any case: Redis compares function names without case. */
+    /**
+     * The function called {@code name}, in any case: Redis compares function names without case.
+     *
+     * @param name the function's name
+     * @return the function, or null
+     */
     public Function function(String name) {
         return functions.get(folded(name));
     }
@@ -70,15 +80,31 @@ public final class Functions {
         return out.toString();
     }
 
+    /**
+     * The loaded libraries, in the order they were loaded.
+     *
+     * @return the libraries
+     */
     public Collection<Library> libraries() {
         return libraries.values();
     }
 
+    /**
+     * How many functions the loaded libraries register.
+     *
+     * @return the number of functions
+     */
     public int functionCount() {
         return functions.size();
     }
 
-    /** FUNCTION LOAD [REPLACE]: compiles and runs the library code; returns the library name. */
+    /**
+     * FUNCTION LOAD [REPLACE]: compiles and runs the library code; returns the library name.
+     *
+     * @param code the library's source, starting with its shebang line
+     * @param replace whether a library of the same name may be replaced
+     * @return the library's name
+     */
     public String load(byte[] code, boolean replace) {
         return load(code, replace, "ERR Library '%s' already exists");
     }
@@ -106,7 +132,12 @@ public final class Functions {
         return name;
     }
 
-    /** FUNCTION DELETE: whether the library existed. */
+    /**
+     * FUNCTION DELETE: whether the library existed.
+     *
+     * @param name the library's name
+     * @return whether it existed
+     */
     public boolean delete(String name) {
         Library l = libraries.remove(name);
         if (l == null) {
@@ -116,6 +147,7 @@ public final class Functions {
         return true;
     }
 
+    /** FUNCTION FLUSH: drops every library and function. */
     public void flush() {
         libraries.clear();
         functions.clear();
@@ -124,6 +156,9 @@ public final class Functions {
     /**
      * FUNCTION RESTORE: loads every library of a dump; FLUSH empties first, APPEND refuses a
      * library that exists, REPLACE replaces it. Nothing changes when any library fails.
+     *
+     * @param codes the libraries' sources, as FUNCTION DUMP wrote them
+     * @param policy {@code FLUSH}, {@code APPEND} or {@code REPLACE}
      */
     public void restore(List<byte[]> codes, String policy) {
         Map<String, Library> savedLibraries = new LinkedHashMap<>(libraries);

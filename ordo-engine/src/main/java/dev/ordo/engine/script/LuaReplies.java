@@ -107,6 +107,11 @@ public final class LuaReplies {
     /**
      * Writes a script's result; {@code resp} is the script's protocol (booleans differ). Error
      * replies go through {@code errors}, which counts those not counted already.
+     *
+     * @param v the script's result
+     * @param out where the reply goes
+     * @param resp the script's protocol, 2 or 3
+     * @param errors counts the error replies
      */
     public static void write(LuaValue v, ReplyWriter out, int resp, Dispatcher errors) {
         write(v, out, resp, 0, errors);

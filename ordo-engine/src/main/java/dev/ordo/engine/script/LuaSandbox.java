@@ -53,6 +53,7 @@ public final class LuaSandbox {
     private final Globals real = new Globals();
     private final Globals env;
 
+    /** A sandbox with Lua's base, table, string, coroutine and math libraries loaded, ready for {@link #define}. */
     public LuaSandbox() {
         real.load(new BaseLib());
         real.load(new PackageLib());
@@ -80,12 +81,21 @@ public final class LuaSandbox {
         real.rawset("_G", env);
     }
 
-    /** The environment scripts run in (the read-only proxy of the globals). */
+    /**
+     * The environment scripts run in (the read-only proxy of the globals).
+     *
+     * @return the environment
+     */
     public LuaTable env() {
         return env;
     }
 
-    /** Defines a global, made read-only if it is a table. Only while building. */
+    /**
+     * Defines a global, made read-only if it is a table. Only while building.
+     *
+     * @param name the global's name
+     * @param value its value
+     */
     public void define(String name, LuaValue value) {
         real.rawset(name, value.istable() ? proxy((LuaTable) value) : value);
     }
@@ -117,22 +127,45 @@ public final class LuaSandbox {
         real.debuglib = hook;
     }
 
-    /** Sets a global from Java (KEYS, ARGV before a run; names as constants, not made again per run). */
+    /**
+     * Sets a global from Java (KEYS, ARGV before a run; names as constants, not made again per run).
+     *
+     * @param name the global's name
+     * @param value its value
+     */
     public void setGlobal(LuaString name, LuaValue value) {
         real.rawset(name, value);
     }
 
-    /** Reads a global from Java, or nil. */
+    /**
+     * Reads a global from Java, or nil.
+     *
+     * @param name the global's name
+     * @return its value
+     */
     public LuaValue global(String name) {
         return real.rawget(name);
     }
 
-    /** Compiles Lua source text into a function running in {@link #env()}. */
+    /**
+     * Compiles Lua source text into a function running in {@link #env()}.
+     *
+     * @param source the Lua source
+     * @param chunkName the name errors give the chunk, e.g. {@code user_script}
+     * @return the compiled function
+     */
     public LuaValue compile(byte[] source, String chunkName) {
         return compile(source, chunkName, env);
     }
 
-    /** Compiles Lua source text into a function running in {@code environment}. */
+    /**
+     * Compiles Lua source text into a function running in {@code environment}.
+     *
+     * @param source the Lua source
+     * @param chunkName the name errors give the chunk, e.g. {@code user_script}
+     * @param environment the globals the function sees
+     * @return the compiled function
+     */
     public LuaValue compile(byte[] source, String chunkName, LuaValue environment) {
         try {
             Prototype p = real.compilePrototype(new ByteArrayInputStream(source), chunkName);

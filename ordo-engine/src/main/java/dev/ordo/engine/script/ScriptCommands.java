@@ -82,6 +82,12 @@ public final class ScriptCommands {
     private ScriptCommands() {
     }
 
+    /**
+     * Registers EVAL, EVALSHA, SCRIPT, FUNCTION, FCALL and their read-only forms in {@code t}, run by {@code scripting}.
+     *
+     * @param t the command table
+     * @param scripting the engine's scripting
+     */
     public static void register(CommandTable t, Scripting scripting) {
         t.register(withScriptFlags(Command.of("eval", c -> eval(c, scripting, false, false)),
                 args -> scripting.flagsOf(args[1])));

@@ -23,12 +23,20 @@ public record ScriptFlags(boolean declared, Set<String> names) {
         return new ScriptFlags(true, Set.copyOf(names));
     }
 
-    /** Whether the script declared it never writes. */
+    /**
+     * Whether the script declared it never writes.
+     *
+     * @return whether it is no-writes
+     */
     public boolean noWrites() {
         return names.contains("no-writes");
     }
 
-    /** Whether the script may run, and write, when memory is over maxmemory (no-writes implies it). */
+    /**
+     * Whether the script may run, and write, when memory is over maxmemory (no-writes implies it).
+     *
+     * @return whether it is allow-oom
+     */
     public boolean allowOom() {
         return noWrites() || names.contains("allow-oom");
     }

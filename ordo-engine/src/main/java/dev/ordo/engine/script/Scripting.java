@@ -101,8 +101,18 @@ public final class Scripting {
      * after such a script, before its reply.
      */
     public interface BusyHandler {
+        /**
+         * Called about every millisecond on the script's thread while the script is busy; serves other clients.
+         *
+         * @param run the busy script
+         */
         void poll(Run run);
 
+        /**
+         * Called once after a busy script ends, before its reply.
+         *
+         * @param run the script that ended
+         */
         void ended(Run run);
     }
 
@@ -141,7 +151,11 @@ public final class Scripting {
             this.caller = caller;
         }
 
-        /** The script's thread: the one it started on, which alone serves other clients while it is busy. */
+        /**
+         * The script's thread: the one it started on, which alone serves other clients while it is busy.
+         *
+         * @return the thread
+         */
         public Thread thread() {
             return thread;
         }
@@ -170,35 +184,66 @@ public final class Scripting {
                     + "script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command." : null;
         }
 
-        /** The client that runs the script. */
+        /**
+         * The client that runs the script.
+         *
+         * @return the caller's session
+         */
         public Session caller() {
             return caller;
         }
 
-        /** Milliseconds since the script started. */
+        /**
+         * Milliseconds since the script started.
+         *
+         * @return the milliseconds
+         */
         public long elapsedMillis() {
             return (System.nanoTime() - startNanos) / 1_000_000;
         }
 
+        /**
+         * Whether this is a function (FCALL) rather than a script (EVAL).
+         *
+         * @return whether it is a function
+         */
         public boolean isFunction() {
             return isFunction;
         }
 
-        /** The script's or function's name (SHA1 for EVAL). */
+        /**
+         * The script's or function's name (SHA1 for EVAL).
+         *
+         * @return the name
+         */
         public String name() {
             return name;
         }
 
-        /** The command that started it (FUNCTION STATS). */
+        /**
+         * The command that started it (FUNCTION STATS).
+         *
+         * @return the command and its arguments
+         */
         public byte[][] command() {
             return command;
         }
 
+        /**
+         * Whether the script has written yet: once it has, SCRIPT KILL can no longer stop it.
+         *
+         * @return whether it wrote
+         */
         public boolean wrote() {
             return wrote;
         }
     }
 
+    /**
+     * Scripting for the engine behind {@code context}, with the JVM's heap guard.
+     *
+     * @param context the engine's hooks the scripts' calls go through
+     */
     public Scripting(CallContext context) {
         this(context, HeapGuard.SYSTEM);
     }
@@ -225,17 +270,29 @@ public final class Scripting {
         return sandbox;
     }
 
-    /** The function libraries (FUNCTION, FCALL). */
+    /**
+     * The function libraries (FUNCTION, FCALL).
+     *
+     * @return the libraries
+     */
     public Functions functions() {
         return functions;
     }
 
-    /** Installs the transport's handler of other clients during a busy script (null: none). */
+    /**
+     * Installs the transport's handler of other clients during a busy script (null: none).
+     *
+     * @param handler the handler, or null
+     */
     public void setBusyHandler(BusyHandler handler) {
         this.busyHandler = handler;
     }
 
-    /** The running script, or null. Any thread. */
+    /**
+     * The running script, or null. Any thread.
+     *
+     * @return the running script, or null
+     */
     public Run running() {
         return running;
     }
@@ -243,6 +300,9 @@ public final class Scripting {
     /**
      * SCRIPT KILL / FUNCTION KILL from any thread: the error text to answer, or null when the
      * kill was requested (OK).
+     *
+     * @param function true for FUNCTION KILL, false for SCRIPT KILL
+     * @return the error text, or null
      */
     public String kill(boolean function) {
         Run r = running;
@@ -276,7 +336,12 @@ public final class Scripting {
 
     // ---- script cache ----
 
-    /** Compiles and caches {@code body}; returns its SHA1. Throws the compile error reply. */
+    /**
+     * Compiles and caches {@code body}; returns its SHA1. Throws the compile error reply.
+     *
+     * @param body the script's source
+     * @return the cached script
+     */
     public Script load(byte[] body) {
         String sha = sha1hex(body);
         Script s = cache.get(sha);
@@ -322,6 +387,9 @@ public final class Scripting {
     /**
      * The flags of an EVAL script, cached or not, without compiling it: what Redis reads to decide
      * a call's command flags before running it. A shebang line that does not parse counts as none.
+     *
+     * @param body the script's source
+     * @return its flags
      */
     public ScriptFlags flagsOf(byte[] body) {
         Script cached = cache.get(sha1hex(body));
@@ -366,23 +434,37 @@ public final class Scripting {
         return flags;
     }
 
-    /** The cached script with this SHA1 (any case), or null. */
+    /**
+     * The cached script with this SHA1 (any case), or null.
+     *
+     * @param sha the SHA1, in hex
+     * @return the script, or null
+     */
     public Script cached(String sha) {
         Script s = cache.get(sha);
         return s != null ? s : cache.get(sha.toLowerCase(java.util.Locale.ROOT));
     }
 
+    /** SCRIPT FLUSH: empties the script cache. */
     public void flush() {
         cache.clear();
         cacheBytes = 0;
     }
 
-    /** The bytes the script cache holds: each cached script's body, kept as scripts are cached and flushed. */
+    /**
+     * The bytes the script cache holds: each cached script's body, kept as scripts are cached and flushed.
+     *
+     * @return the bytes
+     */
     public long memoryUsage() {
         return cacheBytes;
     }
 
-    /** Number of scripts in the cache (INFO's number_of_cached_scripts). */
+    /**
+     * Number of scripts in the cache (INFO's number_of_cached_scripts).
+     *
+     * @return the number of scripts
+     */
     public int cachedScripts() {
         return cache.size();
     }
@@ -397,6 +479,14 @@ public final class Scripting {
     /**
      * Runs {@code function} for {@code c} with the given KEYS and ARGV (or, for FCALL, as a
      * function of (keys, args)), writing the result or the error to {@code c.reply()}.
+     *
+     * @param c the call running the script, which takes the reply
+     * @param name the script's SHA1 or the function's name
+     * @param function the compiled script or the function's callback
+     * @param keys KEYS
+     * @param args ARGV
+     * @param readOnly whether the call may not write (EVAL_RO, FCALL_RO, a no-writes script)
+     * @param isFunction whether this is FCALL rather than EVAL
      */
     public void run(Call c, String name, LuaValue function, byte[][] keys, byte[][] args, boolean readOnly, boolean isFunction) {
         run(c, name, function, keys, args, readOnly, isFunction, ScriptFlags.COMPAT);
@@ -1034,6 +1124,12 @@ public final class Scripting {
         }
     }
 
+    /**
+     * The SHA1 of {@code body} in lowercase hex, as EVALSHA names a script.
+     *
+     * @param body the script's source
+     * @return 40 hex digits
+     */
     public static String sha1hex(byte[] body) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(body));

@@ -16,21 +16,39 @@ import dev.ordo.engine.memory.MemorySized;
  * each other or on the keyspace that stores them.
  */
 public interface Value extends MemorySized {
-    /** The type TYPE reports. */
+    /**
+     * The type TYPE reports.
+     *
+     * @return the type
+     */
     KeyType type();
 
-    /** The encoding OBJECT ENCODING reports, in Redis's words ("listpack", "skiplist", "int", ...). */
+    /**
+     * The encoding OBJECT ENCODING reports, in Redis's words ("listpack", "skiplist", "int", ...).
+     *
+     * @return the encoding's name
+     */
     String encodingName();
 
-    /** A deep copy that shares nothing mutable with this value and reports the same encoding (COPY). */
+    /**
+     * A deep copy that shares nothing mutable with this value and reports the same encoding (COPY).
+     *
+     * @return the copy
+     */
     Value copy();
 
     /**
      * Roughly how much work saving or copying this value is, in elements (at least 1): the
      * snapshot paces itself by it.
+     *
+     * @return the weight, at least 1
      */
     long weight();
 
-    /** Feeds the content to {@code digest} as Redis's DEBUG DIGEST reads this type. */
+    /**
+     * Feeds the content to {@code digest} as Redis's DEBUG DIGEST reads this type.
+     *
+     * @param digest receives the content
+     */
     void digest(ValueDigest digest);
 }

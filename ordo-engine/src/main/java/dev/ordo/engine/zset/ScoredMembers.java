@@ -22,12 +22,27 @@ public interface ScoredMembers {
         }
     };
 
-    /** The number of members. */
+    /**
+     * The number of members.
+     *
+     * @return the number of members
+     */
     int size();
 
-    /** Visits every member once, in any order. */
+    /**
+     * Visits every member once, in any order.
+     *
+     * @param visitor called once per member
+     */
     void forEachEntry(EntryVisitor visitor);
 
-    /** Returns the score of {@code m[off, off+len)}, or NaN when it is not a member. */
+    /**
+     * Returns the score of {@code m[off, off+len)}, or NaN when it is not a member.
+     *
+     * @param m the buffer holding the member
+     * @param off where it starts
+     * @param len its length
+     * @return the score, or NaN
+     */
     double score(byte[] m, int off, int len);
 }

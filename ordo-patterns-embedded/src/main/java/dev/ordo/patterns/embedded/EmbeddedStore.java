@@ -31,7 +31,12 @@ public final class EmbeddedStore implements Store {
     private final Engine engine;
     private final EmbeddedClient client;
 
-    /** A store on a new client session of {@code engine} (for instance {@code Ordo.embedded().engine()}). */
+    /**
+     * A store on a new client session of {@code engine} (for instance {@code Ordo.embedded().engine()}).
+     *
+     * @param engine the in-process engine the store's commands run on
+     * @return a store holding its own client session of {@code engine}
+     */
     public static EmbeddedStore on(Engine engine) {
         return new EmbeddedStore(engine);
     }

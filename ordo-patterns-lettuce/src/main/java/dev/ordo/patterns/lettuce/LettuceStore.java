@@ -75,7 +75,12 @@ public final class LettuceStore implements Store {
      * {@code default} for a server with only {@code requirepass}.
      */
     public record Credentials(String username, String password) {
-        /** Refuses a missing user name or password. */
+        /**
+         * Refuses a missing user name or password.
+         *
+         * @param username the ACL user to authenticate as ({@code default} with only {@code requirepass})
+         * @param password that user's password
+         */
         public Credentials {
             java.util.Objects.requireNonNull(username, "username");
             java.util.Objects.requireNonNull(password, "password");
@@ -94,19 +99,36 @@ public final class LettuceStore implements Store {
      * certificate and its unencrypted key ({@code --cert}, {@code --key}; both null for none).
      */
     public record Tls(Path caCertFile, Path certFile, Path keyFile) {
-        /** Refuses a client certificate without its key, or a key without its certificate. */
+        /**
+         * Refuses a client certificate without its key, or a key without its certificate.
+         *
+         * @param caCertFile PEM file of the authority to trust, or null for the JVM's
+         * @param certFile PEM client certificate to present, or null for none
+         * @param keyFile unencrypted PEM key of {@code certFile}, or null for none
+         */
         public Tls {
             if ((certFile == null) != (keyFile == null)) {
                 throw new IllegalArgumentException("a client certificate needs its key, and a key its certificate");
             }
         }
 
-        /** Trusts the authority in {@code caCertFile}; presents no client certificate. */
+        /**
+         * Trusts the authority in {@code caCertFile}; presents no client certificate.
+         *
+         * @param caCertFile PEM file of the authority to trust, or null for the JVM's
+         * @return settings with no client certificate
+         */
         public static Tls trusting(Path caCertFile) {
             return new Tls(caCertFile, null, null);
         }
 
-        /** These settings, presenting the client certificate {@code certFile} with its key. */
+        /**
+         * These settings, presenting the client certificate {@code certFile} with its key.
+         *
+         * @param certFile PEM client certificate to present
+         * @param keyFile its unencrypted PEM key
+         * @return new settings with the same authority and this client certificate
+         */
         public Tls withClientCertificate(Path certFile, Path keyFile) {
             return new Tls(caCertFile, certFile, keyFile);
         }
@@ -127,19 +149,34 @@ public final class LettuceStore implements Store {
      * Connects to one server, e.g. {@code redis://127.0.0.1:6379}, {@code rediss://host:6380}
      * (TLS, trusting the JVM's authorities), or as an ACL user with
      * {@code redis://user:password@127.0.0.1:6379}.
+     *
+     * @param uri the server's {@code redis://} or {@code rediss://} URI
+     * @return a store owning its connection; close it to disconnect
      */
     public static LettuceStore connect(String uri) {
         return connect(RedisURI.create(uri), null);
     }
 
-    /** Connects to one server as {@code credentials}, which take the place of any user and password in {@code uri}. */
+    /**
+     * Connects to one server as {@code credentials}, which take the place of any user and password in {@code uri}.
+     *
+     * @param uri the server's {@code redis://} or {@code rediss://} URI
+     * @param credentials the ACL user and password to authenticate as
+     * @return a store owning its connection; close it to disconnect
+     */
     public static LettuceStore connect(String uri, Credentials credentials) {
         RedisURI redisUri = RedisURI.create(uri);
         redisUri.setAuthentication(credentials.username(), credentials.password());
         return connect(redisUri, null);
     }
 
-    /** Connects to one server over {@code rediss://} with {@code tls}'s authority and client certificate. */
+    /**
+     * Connects to one server over {@code rediss://} with {@code tls}'s authority and client certificate.
+     *
+     * @param uri the server's {@code rediss://} URI
+     * @param tls the authority to trust and the client certificate to present
+     * @return a store owning its connection; close it to disconnect
+     */
     public static LettuceStore connect(String uri, Tls tls) {
         return connect(RedisURI.create(uri), tls);
     }
@@ -160,7 +197,12 @@ public final class LettuceStore implements Store {
         }
     }
 
-    /** Connects to a Redis Cluster through any of its nodes; MOVED replies are followed, and the slot map is re-read every 30 s. */
+    /**
+     * Connects to a Redis Cluster through any of its nodes; MOVED replies are followed, and the slot map is re-read every 30 s.
+     *
+     * @param seedUris URIs of the nodes to learn the cluster's layout from; one reachable is enough
+     * @return a store owning its cluster connection; close it to disconnect
+     */
     public static LettuceStore connectCluster(String... seedUris) {
         RedisClusterClient client = RedisClusterClient.create(Stream.of(seedUris).map(RedisURI::create).toList());
         try {

@@ -25,7 +25,13 @@ public final class CachedTop {
 
     private final LoadingCache<Boolean, Snapshot> cache;
 
-    /** Caches {@code source} (typically {@code () -> board.top(100)}) for at most {@code maxAge}. */
+    /**
+     * Caches {@code source} (typically {@code () -> board.top(100)}) for at most {@code maxAge}.
+     *
+     * @param source reads the entries to cache, e.g. from the board
+     * @param maxAge how old a cached read may be before it is read again
+     * @return the cache, empty until first read
+     */
     public static CachedTop of(Supplier<List<Entry>> source, Duration maxAge) {
         return new CachedTop(source, maxAge, Ticker.systemTicker(), ForkJoinPool.commonPool());
     }
@@ -62,7 +68,11 @@ public final class CachedTop {
                 });
     }
 
-    /** The top entries, read at most {@code maxAge} ago. */
+    /**
+     * The top entries, read at most {@code maxAge} ago.
+     *
+     * @return the entries as {@code source} last gave them
+     */
     public List<Entry> get() {
         return cache.get(Boolean.TRUE).entries();
     }

@@ -11,7 +11,14 @@ import java.util.Map;
  * @param metadata the member's metadata when the board returns it, else empty
  */
 public record Entry(String member, double score, long rank, Map<String, String> metadata) {
-    /** Copies {@code metadata}, so an entry never changes. */
+    /**
+     * Copies {@code metadata}, so an entry never changes.
+     *
+     * @param member the member
+     * @param score its score
+     * @param rank its 1-based rank under the board's tie rule
+     * @param metadata the member's metadata when the board returns it, else empty; copied
+     */
     public Entry {
         metadata = Map.copyOf(metadata);
     }

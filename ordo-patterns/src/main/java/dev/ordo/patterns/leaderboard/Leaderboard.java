@@ -58,18 +58,33 @@ public final class Leaderboard implements Board {
         this.scriptKeys = List.copyOf(scriptKeys(metaKey, List.of(keys)));
     }
 
-    /** The board called {@code name} (its sorted set is {@code {name}}, or {@code name} if it has a hash tag). */
+    /**
+     * The board called {@code name} (its sorted set is {@code {name}}, or {@code name} if it has a hash tag).
+     *
+     * @param store where the board lives
+     * @param name the board's name, also its hash tag unless it holds one
+     * @param options how the board sorts and ranks; keep them the same for the life of its keys
+     * @return the board
+     */
     public static Leaderboard create(Store store, String name, BoardOptions options) {
         String key = BoardKeys.tagged(name);
         return new Leaderboard(store, BoardKeys.of(key), key + ":meta", options, true, 0);
     }
 
-    /** The sorted set holding this board. */
+    /**
+     * The sorted set holding this board.
+     *
+     * @return the sorted set's key
+     */
     public String key() {
         return keys.scores();
     }
 
-    /** How this board sorts and ranks. */
+    /**
+     * How this board sorts and ranks.
+     *
+     * @return the board's options
+     */
     public BoardOptions options() {
         return options;
     }
@@ -90,6 +105,10 @@ public final class Leaderboard implements Board {
      * Adds {@code points} (finite, may be negative) and returns only the new score: one ZINCRBY
      * where the board keeps nothing beside its sorted set (member-order and competition boards
      * without expiry), else the same script as {@link #addPoints}.
+     *
+     * @param member the member whose score changes
+     * @param points the points to add, finite; negative to take some away
+     * @return the member's new score
      */
     public double incrementScore(String member, double points) {
         if ((options.tieRule() == TieRule.MEMBER_ORDER || options.tieRule() == TieRule.COMPETITION) && expireAtMillis == 0) {
@@ -107,7 +126,13 @@ public final class Leaderboard implements Board {
         return writeOne("set", member, score);
     }
 
-    /** {@link #setScore}, without blocking. */
+    /**
+     * {@link #setScore}, without blocking.
+     *
+     * @param member the member whose score is set
+     * @param score the new score
+     * @return a stage completing with where the member stands afterwards
+     */
     public CompletionStage<Placement> setScoreAsync(String member, double score) {
         return writeOneAsync("set", member, score);
     }
@@ -118,7 +143,13 @@ public final class Leaderboard implements Board {
         return writeOne("best", member, score);
     }
 
-    /** {@link #keepBest}, without blocking. */
+    /**
+     * {@link #keepBest}, without blocking.
+     *
+     * @param member the member whose score may improve
+     * @param score the score just achieved
+     * @return a stage completing with where the member stands afterwards
+     */
     public CompletionStage<Placement> keepBestAsync(String member, double score) {
         return writeOneAsync("best", member, score);
     }
@@ -184,12 +215,22 @@ public final class Leaderboard implements Board {
         return reply.isNil() ? OptionalLong.empty() : OptionalLong.of(reply.asLong() + 1);
     }
 
-    /** The member's score and rank, read together; empty when it is not on the board. */
+    /**
+     * The member's score and rank, read together; empty when it is not on the board.
+     *
+     * @param member the member to look up
+     * @return its score and rank, or empty
+     */
     public Optional<Placement> placement(String member) {
         return placement(member, eval(BoardScripts.PLACEMENT, member(member)));
     }
 
-    /** {@link #placement}, without blocking. */
+    /**
+     * {@link #placement}, without blocking.
+     *
+     * @param member the member to look up
+     * @return a stage completing with its score and rank, or empty
+     */
     public CompletionStage<Optional<Placement>> placementAsync(String member) {
         return store.evalAsync(BoardScripts.PLACEMENT, scriptKeys, scriptArgs(member(member))).thenApply(r -> placement(member, r));
     }
@@ -213,7 +254,13 @@ public final class Leaderboard implements Board {
         return rangeAsync(0, n);
     }
 
-    /** Page {@code page} (1-based) of {@code size} entries. */
+    /**
+     * Page {@code page} (1-based) of {@code size} entries.
+     *
+     * @param page which page, from 1
+     * @param size how many entries a page holds (0 to {@link #MAX_WINDOW})
+     * @return the page's entries in rank order
+     */
     public List<Entry> page(int page, int size) {
         if (page < 1) {
             throw new IllegalArgumentException("page must be 1 or more, got " + page);
@@ -244,7 +291,11 @@ public final class Leaderboard implements Board {
         return store.call(StoreCommand.of("ZCARD").key(keys.scores())).asLong();
     }
 
-    /** {@link #count}, without blocking. */
+    /**
+     * {@link #count}, without blocking.
+     *
+     * @return a stage completing with the number of members
+     */
     public CompletionStage<Long> countAsync() {
         return store.callAsync(StoreCommand.of("ZCARD").key(keys.scores())).thenApply(r -> r.asLong());
     }
@@ -252,6 +303,9 @@ public final class Leaderboard implements Board {
     /**
      * The member's percentile rank: the share of the board it beats, counting members level with
      * it as half, as {@code 100 * (behind + level / 2) / count}. Empty when it is not on the board.
+     *
+     * @param member the member to look up
+     * @return its percentile, 0 to 100, or empty
      */
     public OptionalDouble percentile(String member) {
         List<Reply> r = eval(BoardScripts.STANDING, member(member)).asList();
@@ -261,12 +315,22 @@ public final class Leaderboard implements Board {
         return OptionalDouble.of(100.0 * (r.get(0).asLong() + r.get(1).asLong() / 2.0) / r.get(2).asLong());
     }
 
-    /** Stores the member's metadata (display name, avatar URL, any small map), replacing what was there. */
+    /**
+     * Stores the member's metadata (display name, avatar URL, any small map), replacing what was there.
+     *
+     * @param member the member the metadata describes
+     * @param metadata its fields, e.g. a display name, replacing any stored
+     */
     public void setMetadata(String member, Map<String, String> metadata) {
         store.call(StoreCommand.of("HSET").key(metaKey).arg(member(member)).arg(Metadata.encode(metadata)));
     }
 
-    /** The member's metadata, empty when none is stored. */
+    /**
+     * The member's metadata, empty when none is stored.
+     *
+     * @param member the member to look up
+     * @return its metadata, or an empty map
+     */
     public Map<String, String> metadata(String member) {
         return Metadata.decode(store.call(StoreCommand.of("HGET").key(metaKey).arg(member(member))));
     }

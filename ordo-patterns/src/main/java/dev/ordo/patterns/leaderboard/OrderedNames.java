@@ -30,7 +30,12 @@ public final class OrderedNames {
     private OrderedNames() {
     }
 
-    /** {@value #WIDTH} hex digits of {@code v} with its sign bit flipped: byte order equals signed numeric order. */
+    /**
+     * {@value #WIDTH} hex digits of {@code v} with its sign bit flipped: byte order equals signed numeric order.
+     *
+     * @param v the number to encode
+     * @return its {@value #WIDTH}-digit encoding
+     */
     public static String encodeLong(long v) {
         long u = v ^ Long.MIN_VALUE;
         char[] out = new char[WIDTH];
@@ -41,7 +46,12 @@ public final class OrderedNames {
         return new String(out);
     }
 
-    /** Inverse of {@link #encodeLong}; IllegalArgumentException unless {@value #WIDTH} lowercase hex digits. */
+    /**
+     * Inverse of {@link #encodeLong}; IllegalArgumentException unless {@value #WIDTH} lowercase hex digits.
+     *
+     * @param s an encoding from {@link #encodeLong}
+     * @return the number encoded
+     */
     public static long decodeLong(String s) {
         Objects.requireNonNull(s, "s");
         if (s.length() != WIDTH) {
@@ -65,17 +75,33 @@ public final class OrderedNames {
         return u ^ Long.MIN_VALUE;
     }
 
-    /** Like {@link #encodeLong} but byte order is the reverse numeric order (encodes {@code ~v}). */
+    /**
+     * Like {@link #encodeLong} but byte order is the reverse numeric order (encodes {@code ~v}).
+     *
+     * @param v the number to encode
+     * @return its {@value #WIDTH}-digit encoding, sorting largest first
+     */
     public static String encodeLongDescending(long v) {
         return encodeLong(~v);
     }
 
-    /** Inverse of {@link #encodeLongDescending}. */
+    /**
+     * Inverse of {@link #encodeLongDescending}.
+     *
+     * @param s an encoding from {@link #encodeLongDescending}
+     * @return the number encoded
+     */
     public static long decodeLongDescending(String s) {
         return ~decodeLong(s);
     }
 
-    /** {@code fields[0] - fields[1] - ... - id}; each field must come from one of the encoders above. */
+    /**
+     * {@code fields[0] - fields[1] - ... - id}; each field must come from one of the encoders above.
+     *
+     * @param id the member's own id, last in the name
+     * @param encodedFields the fields to sort by, most significant first
+     * @return the member name, sorting by the fields in order
+     */
     public static String join(String id, String... encodedFields) {
         Objects.requireNonNull(id, "id");
         StringBuilder name = new StringBuilder(encodedFields.length * (WIDTH + 1) + id.length());
@@ -86,13 +112,26 @@ public final class OrderedNames {
         return name.append(id).toString();
     }
 
-    /** The id of a name that {@link #join} built with {@code fieldCount} fields. */
+    /**
+     * The id of a name that {@link #join} built with {@code fieldCount} fields.
+     *
+     * @param name a name from {@link #join}
+     * @param fieldCount how many fields it was built with
+     * @return the id after the fields
+     */
     public static String idOf(String name, int fieldCount) {
         checkLayout(name, fieldCount);
         return name.substring(fieldCount * (WIDTH + 1));
     }
 
-    /** The encoded field at {@code index} (0 = most significant) of a name built with {@code fieldCount} fields. */
+    /**
+     * The encoded field at {@code index} (0 = most significant) of a name built with {@code fieldCount} fields.
+     *
+     * @param name a name from {@link #join}
+     * @param fieldCount how many fields it was built with
+     * @param index which field, from 0
+     * @return that field, still encoded
+     */
     public static String fieldOf(String name, int fieldCount, int index) {
         checkLayout(name, fieldCount);
         if (index < 0 || index >= fieldCount) {

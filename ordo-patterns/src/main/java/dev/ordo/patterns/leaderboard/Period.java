@@ -30,22 +30,40 @@ public final class Period {
         this.anchor = anchor;
     }
 
-    /** Calendar days. */
+    /**
+     * Calendar days.
+     *
+     * @return the daily period
+     */
     public static Period daily() {
         return new Period(Kind.DAY, null, null);
     }
 
-    /** ISO weeks, starting on Monday. */
+    /**
+     * ISO weeks, starting on Monday.
+     *
+     * @return the weekly period
+     */
     public static Period weekly() {
         return new Period(Kind.WEEK, null, null);
     }
 
-    /** Calendar months. */
+    /**
+     * Calendar months.
+     *
+     * @return the monthly period
+     */
     public static Period monthly() {
         return new Period(Kind.MONTH, null, null);
     }
 
-    /** Periods of {@code length} (at least one second), the first starting at {@code anchor}; time zones do not apply. */
+    /**
+     * Periods of {@code length} (at least one second), the first starting at {@code anchor}; time zones do not apply.
+     *
+     * @param length how long each period lasts, at least one second
+     * @param anchor when the first period starts
+     * @return the fixed-length period
+     */
     public static Period every(Duration length, Instant anchor) {
         if (length.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("a period lasts at least one second, got " + length);
@@ -53,7 +71,13 @@ public final class Period {
         return new Period(Kind.FIXED, length, Objects.requireNonNull(anchor, "anchor"));
     }
 
-    /** The name of the period holding {@code at}. */
+    /**
+     * The name of the period holding {@code at}.
+     *
+     * @param at an instant in the period
+     * @param zone the zone calendar periods follow
+     * @return the period's name, e.g. {@code day:2026-12-03}, part of its board's key
+     */
     public String id(Instant at, ZoneId zone) {
         LocalDate day = at.atZone(zone).toLocalDate();
         return switch (kind) {
@@ -64,7 +88,13 @@ public final class Period {
         };
     }
 
-    /** The first instant after the period holding {@code at}. */
+    /**
+     * The first instant after the period holding {@code at}.
+     *
+     * @param at an instant in the period
+     * @param zone the zone calendar periods follow
+     * @return when the next period starts
+     */
     public Instant end(Instant at, ZoneId zone) {
         LocalDate day = at.atZone(zone).toLocalDate();
         return switch (kind) {

@@ -53,22 +53,46 @@ public final class PeriodicLeaderboard implements Board {
         }
     }
 
-    /** Starts a family called {@code name} on {@code store}. */
+    /**
+     * Starts a family called {@code name} on {@code store}.
+     *
+     * @param store where the family's boards live
+     * @param name the family's name, prefixing its boards' keys
+     * @return a builder to declare the periods on
+     */
     public static Builder builder(Store store, String name) {
         return new Builder(store, name);
     }
 
-    /** Adds points on every current board; returns the placements, periods in declaration order, then all-time. */
+    /**
+     * Adds points on every current board; returns the placements, periods in declaration order, then all-time.
+     *
+     * @param member the member whose score changes
+     * @param points the points to add, finite; negative to take some away
+     * @return one placement per board
+     */
     public List<Placement> addPointsAll(String member, double points) {
         return write("add", member, points);
     }
 
-    /** Sets the score on every current board; returns the placements, periods in declaration order, then all-time. */
+    /**
+     * Sets the score on every current board; returns the placements, periods in declaration order, then all-time.
+     *
+     * @param member the member whose score is set
+     * @param score the new score
+     * @return one placement per board
+     */
     public List<Placement> setScoreAll(String member, double score) {
         return write("set", member, score);
     }
 
-    /** Keeps the better score on every current board; returns the placements, periods in declaration order, then all-time. */
+    /**
+     * Keeps the better score on every current board; returns the placements, periods in declaration order, then all-time.
+     *
+     * @param member the member whose score may improve
+     * @param score the score just achieved
+     * @return one placement per board
+     */
     public List<Placement> keepBestAll(String member, double score) {
         return write("best", member, score);
     }
@@ -79,7 +103,13 @@ public final class PeriodicLeaderboard implements Board {
         return addPointsAll(member, points).get(0);
     }
 
-    /** {@link #addPointsAll}, without blocking. */
+    /**
+     * {@link #addPointsAll}, without blocking.
+     *
+     * @param member the member whose score changes
+     * @param points the points to add, finite; negative to take some away
+     * @return a stage completing with one placement per board
+     */
     public CompletionStage<List<Placement>> addPointsAllAsync(String member, double points) {
         Instant now = clock.instant();
         return Leaderboard.writeAsync(store, metaKey(), currentBoards(now), expireAt(now), options, "add", member, points);
@@ -103,7 +133,11 @@ public final class PeriodicLeaderboard implements Board {
         return keepBestAll(member, score).get(0);
     }
 
-    /** The primary board as it is now: the first period's current board, or the all-time board. */
+    /**
+     * The primary board as it is now: the first period's current board, or the all-time board.
+     *
+     * @return the board reads go to by default
+     */
     public Leaderboard primary() {
         return periods.isEmpty() ? allTime() : current(periods.get(0));
     }
@@ -156,7 +190,12 @@ public final class PeriodicLeaderboard implements Board {
         return primary().topAsync(n);
     }
 
-    /** The board of the current {@code period}. */
+    /**
+     * The board of the current {@code period}.
+     *
+     * @param period one of the family's periods
+     * @return its board for now
+     */
     public Leaderboard current(Period period) {
         return at(period, clock.instant());
     }
@@ -164,12 +203,20 @@ public final class PeriodicLeaderboard implements Board {
     /**
      * The board of the {@code period} that held {@code at} (empty once its retention has passed).
      * Writes through it keep the family's expiry; its {@code remove} keeps the family's metadata.
+     *
+     * @param period one of the family's periods
+     * @param at an instant in the period wanted, e.g. last week
+     * @return that period's board
      */
     public Leaderboard at(Period period, Instant at) {
         return board(periodKey(period, at), period.end(at, zone).plus(retention).toEpochMilli());
     }
 
-    /** The all-time board. */
+    /**
+     * The all-time board.
+     *
+     * @return the board that never rolls over
+     */
     public Leaderboard allTime() {
         if (!allTime) {
             throw new IllegalStateException("this family keeps no all-time board");
@@ -183,7 +230,12 @@ public final class PeriodicLeaderboard implements Board {
         return Leaderboard.remove(store, metaKey(), currentBoards(clock.instant()), options, member, true);
     }
 
-    /** Stores the member's metadata, shared by every board of the family. */
+    /**
+     * Stores the member's metadata, shared by every board of the family.
+     *
+     * @param member the member the metadata describes
+     * @param metadata its fields, e.g. a display name
+     */
     public void setMetadata(String member, java.util.Map<String, String> metadata) {
         board(allTimeKey(), 0).setMetadata(member, metadata);
     }
@@ -249,7 +301,12 @@ public final class PeriodicLeaderboard implements Board {
             this.name = Objects.requireNonNull(name, "name");
         }
 
-        /** Keeps a board per {@code period}; a period already declared is refused (it would be written twice). */
+        /**
+         * Keeps a board per {@code period}; a period already declared is refused (it would be written twice).
+         *
+         * @param period the period to keep boards for
+         * @return this builder
+         */
         public Builder period(Period period) {
             if (periods.contains(Objects.requireNonNull(period, "period"))) {
                 throw new IllegalArgumentException("period " + period + " is already part of this family");
@@ -258,19 +315,33 @@ public final class PeriodicLeaderboard implements Board {
             return this;
         }
 
-        /** Also keeps an all-time board, updated with the period boards. */
+        /**
+         * Also keeps an all-time board, updated with the period boards.
+         *
+         * @return this builder
+         */
         public Builder allTime() {
             allTime = true;
             return this;
         }
 
-        /** The zone calendar periods follow (UTC by default). */
+        /**
+         * The zone calendar periods follow (UTC by default).
+         *
+         * @param zone the zone days, weeks and months begin and end in
+         * @return this builder
+         */
         public Builder zone(ZoneId zone) {
             this.zone = Objects.requireNonNull(zone, "zone");
             return this;
         }
 
-        /** How long a period's board stays readable after the period ends (7 days by default). */
+        /**
+         * How long a period's board stays readable after the period ends (7 days by default).
+         *
+         * @param retention how long an ended period's board stays readable
+         * @return this builder
+         */
         public Builder retention(Duration retention) {
             if (retention.isNegative()) {
                 throw new IllegalArgumentException("retention cannot be negative");
@@ -279,19 +350,33 @@ public final class PeriodicLeaderboard implements Board {
             return this;
         }
 
-        /** Sort order, tie rule and metadata for every board of the family. */
+        /**
+         * Sort order, tie rule and metadata for every board of the family.
+         *
+         * @param options the options every board shares
+         * @return this builder
+         */
         public Builder options(BoardOptions options) {
             this.options = Objects.requireNonNull(options, "options");
             return this;
         }
 
-        /** The clock that decides the current period (the system clock by default). */
+        /**
+         * The clock that decides the current period (the system clock by default).
+         *
+         * @param clock the clock deciding which period is current
+         * @return this builder
+         */
         public Builder clock(InstantSource clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
-        /** The family as configured; refuses one with neither a period nor the all-time board. */
+        /**
+         * The family as configured; refuses one with neither a period nor the all-time board.
+         *
+         * @return the family
+         */
         public PeriodicLeaderboard build() {
             return new PeriodicLeaderboard(this);
         }

@@ -54,7 +54,14 @@ public final class ScoreCodec {
      * {@code [shift, shift + bits)} of the packed score.
      */
     public record Dimension(String name, int bits, Direction direction, int shift) {
-        /** Validates what any layout needs: a non-empty name, 1..52 bits, all below bit 53. */
+        /**
+         * Validates what any layout needs: a non-empty name, 1..52 bits, all below bit 53.
+         *
+         * @param name the dimension's name, unique in its layout
+         * @param bits its width, 1 to {@link #MAX_DIMENSION_BITS}
+         * @param direction whether higher or lower values rank first
+         * @param shift the position of its lowest bit in the packed score
+         */
         public Dimension {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(direction, "direction");
@@ -71,22 +78,39 @@ public final class ScoreCodec {
             }
         }
 
-        /** The largest value this dimension accepts: {@code 2^bits - 1}. */
+        /**
+         * The largest value this dimension accepts: {@code 2^bits - 1}.
+         *
+         * @return the largest value
+         */
         public long maxValue() {
             return (1L << bits) - 1;
         }
 
-        /** {@code 2^shift} as a double (exact): the weight of this dimension's lowest bit. */
+        /**
+         * {@code 2^shift} as a double (exact): the weight of this dimension's lowest bit.
+         *
+         * @return the weight of the lowest bit
+         */
         public double multiplier() {
             return (double) (1L << shift);
         }
 
-        /** {@code 2^bits} as a double (exact): the modulus that isolates this field. */
+        /**
+         * {@code 2^bits} as a double (exact): the modulus that isolates this field.
+         *
+         * @return the field's modulus
+         */
         public double modulus() {
             return (double) (1L << bits);
         }
 
-        /** The field's bits for {@code value}; its own inverse, so it also maps bits back to a value. */
+        /**
+         * The field's bits for {@code value}; its own inverse, so it also maps bits back to a value.
+         *
+         * @param value a value in the dimension's range, or bits read back
+         * @return the bits stored, or the value they hold
+         */
         public long stored(long value) {
             checkRange(value);
             return direction == Direction.HIGHER_RANKS_FIRST ? value : maxValue() - value;
@@ -118,27 +142,49 @@ public final class ScoreCodec {
         this.limit = (double) (1L << total);
     }
 
-    /** A builder with no dimensions yet. */
+    /**
+     * A builder with no dimensions yet.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The sum of all widths, at most 53. */
+    /**
+     * The sum of all widths, at most 53.
+     *
+     * @return the packed width in bits
+     */
     public int totalBits() {
         return totalBits;
     }
 
-    /** The dimensions, most significant first (immutable). */
+    /**
+     * The dimensions, most significant first (immutable).
+     *
+     * @return the dimensions
+     */
     public List<Dimension> dimensions() {
         return dimensions;
     }
 
-    /** The dimension called {@code name}; IllegalArgumentException if there is none. */
+    /**
+     * The dimension called {@code name}; IllegalArgumentException if there is none.
+     *
+     * @param name the dimension's name
+     * @return that dimension
+     */
     public Dimension dimension(String name) {
         return dimensions.get(indexOf(name));
     }
 
-    /** Packs {@code values}, one per dimension in declaration order, into an exact score below 2^53. */
+    /**
+     * Packs {@code values}, one per dimension in declaration order, into an exact score below 2^53.
+     *
+     * @param values one value per dimension, each within its range
+     * @return the packed score
+     */
     public double encode(long... values) {
         Objects.requireNonNull(values, "values");
         if (values.length != dimensions.size()) {
@@ -153,7 +199,12 @@ public final class ScoreCodec {
         return (double) packed;
     }
 
-    /** Packs the value of every dimension, by name; a missing or unknown name is rejected. */
+    /**
+     * Packs the value of every dimension, by name; a missing or unknown name is rejected.
+     *
+     * @param values each dimension's value, by its name
+     * @return the packed score
+     */
     public double encode(Map<String, Long> values) {
         Objects.requireNonNull(values, "values");
         for (String name : values.keySet()) {
@@ -173,7 +224,12 @@ public final class ScoreCodec {
         return encode(ordered);
     }
 
-    /** The values packed in {@code score}, in declaration order; exact inverse of {@link #encode(long...)}. */
+    /**
+     * The values packed in {@code score}, in declaration order; exact inverse of {@link #encode(long...)}.
+     *
+     * @param score a score {@link #encode(long...)} packed
+     * @return one value per dimension
+     */
     public long[] decode(double score) {
         long packed = packed(score);
         long[] values = new long[dimensions.size()];
@@ -183,7 +239,13 @@ public final class ScoreCodec {
         return values;
     }
 
-    /** The value of one dimension packed in {@code score}. */
+    /**
+     * The value of one dimension packed in {@code score}.
+     *
+     * @param score a score {@link #encode(long...)} packed
+     * @param dimension the dimension's name
+     * @return its value
+     */
     public long decode(double score, String dimension) {
         return field(packed(score), dimensions.get(indexOf(dimension)));
     }
@@ -193,6 +255,11 @@ public final class ScoreCodec {
      * operations a Lua script has: {@code old = floor(score / mult) % 2^bits} (with Lua's
      * {@code a % b = a - floor(a / b) * b}), then {@code score - old * mult + stored(new) * mult}.
      * Equals {@code encode} of the changed tuple: every step is exact (see the class comment).
+     *
+     * @param score a score {@link #encode(long...)} packed
+     * @param dimension the name of the dimension to change
+     * @param newValue its new value, within the dimension's range
+     * @return the packed score with that one value replaced
      */
     public double replace(double score, String dimension, long newValue) {
         packed(score);
@@ -253,7 +320,14 @@ public final class ScoreCodec {
         private Builder() {
         }
 
-        /** Appends a dimension below those already declared. */
+        /**
+         * Appends a dimension below those already declared.
+         *
+         * @param name the dimension's name, unique in the layout
+         * @param bits its width, 1 to {@link ScoreCodec#MAX_DIMENSION_BITS}
+         * @param direction whether higher or lower values rank first
+         * @return this builder
+         */
         public Builder dimension(String name, int bits, Direction direction) {
             names.add(Objects.requireNonNull(name, "name"));
             widths.add(bits);
@@ -264,6 +338,8 @@ public final class ScoreCodec {
         /**
          * The codec; IllegalArgumentException for no dimensions, an empty or repeated name, a width
          * outside 1..52, or a total above 53 bits.
+         *
+         * @return the codec
          */
         public ScoreCodec build() {
             if (names.isEmpty()) {

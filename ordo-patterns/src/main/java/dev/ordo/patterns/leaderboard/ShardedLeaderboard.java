@@ -83,7 +83,15 @@ public final class ShardedLeaderboard implements Board {
         this.order = options.descending() ? ascending.reversed() : ascending;
     }
 
-    /** A board called {@code name} (no braces: the shards add their own hash tags) over {@code shards} shards. */
+    /**
+     * A board called {@code name} (no braces: the shards add their own hash tags) over {@code shards} shards.
+     *
+     * @param store where the shards live
+     * @param name the board's name, without braces
+     * @param shards how many shards to spread members over, 1 to {@link #MAX_SHARDS}
+     * @param options how every shard sorts and ranks
+     * @return the sharded board
+     */
     public static ShardedLeaderboard create(Store store, String name, int shards, BoardOptions options) {
         if (name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
             throw new IllegalArgumentException("a sharded board's name cannot hold braces: each shard takes its own hash tag");
@@ -97,14 +105,23 @@ public final class ShardedLeaderboard implements Board {
         return new ShardedLeaderboard(store, name, shards, options);
     }
 
-    /** The shard board holding {@code member}. */
+    /**
+     * The shard board holding {@code member}.
+     *
+     * @param member the member to place
+     * @return its shard, chosen by the CRC32 of its name
+     */
     public Leaderboard shardOf(String member) {
         CRC32 crc = new CRC32();
         crc.update(utf8(member));
         return shards.get((int) (crc.getValue() % shards.size()));
     }
 
-    /** The shard boards, in shard order. */
+    /**
+     * The shard boards, in shard order.
+     *
+     * @return the shards
+     */
     public List<Leaderboard> shards() {
         return shards;
     }
@@ -119,7 +136,13 @@ public final class ShardedLeaderboard implements Board {
         return placed(member, shardOf(member).incrementScore(member, points));
     }
 
-    /** Adds points on the member's shard; returns only the new score: one command on one shard. */
+    /**
+     * Adds points on the member's shard; returns only the new score: one command on one shard.
+     *
+     * @param member the member whose score changes
+     * @param points the points to add, finite; negative to take some away
+     * @return the member's new score
+     */
     public double incrementScore(String member, double points) {
         return shardOf(member).incrementScore(member, points);
     }
@@ -419,6 +442,8 @@ public final class ShardedLeaderboard implements Board {
      * single key: ZUNIONSTORE on one server; on a cluster (where the shards live on other nodes)
      * a ZSCAN of each shard into a key of this run's own, renamed over the snapshot at the end
      * (so runs from several processes never mix). Returns the snapshot's size.
+     *
+     * @return the number of members in the snapshot
      */
     public long mergeSnapshot() {
         String snapshot = snapshotKey();
@@ -460,6 +485,10 @@ public final class ShardedLeaderboard implements Board {
     /**
      * Runs {@link #mergeSnapshot()} every {@code interval} on {@code executor}. A failed run
      * (the database unreachable, say) does not stop later ones; see {@link #lastSnapshotFailure()}.
+     *
+     * @param executor where the merges run
+     * @param interval the time between merges
+     * @return the scheduled task; cancel it to stop
      */
     public ScheduledFuture<?> scheduleSnapshots(ScheduledExecutorService executor, Duration interval) {
         long ms = interval.toMillis();
@@ -473,17 +502,31 @@ public final class ShardedLeaderboard implements Board {
         }, ms, ms, TimeUnit.MILLISECONDS);
     }
 
-    /** Why the last scheduled snapshot failed, or empty when it succeeded (or none has run). */
+    /**
+     * Why the last scheduled snapshot failed, or empty when it succeeded (or none has run).
+     *
+     * @return the last failure, or empty
+     */
     public Optional<RuntimeException> lastSnapshotFailure() {
         return Optional.ofNullable(lastSnapshotFailure);
     }
 
-    /** The key {@link #mergeSnapshot()} writes. */
+    /**
+     * The key {@link #mergeSnapshot()} writes.
+     *
+     * @return the snapshot's key, {@code {name}:snapshot}
+     */
     public String snapshotKey() {
         return "{" + name + "}:snapshot";
     }
 
-    /** A local cache of the top {@code n}, never older than {@code maxAge}. */
+    /**
+     * A local cache of the top {@code n}, never older than {@code maxAge}.
+     *
+     * @param n how many entries to cache, from the top
+     * @param maxAge how old the cached entries may be
+     * @return the cache
+     */
     public CachedTop cachedTop(int n, Duration maxAge) {
         return CachedTop.of(() -> top(n), maxAge);
     }

@@ -28,17 +28,34 @@ public final class Backoff {
         this.jitter = jitter;
     }
 
-    /** The same delay before every retry. */
+    /**
+     * The same delay before every retry.
+     *
+     * @param delay the wait before each retry
+     * @return the backoff
+     */
     public static Backoff fixed(Duration delay) {
         return new Backoff(delay, delay, false, 0);
     }
 
-    /** {@code base}, doubling per attempt up to {@code max}, each delay shortened by up to {@code jitter} of itself at random. */
+    /**
+     * {@code base}, doubling per attempt up to {@code max}, each delay shortened by up to {@code jitter} of itself at random.
+     *
+     * @param base the delay after the first failed attempt
+     * @param max the longest delay
+     * @param jitter the largest share of a delay taken off at random, 0 to 1
+     * @return the backoff
+     */
     public static Backoff exponential(Duration base, Duration max, double jitter) {
         return new Backoff(base, max, true, jitter);
     }
 
-    /** The delay after failed attempt number {@code attempt} (1 for the first). */
+    /**
+     * The delay after failed attempt number {@code attempt} (1 for the first).
+     *
+     * @param attempt how many attempts have failed, from 1
+     * @return how long to wait before the next attempt
+     */
     public Duration delayAfter(int attempt) {
         long ms = base.toMillis();
         if (exponential) {

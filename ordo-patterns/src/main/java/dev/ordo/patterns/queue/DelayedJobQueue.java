@@ -59,7 +59,13 @@ public final class DelayedJobQueue<T> {
      * @param backoff           the wait before a nacked job's next attempt
      */
     public record Options(Duration visibilityTimeout, int maxAttempts, Backoff backoff) {
-        /** Checks the settings; start from {@link #defaults()} and its {@code with...} methods rather than this constructor. */
+        /**
+         * Checks the settings; start from {@link #defaults()} and its {@code with...} methods rather than this constructor.
+         *
+         * @param visibilityTimeout how long a claim lasts before the job can be claimed again, at least 1 ms
+         * @param maxAttempts how many claims a job gets before it becomes a dead letter, at least 1
+         * @param backoff the wait before a nacked job's next attempt
+         */
         public Options {
             if (visibilityTimeout.toMillis() < 1 || maxAttempts < 1) {
                 throw new IllegalArgumentException("need a visibility timeout of at least 1 ms and at least one attempt");
@@ -67,22 +73,41 @@ public final class DelayedJobQueue<T> {
             Objects.requireNonNull(backoff, "backoff");
         }
 
-        /** 30 s visibility, 5 attempts, exponential backoff from 1 s to 5 min with 20% jitter. */
+        /**
+         * 30 s visibility, 5 attempts, exponential backoff from 1 s to 5 min with 20% jitter.
+         *
+         * @return the default settings
+         */
         public static Options defaults() {
             return new Options(Duration.ofSeconds(30), 5, Backoff.exponential(Duration.ofSeconds(1), Duration.ofMinutes(5), 0.2));
         }
 
-        /** These settings with claims lasting {@code timeout} (at least 1 ms). */
+        /**
+         * These settings with claims lasting {@code timeout} (at least 1 ms).
+         *
+         * @param timeout how long a claim lasts
+         * @return new settings, the rest unchanged
+         */
         public Options withVisibilityTimeout(Duration timeout) {
             return new Options(timeout, maxAttempts, backoff);
         }
 
-        /** These settings with {@code attempts} claims (at least 1) before a job becomes a dead letter. */
+        /**
+         * These settings with {@code attempts} claims (at least 1) before a job becomes a dead letter.
+         *
+         * @param attempts how many claims a job gets
+         * @return new settings, the rest unchanged
+         */
         public Options withMaxAttempts(int attempts) {
             return new Options(visibilityTimeout, attempts, backoff);
         }
 
-        /** These settings with {@code backoff} before a nacked job's next attempt. */
+        /**
+         * These settings with {@code backoff} before a nacked job's next attempt.
+         *
+         * @param backoff the wait before a nacked job's next attempt
+         * @return new settings, the rest unchanged
+         */
         public Options withBackoff(Backoff backoff) {
             return new Options(visibilityTimeout, maxAttempts, backoff);
         }
@@ -98,7 +123,14 @@ public final class DelayedJobQueue<T> {
      * @param <T>      the payload's type
      */
     public record NewJob<T>(String id, T payload, int priority, Due due) {
-        /** Checks every field: an id of 1 to {@link #MAX_ID} characters, a payload, a valid priority. */
+        /**
+         * Checks every field: an id of 1 to {@link #MAX_ID} characters, a payload, a valid priority.
+         *
+         * @param id unique within the queue
+         * @param payload anything, returned with the job
+         * @param priority 0 (most urgent) to {@link PriorityJobQueue#MAX_PRIORITY}, among jobs already due
+         * @param due when it falls due
+         */
         public NewJob {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(payload, "payload");
@@ -179,17 +211,39 @@ public final class DelayedJobQueue<T> {
     private final List<String> keys;
     private final Codec<T> codec;
 
-    /** The queue of string payloads called {@code name} with {@link Options#defaults()} (no braces: its keys share the hash tag {@code {name}}). */
+    /**
+     * The queue of string payloads called {@code name} with {@link Options#defaults()} (no braces: its keys share the hash tag {@code {name}}).
+     *
+     * @param store where the queue lives
+     * @param name the queue's name, also its keys' hash tag
+     * @return the queue
+     */
     public static DelayedJobQueue<String> create(Store store, String name) {
         return new DelayedJobQueue<>(store, name, Options.defaults(), Codec.strings());
     }
 
-    /** The queue of string payloads called {@code name} with {@code options} (no braces: its keys share the hash tag {@code {name}}). */
+    /**
+     * The queue of string payloads called {@code name} with {@code options} (no braces: its keys share the hash tag {@code {name}}).
+     *
+     * @param store where the queue lives
+     * @param name the queue's name, also its keys' hash tag
+     * @param options visibility timeout, attempts and backoff
+     * @return the queue
+     */
     public static DelayedJobQueue<String> create(Store store, String name, Options options) {
         return new DelayedJobQueue<>(store, name, options, Codec.strings());
     }
 
-    /** The queue called {@code name} with {@code options}, whose payloads {@code codec} stores as text. */
+    /**
+     * The queue called {@code name} with {@code options}, whose payloads {@code codec} stores as text.
+     *
+     * @param <T> the payloads' type
+     * @param store where the queue lives
+     * @param name the queue's name, also its keys' hash tag
+     * @param options visibility timeout, attempts and backoff
+     * @param codec turns payloads into stored text and back
+     * @return the queue
+     */
     public static <T> DelayedJobQueue<T> create(Store store, String name, Options options, Codec<T> codec) {
         return new DelayedJobQueue<>(store, name, options, codec);
     }
@@ -206,12 +260,26 @@ public final class DelayedJobQueue<T> {
         this.keys = List.copyOf(k);
     }
 
-    /** Schedules a job of priority 0; false when the id exists already (nothing changes). */
+    /**
+     * Schedules a job of priority 0; false when the id exists already (nothing changes).
+     *
+     * @param id the job's id, unique within the queue
+     * @param payload what the worker gets with the job
+     * @param due when the job falls due
+     * @return whether it was scheduled
+     */
     public boolean schedule(String id, T payload, Due due) {
         return scheduleAll(List.of(new NewJob<>(id, payload, 0, due)), OnDuplicate.REJECT).get(0) != null;
     }
 
-    /** {@link #schedule}, without blocking; bad arguments are thrown at once. */
+    /**
+     * {@link #schedule}, without blocking; bad arguments are thrown at once.
+     *
+     * @param id the job's id, unique within the queue
+     * @param payload what the worker gets with the job
+     * @param due when the job falls due
+     * @return a stage completing with whether it was scheduled
+     */
     public CompletionStage<Boolean> scheduleAsync(String id, T payload, Due due) {
         return scheduleAllAsync(List.of(new NewJob<>(id, payload, 0, due)), OnDuplicate.REJECT).thenApply(due1 -> due1.get(0) != null);
     }
@@ -220,12 +288,22 @@ public final class DelayedJobQueue<T> {
      * Schedules jobs in one atomic step; returns each one's due time, or null where its id
      * existed and {@code onDuplicate} is REJECT. REPLACE starts an existing job afresh (new payload,
      * due time and attempts, whatever state it was in).
+     *
+     * @param jobs the jobs, at most {@link #MAX_BATCH}
+     * @param onDuplicate what to do with a job whose id exists
+     * @return one due time per job, in order, null where rejected
      */
     public List<Instant> scheduleAll(List<NewJob<T>> jobs, OnDuplicate onDuplicate) {
         return dueTimes(store.eval(SCHEDULE, keys, scheduleArgs(jobs, onDuplicate)));
     }
 
-    /** {@link #scheduleAll}, without blocking; bad arguments are thrown at once. */
+    /**
+     * {@link #scheduleAll}, without blocking; bad arguments are thrown at once.
+     *
+     * @param jobs the jobs, at most {@link #MAX_BATCH}
+     * @param onDuplicate what to do with a job whose id exists
+     * @return a stage completing with one due time per job, null where rejected
+     */
     public CompletionStage<List<Instant>> scheduleAllAsync(List<NewJob<T>> jobs, OnDuplicate onDuplicate) {
         return store.evalAsync(SCHEDULE, keys, scheduleArgs(jobs, onDuplicate)).thenApply(DelayedJobQueue::dueTimes);
     }
@@ -256,17 +334,33 @@ public final class DelayedJobQueue<T> {
         return out;
     }
 
-    /** Removes the job whatever its state; true if it existed. */
+    /**
+     * Removes the job whatever its state; true if it existed.
+     *
+     * @param id the job's id
+     * @return whether there was such a job
+     */
     public boolean cancel(String id) {
         return store.eval(CANCEL, keys, List.of(id)).asLong() == 1L;
     }
 
-    /** Moves a waiting job (not claimed, not dead) to a new due time; true if it was waiting. */
+    /**
+     * Moves a waiting job (not claimed, not dead) to a new due time; true if it was waiting.
+     *
+     * @param id the job's id
+     * @param due its new due time
+     * @return whether the job was waiting and moved
+     */
     public boolean reschedule(String id, Due due) {
         return store.eval(RESCHEDULE, keys, List.of(id, due.wire())).asLong() == 1L;
     }
 
-    /** Claims up to {@code max} due jobs, most urgent first, without waiting. */
+    /**
+     * Claims up to {@code max} due jobs, most urgent first, without waiting.
+     *
+     * @param max the most jobs to claim, 1 to {@link #MAX_BATCH}
+     * @return the jobs claimed, possibly none
+     */
     public List<ClaimedJob<T>> claim(int max) {
         checkBatch(max);
         List<Reply> r = store.eval(CLAIM, keys, List.of(Integer.toString(max),
@@ -280,12 +374,22 @@ public final class DelayedJobQueue<T> {
         return out;
     }
 
-    /** Ends a job; false when this claim is no longer the job's latest (its timeout passed and it was claimed again, say). */
+    /**
+     * Ends a job; false when this claim is no longer the job's latest (its timeout passed and it was claimed again, say).
+     *
+     * @param job the job as it was claimed
+     * @return whether this claim was still the latest and the job ended
+     */
     public boolean ack(ClaimedJob<?> job) {
         return ackAll(List.of(job)) == 1;
     }
 
-    /** Ends jobs in one step; returns how many were still their latest claim. */
+    /**
+     * Ends jobs in one step; returns how many were still their latest claim.
+     *
+     * @param jobs the jobs as they were claimed, at most {@link #MAX_BATCH}
+     * @return how many ended
+     */
     public int ackAll(List<? extends ClaimedJob<?>> jobs) {
         checkBatch(jobs.size());
         List<String> args = new ArrayList<>(2 * jobs.size());
@@ -296,7 +400,13 @@ public final class DelayedJobQueue<T> {
         return (int) store.eval(ACK, keys, args).asLong();
     }
 
-    /** Reports a failed attempt: the job is retried after the backoff, or becomes a dead letter with {@code reason}. */
+    /**
+     * Reports a failed attempt: the job is retried after the backoff, or becomes a dead letter with {@code reason}.
+     *
+     * @param job the job as it was claimed
+     * @param reason why the attempt failed, kept with a dead letter (truncated to {@link #MAX_REASON} characters)
+     * @return whether the job will be retried or is dead, or the claim was stale
+     */
     public NackOutcome nack(ClaimedJob<?> job, String reason) {
         String why = Objects.requireNonNull(reason, "reason");
         if (why.length() > MAX_REASON) {
@@ -308,13 +418,22 @@ public final class DelayedJobQueue<T> {
         return r == 1 ? NackOutcome.RETRY_SCHEDULED : r == 2 ? NackOutcome.DEAD : NackOutcome.NOT_CLAIMED;
     }
 
-    /** How many jobs wait for their time, are due, are claimed, and are dead. */
+    /**
+     * How many jobs wait for their time, are due, are claimed, and are dead.
+     *
+     * @return the four counts, read together
+     */
     public Counts counts() {
         List<Reply> r = store.eval(COUNTS, keys, List.of()).asList();
         return new Counts(r.get(0).asLong(), r.get(1).asLong(), r.get(2).asLong(), r.get(3).asLong());
     }
 
-    /** Up to {@code max} dead letters, oldest first. */
+    /**
+     * Up to {@code max} dead letters, oldest first.
+     *
+     * @param max the most to read, 1 to {@link #MAX_BATCH}
+     * @return the dead jobs with why they died
+     */
     public List<DeadJob<T>> deadLetters(int max) {
         checkBatch(max);
         List<Reply> r = store.eval(DEAD, keys, List.of(Integer.toString(max))).asList();
@@ -325,19 +444,33 @@ public final class DelayedJobQueue<T> {
         return out;
     }
 
-    /** Gives dead letters among {@code ids} fresh attempts, due now; returns how many. */
+    /**
+     * Gives dead letters among {@code ids} fresh attempts, due now; returns how many.
+     *
+     * @param ids the ids of dead jobs to retry, at most {@link #MAX_BATCH}
+     * @return how many were dead and are waiting again
+     */
     public int retryDead(List<String> ids) {
         checkBatch(ids.size());
         return (int) store.eval(RETRY_DEAD, keys, ids).asLong();
     }
 
-    /** Deletes up to {@code max} dead letters, oldest first; returns how many. */
+    /**
+     * Deletes up to {@code max} dead letters, oldest first; returns how many.
+     *
+     * @param max the most to delete, 1 to {@link #MAX_BATCH}
+     * @return how many were deleted
+     */
     public int purgeDead(int max) {
         checkBatch(max);
         return (int) store.eval(PURGE_DEAD, keys, List.of(Integer.toString(max))).asLong();
     }
 
-    /** A worker with its own connection, for claims that wait. */
+    /**
+     * A worker with its own connection, for claims that wait.
+     *
+     * @return a new worker; close it when done
+     */
     public Worker worker() {
         return new Worker(store.dedicated());
     }
@@ -363,7 +496,13 @@ public final class DelayedJobQueue<T> {
             this.connection = connection;
         }
 
-        /** Claims up to {@code max} due jobs, waiting up to {@code wait} for the first; empty when none came. */
+        /**
+         * Claims up to {@code max} due jobs, waiting up to {@code wait} for the first; empty when none came.
+         *
+         * @param max the most jobs to claim, 1 to {@link #MAX_BATCH}
+         * @param wait how long to wait for a due job
+         * @return the jobs claimed, possibly none
+         */
         public List<ClaimedJob<T>> claim(int max, Duration wait) {
             long deadline = System.nanoTime() + wait.toNanos();
             while (true) {

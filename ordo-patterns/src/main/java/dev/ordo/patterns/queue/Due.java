@@ -12,7 +12,12 @@ public final class Due {
         this.wire = wire;
     }
 
-    /** After {@code delay} (zero: now), counted from the server's clock when the job is stored. */
+    /**
+     * After {@code delay} (zero: now), counted from the server's clock when the job is stored.
+     *
+     * @param delay how long from now, not negative
+     * @return the due time
+     */
     public static Due in(Duration delay) {
         if (Objects.requireNonNull(delay, "delay").isNegative()) {
             throw new IllegalArgumentException("a delay cannot be negative, got " + delay);
@@ -20,12 +25,21 @@ public final class Due {
         return new Due("+" + delay.toMillis());
     }
 
-    /** At {@code at} (in the past: due at once). */
+    /**
+     * At {@code at} (in the past: due at once).
+     *
+     * @param at the instant the job falls due
+     * @return the due time
+     */
     public static Due at(Instant at) {
         return new Due("@" + Objects.requireNonNull(at, "at").toEpochMilli());
     }
 
-    /** Now. */
+    /**
+     * Now.
+     *
+     * @return a due time of now
+     */
     public static Due now() {
         return in(Duration.ZERO);
     }

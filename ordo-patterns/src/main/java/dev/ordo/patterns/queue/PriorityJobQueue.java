@@ -50,12 +50,26 @@ public final class PriorityJobQueue<T> {
     private final String seq;
     private final Codec<T> codec;
 
-    /** The queue of string payloads called {@code name} (no braces: its keys share the hash tag {@code {name}}). */
+    /**
+     * The queue of string payloads called {@code name} (no braces: its keys share the hash tag {@code {name}}).
+     *
+     * @param store where the queue lives
+     * @param name the queue's name, also its keys' hash tag
+     * @return the queue
+     */
     public static PriorityJobQueue<String> create(Store store, String name) {
         return new PriorityJobQueue<>(store, name, Codec.strings());
     }
 
-    /** The queue called {@code name} whose payloads {@code codec} stores as text. */
+    /**
+     * The queue called {@code name} whose payloads {@code codec} stores as text.
+     *
+     * @param <T> the payloads' type
+     * @param store where the queue lives
+     * @param name the queue's name, also its keys' hash tag
+     * @param codec turns payloads into stored text and back
+     * @return the queue
+     */
     public static <T> PriorityJobQueue<T> create(Store store, String name, Codec<T> codec) {
         return new PriorityJobQueue<>(store, name, codec);
     }
@@ -82,22 +96,46 @@ public final class PriorityJobQueue<T> {
         }
     }
 
-    /** Adds a job; returns its id. */
+    /**
+     * Adds a job; returns its id.
+     *
+     * @param priority 0 (most urgent) to {@link #MAX_PRIORITY}
+     * @param payload what the worker gets with the job
+     * @return the job's id, in the order jobs were offered
+     */
     public long offer(int priority, T payload) {
         return offerAll(priority, List.of(payload)).get(0);
     }
 
-    /** {@link #offer}, without blocking; bad arguments are thrown at once. */
+    /**
+     * {@link #offer}, without blocking; bad arguments are thrown at once.
+     *
+     * @param priority 0 (most urgent) to {@link #MAX_PRIORITY}
+     * @param payload what the worker gets with the job
+     * @return a stage completing with the job's id
+     */
     public CompletionStage<Long> offerAsync(int priority, T payload) {
         return offerAllAsync(priority, List.of(payload)).thenApply(ids -> ids.get(0));
     }
 
-    /** Adds jobs of one priority, in order (they keep that order); returns their ids. */
+    /**
+     * Adds jobs of one priority, in order (they keep that order); returns their ids.
+     *
+     * @param priority 0 (most urgent) to {@link #MAX_PRIORITY}, for every job
+     * @param payloads the jobs' payloads, at most {@link #MAX_BATCH}
+     * @return the jobs' ids, in order
+     */
     public List<Long> offerAll(int priority, List<T> payloads) {
         return ids(store.eval(OFFER, List.of(jobs, seq), offerArgs(priority, payloads)));
     }
 
-    /** {@link #offerAll}, without blocking; bad arguments are thrown at once. */
+    /**
+     * {@link #offerAll}, without blocking; bad arguments are thrown at once.
+     *
+     * @param priority 0 (most urgent) to {@link #MAX_PRIORITY}, for every job
+     * @param payloads the jobs' payloads, at most {@link #MAX_BATCH}
+     * @return a stage completing with the jobs' ids, in order
+     */
     public CompletionStage<List<Long>> offerAllAsync(int priority, List<T> payloads) {
         return store.evalAsync(OFFER, List.of(jobs, seq), offerArgs(priority, payloads)).thenApply(PriorityJobQueue::ids);
     }
@@ -128,13 +166,22 @@ public final class PriorityJobQueue<T> {
         return out;
     }
 
-    /** Takes the most urgent job, or empty when the queue is empty. */
+    /**
+     * Takes the most urgent job, or empty when the queue is empty.
+     *
+     * @return the job taken, or empty
+     */
     public Optional<Job<T>> poll() {
         List<Job<T>> one = poll(1);
         return one.isEmpty() ? Optional.empty() : Optional.of(one.get(0));
     }
 
-    /** Takes up to {@code max} jobs, most urgent first. */
+    /**
+     * Takes up to {@code max} jobs, most urgent first.
+     *
+     * @param max the most jobs to take, 1 to {@link #MAX_BATCH}
+     * @return the jobs taken, possibly none
+     */
     public List<Job<T>> poll(int max) {
         if (max < 1 || max > MAX_BATCH) {
             throw new IllegalArgumentException("poll takes 1 to " + MAX_BATCH + " jobs, got " + max);
@@ -147,19 +194,32 @@ public final class PriorityJobQueue<T> {
         return out;
     }
 
-    /** How many jobs wait. */
+    /**
+     * How many jobs wait.
+     *
+     * @return the number of jobs waiting
+     */
     public long size() {
         return store.call(StoreCommand.of("ZCARD").key(jobs)).asLong();
     }
 
-    /** How many jobs of {@code priority} wait. */
+    /**
+     * How many jobs of {@code priority} wait.
+     *
+     * @param priority the priority to count
+     * @return the number of its jobs waiting
+     */
     public long size(int priority) {
         checkPriority(priority);
         return store.call(StoreCommand.of("ZCOUNT").key(jobs).arg((long) (priority * PRIORITY_UNIT))
                 .arg("(" + (long) ((priority + 1) * PRIORITY_UNIT))).asLong();
     }
 
-    /** A worker with its own connection, for blocking takes; close it when done. */
+    /**
+     * A worker with its own connection, for blocking takes; close it when done.
+     *
+     * @return a new worker
+     */
     public Worker worker() {
         return new Worker(store.dedicated());
     }
@@ -186,6 +246,9 @@ public final class PriorityJobQueue<T> {
          * Takes the most urgent job, waiting up to {@code timeout} (1 ms to {@link #MAX_WAIT}) for
          * one; empty when none came. When the wait fails, the connection is replaced: a take
          * abandoned by the client must not stay blocked on the server and swallow a job.
+         *
+         * @param timeout the longest wait, 1 ms to {@link #MAX_WAIT}
+         * @return the job taken, or empty
          */
         public Optional<Job<T>> take(Duration timeout) {
             if (timeout.toMillis() < 1 || timeout.compareTo(MAX_WAIT) > 0) {

@@ -15,7 +15,12 @@ public record Limit(long permits, Duration window) {
     /** The largest permit count a limit may hold. */
     public static final long MAX_PERMITS = 1L << 40;
 
-    /** Checks the limit: 1 to {@link #MAX_PERMITS} permits over a window of 1 ms to 366 days. */
+    /**
+     * Checks the limit: 1 to {@link #MAX_PERMITS} permits over a window of 1 ms to 366 days.
+     *
+     * @param permits how many permits the window allows, 1 to {@link #MAX_PERMITS}
+     * @param window the window they are counted over, 1 ms to 366 days
+     */
     public Limit {
         Objects.requireNonNull(window, "window");
         if (permits < 1 || permits > MAX_PERMITS) {
@@ -26,17 +31,32 @@ public record Limit(long permits, Duration window) {
         }
     }
 
-    /** {@code permits} per second. */
+    /**
+     * {@code permits} per second.
+     *
+     * @param permits how many permits each second allows
+     * @return the limit
+     */
     public static Limit perSecond(long permits) {
         return new Limit(permits, Duration.ofSeconds(1));
     }
 
-    /** {@code permits} per minute. */
+    /**
+     * {@code permits} per minute.
+     *
+     * @param permits how many permits each minute allows
+     * @return the limit
+     */
     public static Limit perMinute(long permits) {
         return new Limit(permits, Duration.ofMinutes(1));
     }
 
-    /** {@code permits} per hour. */
+    /**
+     * {@code permits} per hour.
+     *
+     * @param permits how many permits each hour allows
+     * @return the limit
+     */
     public static Limit perHour(long permits) {
         return new Limit(permits, Duration.ofHours(1));
     }

@@ -10,18 +10,40 @@ import java.util.concurrent.CompletionStage;
  * longest window.
  */
 public interface RateLimiter {
-    /** Takes {@code permits} for {@code key} if every limit allows it, else takes nothing. */
+    /**
+     * Takes {@code permits} for {@code key} if every limit allows it, else takes nothing.
+     *
+     * @param key what is limited, e.g. a user or an IP address; each key has its own count
+     * @param permits how many permits to take at once
+     * @return whether they were taken, and when to retry if not
+     */
     Decision tryAcquire(String key, long permits);
 
-    /** Takes one permit for {@code key} if every limit allows it. */
+    /**
+     * Takes one permit for {@code key} if every limit allows it.
+     *
+     * @param key what is limited, e.g. a user or an IP address; each key has its own count
+     * @return whether the permit was taken, and when to retry if not
+     */
     default Decision tryAcquire(String key) {
         return tryAcquire(key, 1);
     }
 
-    /** {@link #tryAcquire(String, long)}, without blocking; bad arguments are thrown at once. */
+    /**
+     * {@link #tryAcquire(String, long)}, without blocking; bad arguments are thrown at once.
+     *
+     * @param key what is limited, e.g. a user or an IP address; each key has its own count
+     * @param permits how many permits to take at once
+     * @return a stage completing with the decision
+     */
     CompletionStage<Decision> tryAcquireAsync(String key, long permits);
 
-    /** {@link #tryAcquire(String)}, without blocking. */
+    /**
+     * {@link #tryAcquire(String)}, without blocking.
+     *
+     * @param key what is limited, e.g. a user or an IP address; each key has its own count
+     * @return a stage completing with the decision
+     */
     default CompletionStage<Decision> tryAcquireAsync(String key) {
         return tryAcquireAsync(key, 1);
     }

@@ -25,7 +25,14 @@ public final class SlidingLogLimiter extends ScriptedLimiter {
 
     private static final Script SCRIPT = script("limiter_sliding_log.lua");
 
-    /** A limiter called {@code name} enforcing every one of {@code limits} on each key. */
+    /**
+     * A limiter called {@code name} enforcing every one of {@code limits} on each key.
+     *
+     * @param store where the limiter keeps its logs
+     * @param name the limiter's name, prefixing its keys in the store
+     * @param limits the limits every acquisition must satisfy, at least one
+     * @return the limiter
+     */
     public static SlidingLogLimiter create(Store store, String name, Limit... limits) {
         return new SlidingLogLimiter(store, name, limits);
     }

@@ -24,7 +24,14 @@ import java.util.List;
 public final class SlidingWindowLimiter extends ScriptedLimiter {
     private static final Script SCRIPT = script("limiter_sliding_window.lua");
 
-    /** A limiter called {@code name} enforcing every one of {@code limits} on each key. */
+    /**
+     * A limiter called {@code name} enforcing every one of {@code limits} on each key.
+     *
+     * @param store where the limiter keeps its counters
+     * @param name the limiter's name, prefixing its keys in the store
+     * @param limits the limits every acquisition must satisfy, at least one
+     * @return the limiter
+     */
     public static SlidingWindowLimiter create(Store store, String name, Limit... limits) {
         return new SlidingWindowLimiter(store, name, limits);
     }

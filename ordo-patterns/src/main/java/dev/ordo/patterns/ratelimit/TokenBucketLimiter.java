@@ -24,7 +24,13 @@ public final class TokenBucketLimiter extends ScriptedLimiter {
      * @param period   the refill period
      */
     public record Bucket(long capacity, long refill, Duration period) {
-        /** Checks the bucket: capacity and refill are each a valid {@link Limit} over the period. */
+        /**
+         * Checks the bucket: capacity and refill are each a valid {@link Limit} over the period.
+         *
+         * @param capacity the most tokens the bucket holds, and so the largest burst
+         * @param refill how many tokens come back each {@code period}
+         * @param period the time {@code refill} tokens take to come back
+         */
         public Bucket {
             Objects.requireNonNull(period, "period");
             new Limit(capacity, period);
@@ -37,7 +43,12 @@ public final class TokenBucketLimiter extends ScriptedLimiter {
         /** The longest time a bucket may take to refill from empty. */
         public static final Duration MAX_REFILL = Duration.ofDays(3660);
 
-        /** A bucket of {@code limit.permits()} tokens refilled at that many per window. */
+        /**
+         * A bucket of {@code limit.permits()} tokens refilled at that many per window.
+         *
+         * @param limit the permits and window to turn into a bucket
+         * @return a full bucket of that many tokens
+         */
         public static Bucket of(Limit limit) {
             return new Bucket(limit.permits(), limit.permits(), limit.window());
         }
@@ -45,7 +56,14 @@ public final class TokenBucketLimiter extends ScriptedLimiter {
 
     private static final Script SCRIPT = script("limiter_token_bucket.lua");
 
-    /** A limiter called {@code name} holding every one of {@code buckets} for each key. */
+    /**
+     * A limiter called {@code name} holding every one of {@code buckets} for each key.
+     *
+     * @param store where the limiter keeps its buckets
+     * @param name the limiter's name, prefixing its keys in the store
+     * @param buckets the buckets every acquisition draws from, at least one
+     * @return the limiter
+     */
     public static TokenBucketLimiter create(Store store, String name, Bucket... buckets) {
         return new TokenBucketLimiter(store, name, buckets);
     }

@@ -11,18 +11,39 @@ import java.util.function.Function;
  * @param <T> the type of the values
  */
 public interface Codec<T> {
-    /** The text stored for {@code value}. */
+    /**
+     * The text stored for {@code value}.
+     *
+     * @param value the value to store
+     * @return its text, which {@link #decode} turns back into an equal value
+     */
     String encode(T value);
 
-    /** The value {@code text} was stored for. */
+    /**
+     * The value {@code text} was stored for.
+     *
+     * @param text text that {@link #encode} wrote
+     * @return the value it stands for
+     */
     T decode(String text);
 
-    /** Strings stored as they are: the default. */
+    /**
+     * Strings stored as they are: the default.
+     *
+     * @return the identity codec for strings
+     */
     static Codec<String> strings() {
         return of(s -> s, s -> s);
     }
 
-    /** A codec from two functions, {@code encode} and its inverse {@code decode}. */
+    /**
+     * A codec from two functions, {@code encode} and its inverse {@code decode}.
+     *
+     * @param <T> the type of the values stored
+     * @param encode turns a value into the text stored
+     * @param decode turns stored text back into the value
+     * @return a codec calling the two functions
+     */
     static <T> Codec<T> of(Function<? super T, String> encode, Function<String, ? extends T> decode) {
         Objects.requireNonNull(encode, "encode");
         Objects.requireNonNull(decode, "decode");

@@ -30,7 +30,11 @@ public sealed interface Reply permits Reply.Int, Reply.Bulk, Reply.Nil, Reply.Ar
      * @param value the text, never null
      */
     record Bulk(String value) implements Reply {
-        /** Refuses null: nil is {@link Nil}. */
+        /**
+         * Refuses null: nil is {@link Nil}.
+         *
+         * @param value the string, never null
+         */
         public Bulk {
             java.util.Objects.requireNonNull(value, "value");
         }
@@ -48,28 +52,52 @@ public sealed interface Reply permits Reply.Int, Reply.Bulk, Reply.Nil, Reply.Ar
      * @param items the elements, in order; unmodifiable
      */
     record Array(List<Reply> items) implements Reply {
-        /** Copies {@code items}, so an array never changes. */
+        /**
+         * Copies {@code items}, so an array never changes.
+         *
+         * @param items the elements, in the order the server sent them
+         */
         public Array {
             items = List.copyOf(items);
         }
     }
 
-    /** The integer reply {@code value}. */
+    /**
+     * The integer reply {@code value}.
+     *
+     * @param value the integer
+     * @return an {@link Int}
+     */
     static Reply of(long value) {
         return new Int(value);
     }
 
-    /** The string reply {@code value}, or nil when it is null. */
+    /**
+     * The string reply {@code value}, or nil when it is null.
+     *
+     * @param value the string, or null for nil
+     * @return a {@link Bulk}, or {@link Nil#NIL}
+     */
     static Reply of(String value) {
         return value == null ? Nil.NIL : new Bulk(value);
     }
 
-    /** The array reply holding {@code items}. */
+    /**
+     * The array reply holding {@code items}.
+     *
+     * @param items the elements, in order; copied
+     * @return an {@link Array}
+     */
     static Reply of(List<Reply> items) {
         return new Array(items);
     }
 
-    /** The array reply holding {@code items}. */
+    /**
+     * The array reply holding {@code items}.
+     *
+     * @param items the elements, in order
+     * @return an {@link Array}
+     */
     static Reply of(Reply... items) {
         return new Array(List.of(items));
     }
@@ -78,6 +106,9 @@ public sealed interface Reply permits Reply.Int, Reply.Bulk, Reply.Nil, Reply.Ar
      * The reply a plain Java tree stands for, as embedded engines and Lua bridges give replies:
      * {@link Long} (or another integral {@link Number}), {@link String}, {@code null}, and {@link
      * List}s of those; a {@code Reply} stays as it is. Refuses anything else.
+     *
+     * @param tree a {@link Long} or other integral number, a string, null, a {@code Reply}, or a list of those
+     * @return the same value as a reply
      */
     static Reply from(Object tree) {
         if (tree == null) {
@@ -102,12 +133,20 @@ public sealed interface Reply permits Reply.Int, Reply.Bulk, Reply.Nil, Reply.Ar
         throw new IllegalArgumentException("not a reply: " + tree.getClass().getName());
     }
 
-    /** True for nil. */
+    /**
+     * True for nil.
+     *
+     * @return whether this is {@link Nil#NIL}
+     */
     default boolean isNil() {
         return this == Nil.NIL;
     }
 
-    /** The integer; refuses any other shape. */
+    /**
+     * The integer; refuses any other shape.
+     *
+     * @return the integer reply's value
+     */
     default long asLong() {
         if (this instanceof Int i) {
             return i.value();
@@ -115,7 +154,11 @@ public sealed interface Reply permits Reply.Int, Reply.Bulk, Reply.Nil, Reply.Ar
         throw unexpected("an integer");
     }
 
-    /** The string, or null for nil; refuses any other shape. */
+    /**
+     * The string, or null for nil; refuses any other shape.
+     *
+     * @return the string reply's value, or null
+     */
     default String asString() {
         if (this instanceof Bulk b) {
             return b.value();
@@ -126,7 +169,11 @@ public sealed interface Reply permits Reply.Int, Reply.Bulk, Reply.Nil, Reply.Ar
         throw unexpected("a string");
     }
 
-    /** A score: the string read as Redis writes doubles ({@link Scores#parse}); refuses any other shape. */
+    /**
+     * A score: the string read as Redis writes doubles ({@link Scores#parse}); refuses any other shape.
+     *
+     * @return the score the string reply holds
+     */
     default double asDouble() {
         if (this instanceof Bulk b) {
             return Scores.parse(b.value());
@@ -134,7 +181,11 @@ public sealed interface Reply permits Reply.Int, Reply.Bulk, Reply.Nil, Reply.Ar
         throw unexpected("a score");
     }
 
-    /** The elements, or null for nil; refuses any other shape. */
+    /**
+     * The elements, or null for nil; refuses any other shape.
+     *
+     * @return the array reply's elements, or null
+     */
     default List<Reply> asList() {
         if (this instanceof Array a) {
             return a.items();

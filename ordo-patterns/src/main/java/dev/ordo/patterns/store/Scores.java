@@ -13,6 +13,9 @@ public final class Scores {
      * magnitude as an integer ({@code 42}, as Redis writes it), infinities as {@code inf} and
      * {@code -inf}, anything else as Java's round-trip decimal ({@code 1.5}, {@code 1.0E-7}),
      * which C's {@code strtod} reads as Java wrote it.
+     *
+     * @param score the score to send
+     * @return its text for a command argument
      */
     public static String format(double score) {
         if (Double.isNaN(score)) {
@@ -34,6 +37,9 @@ public final class Scores {
      * Parses a score reply ("1.5", "inf", "-inf", "nan" never occurs in a sorted set). Whole
      * numbers of up to 18 digits, what boards mostly hold, are read as a {@code long} and
      * converted, which rounds as the general parser does and takes a fraction of its time.
+     *
+     * @param s a score as the server wrote it
+     * @return the score
      */
     public static double parse(String s) {
         int n = s.length();

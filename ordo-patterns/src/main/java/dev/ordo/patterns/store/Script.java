@@ -33,6 +33,11 @@ public final class Script {
          * commands through {@code redis}; returns the script's reply as a {@link Store} gives it.
          * Where the script returns {@code redis.error_reply(text)}, the twin throws a {@link
          * StoreException} with that text, as the store does for the script.
+         *
+         * @param redis the calls the script's commands go through, as redis.call
+         * @param keys the script's KEYS
+         * @param args the script's ARGV
+         * @return the script's reply
          */
         Reply run(Calls redis, List<String> keys, List<String> args);
     }
@@ -40,16 +45,30 @@ public final class Script {
     /** What a {@link Local} runs its commands through: redis.call, for Java. */
     @FunctionalInterface
     public interface Calls {
-        /** Runs a command; returns its reply as a {@link Store} gives it, or throws {@link StoreException}. */
+        /**
+         * Runs a command; returns its reply as a {@link Store} gives it, or throws {@link StoreException}.
+         *
+         * @param args the command's name followed by its arguments
+         * @return the command's reply
+         */
         Reply call(String... args);
     }
 
-    /** A script with no twin: every store runs the Lua. */
+    /**
+     * A script with no twin: every store runs the Lua.
+     *
+     * @param source the Lua source, sent as it is
+     */
     public Script(String source) {
         this(source, null);
     }
 
-    /** A script whose twin {@code local} runs instead of the Lua on a store in the engine's process. */
+    /**
+     * A script whose twin {@code local} runs instead of the Lua on a store in the engine's process.
+     *
+     * @param source the Lua source, sent as it is
+     * @param local the Java twin doing what the Lua does, or null for none
+     */
     public Script(String source, Local local) {
         this.source = source;
         this.local = local;
@@ -66,12 +85,23 @@ public final class Script {
      * is there too, the script is that prelude followed by the file: the helpers a family of
      * scripts shares live once. Throws {@link IllegalStateException} naming the resource when it
      * is missing.
+     *
+     * @param owner the class whose package holds the resource
+     * @param name the resource's file name, e.g. {@code board_add.lua}
+     * @return the script, with no twin
      */
     public static Script fromResource(Class<?> owner, String name) {
         return fromResource(owner, name, null);
     }
 
-    /** {@link #fromResource(Class, String)}, with the Java twin {@code local}. */
+    /**
+     * {@link #fromResource(Class, String)}, with the Java twin {@code local}.
+     *
+     * @param owner the class whose package holds the resource
+     * @param name the resource's file name, e.g. {@code board_add.lua}
+     * @param local the Java twin doing what the Lua does, or null for none
+     * @return the script
+     */
     public static Script fromResource(Class<?> owner, String name, Local local) {
         String body = resource(owner, name);
         if (body == null) {
@@ -95,17 +125,29 @@ public final class Script {
         return owner.getPackageName().replace('.', '/') + "/" + name;
     }
 
-    /** The Lua source, as EVAL sends it. */
+    /**
+     * The Lua source, as EVAL sends it.
+     *
+     * @return the source
+     */
     public String source() {
         return source;
     }
 
-    /** The SHA1 of {@link #source()} in lowercase hex, as EVALSHA names the script. */
+    /**
+     * The SHA1 of {@link #source()} in lowercase hex, as EVALSHA names the script.
+     *
+     * @return the SHA1, 40 hex digits
+     */
     public String sha1() {
         return sha1;
     }
 
-    /** The Java twin, or null. */
+    /**
+     * The Java twin, or null.
+     *
+     * @return the twin an in-process store runs instead of the Lua, or null
+     */
     public Local local() {
         return local;
     }

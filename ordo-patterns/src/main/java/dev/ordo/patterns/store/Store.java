@@ -27,16 +27,31 @@ import java.util.function.Supplier;
  * hash tag ({@code {board}:...}), so on a cluster they share a slot and a node.
  */
 public interface Store extends AutoCloseable {
-    /** Runs one command; returns its reply or throws {@link StoreException}. */
+    /**
+     * Runs one command; returns its reply or throws {@link StoreException}.
+     *
+     * @param command the command, its keys marked
+     * @return the server's reply
+     */
     Reply call(StoreCommand command);
 
-    /** Runs a script atomically: EVALSHA, then EVAL when the server answers NOSCRIPT. */
+    /**
+     * Runs a script atomically: EVALSHA, then EVAL when the server answers NOSCRIPT.
+     *
+     * @param script the script to run
+     * @param keys the keys it touches (KEYS), all under one hash tag on a cluster
+     * @param args its other arguments (ARGV)
+     * @return the script's reply
+     */
     Reply eval(Script script, List<String> keys, List<String> args);
 
     /**
      * Runs independent commands together, pipelined on one connection and in parallel across a
      * cluster's nodes, and returns their replies in order. The group is not atomic: each command
      * is. When any fails, the first failure is thrown once all have answered.
+     *
+     * @param commands the commands, independent of one another
+     * @return their replies, in the order of {@code commands}
      */
     default List<Reply> callAll(List<StoreCommand> commands) {
         return Replies.each(commands.size(), i -> call(commands.get(i)));
@@ -45,22 +60,44 @@ public interface Store extends AutoCloseable {
     /**
      * Runs {@code script} once per pair of {@code keys.get(i)} and {@code args.get(i)}, together as
      * {@link #callAll} runs commands; replies in order.
+     *
+     * @param script the script to run for every pair
+     * @param keys each run's KEYS
+     * @param args each run's ARGV, as many as {@code keys}
+     * @return the replies, one per run in order
      */
     default List<Reply> evalAll(Script script, List<List<String>> keys, List<List<String>> args) {
         return Replies.each(keys.size(), i -> eval(script, keys.get(i), args.get(i)));
     }
 
-    /** {@link #call}, without blocking: the stage completes with the reply or fails with a {@link StoreException}. */
+    /**
+     * {@link #call}, without blocking: the stage completes with the reply or fails with a {@link StoreException}.
+     *
+     * @param command the command, its keys marked
+     * @return a stage completing with the server's reply
+     */
     default CompletionStage<Reply> callAsync(StoreCommand command) {
         return inline(() -> call(command));
     }
 
-    /** {@link #eval}, without blocking: the stage completes with the reply or fails with a {@link StoreException}. */
+    /**
+     * {@link #eval}, without blocking: the stage completes with the reply or fails with a {@link StoreException}.
+     *
+     * @param script the script to run
+     * @param keys the keys it touches (KEYS), all under one hash tag on a cluster
+     * @param args its other arguments (ARGV)
+     * @return a stage completing with the script's reply
+     */
     default CompletionStage<Reply> evalAsync(Script script, List<String> keys, List<String> args) {
         return inline(() -> eval(script, keys, args));
     }
 
-    /** {@link #callAll}, without blocking: the stage fails with the first failure once all have answered. */
+    /**
+     * {@link #callAll}, without blocking: the stage fails with the first failure once all have answered.
+     *
+     * @param commands the commands, independent of one another
+     * @return a stage completing with their replies, in order
+     */
     default CompletionStage<List<Reply>> callAllAsync(List<StoreCommand> commands) {
         List<CompletionStage<Reply>> stages = new ArrayList<>(commands.size());
         for (StoreCommand c : commands) {
@@ -69,7 +106,14 @@ public interface Store extends AutoCloseable {
         return Replies.all(stages);
     }
 
-    /** {@link #evalAll}, without blocking: the stage fails with the first failure once all have answered. */
+    /**
+     * {@link #evalAll}, without blocking: the stage fails with the first failure once all have answered.
+     *
+     * @param script the script to run for every pair
+     * @param keys each run's KEYS
+     * @param args each run's ARGV, as many as {@code keys}
+     * @return a stage completing with the replies, one per run in order
+     */
     default CompletionStage<List<Reply>> evalAllAsync(Script script, List<List<String>> keys, List<List<String>> args) {
         List<CompletionStage<Reply>> stages = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
@@ -81,10 +125,16 @@ public interface Store extends AutoCloseable {
     /**
      * A store on a connection of its own, for blocking commands (BZPOPMIN and the like) that must
      * not stall anyone else's operations. Close it when done; closing it leaves this store open.
+     *
+     * @return a new store to close when done
      */
     Store dedicated();
 
-    /** True when keys under different hash tags may live on different nodes (Redis Cluster). */
+    /**
+     * True when keys under different hash tags may live on different nodes (Redis Cluster).
+     *
+     * @return whether multi-key operations must keep their keys under one hash tag
+     */
     boolean clustered();
 
     /** Releases connections this store opened itself. */
@@ -95,6 +145,10 @@ public interface Store extends AutoCloseable {
      * Waits for {@code stage} and returns its value; a failure is rethrown as it is when it is
      * unchecked (a {@link StoreException} stays one), else wrapped in a {@link StoreException}.
      * For blocking calls built on non-blocking ones.
+     *
+     * @param <T> the stage's value type
+     * @param stage the stage to wait for
+     * @return its value
      */
     static <T> T await(CompletionStage<T> stage) {
         try {

@@ -17,12 +17,22 @@ public final class StoreCommand {
         this.name = name;
     }
 
-    /** A command named {@code name} with no arguments yet. */
+    /**
+     * A command named {@code name} with no arguments yet.
+     *
+     * @param name the command's name, e.g. {@code ZADD}
+     * @return the command, to append arguments to
+     */
     public static StoreCommand of(String name) {
         return new StoreCommand(name);
     }
 
-    /** Appends a key. */
+    /**
+     * Appends a key.
+     *
+     * @param key the key, which a cluster routes the command by
+     * @return this command
+     */
     public StoreCommand key(String key) {
         if (args.size() < Long.SIZE) {
             keyMask |= 1L << args.size();
@@ -31,33 +41,61 @@ public final class StoreCommand {
         return this;
     }
 
-    /** Appends a plain argument. */
+    /**
+     * Appends a plain argument.
+     *
+     * @param value the argument, sent as it is
+     * @return this command
+     */
     public StoreCommand arg(String value) {
         args.add(value);
         return this;
     }
 
-    /** Appends an integer argument. */
+    /**
+     * Appends an integer argument.
+     *
+     * @param value the integer, sent in decimal
+     * @return this command
+     */
     public StoreCommand arg(long value) {
         return arg(Long.toString(value));
     }
 
-    /** Appends a score argument, written so the server parses back the same double. */
+    /**
+     * Appends a score argument, written so the server parses back the same double.
+     *
+     * @param value the score
+     * @return this command
+     */
     public StoreCommand arg(double value) {
         return arg(Scores.format(value));
     }
 
-    /** The command's name, as sent. */
+    /**
+     * The command's name, as sent.
+     *
+     * @return the name
+     */
     public String name() {
         return name;
     }
 
-    /** The arguments in order, keys among them. */
+    /**
+     * The arguments in order, keys among them.
+     *
+     * @return the arguments, not counting the name
+     */
     public List<String> args() {
         return args;
     }
 
-    /** True when argument {@code index} is a key. */
+    /**
+     * True when argument {@code index} is a key.
+     *
+     * @param index the argument's position in {@link #args()}, from 0
+     * @return whether it was appended with {@link #key}
+     */
     public boolean isKey(int index) {
         return index < Long.SIZE && (keyMask & (1L << index)) != 0;
     }

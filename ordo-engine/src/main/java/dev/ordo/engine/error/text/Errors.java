@@ -115,21 +115,37 @@ public final class Errors {
     public static final String INVALID_CLIENT_NAME = "ERR Client names cannot contain spaces, newlines or special characters.";
     /** CLIENT KILL ip:port naming no connected client. */
     public static final String NO_SUCH_CLIENT = "ERR No such client";
+    /** COMMAND GETKEYS naming a command the server does not know. */
     public static final String GETKEYS_UNKNOWN_COMMAND = "ERR Invalid command specified";
+    /** COMMAND GETKEYS of a command that takes no keys. */
     public static final String GETKEYS_NO_KEYS = "ERR The command has no key arguments";
+    /** COMMAND GETKEYS with the wrong number of arguments for the command named. */
     public static final String GETKEYS_BAD_ARITY = "ERR Invalid number of arguments specified for command";
+    /** COMMAND GETKEYS with arguments the command named cannot take. */
     public static final String GETKEYS_BAD_ARGUMENTS = "ERR Invalid arguments specified for command";
-    /** CLIENT SETINFO naming an attribute other than LIB-NAME and LIB-VER. */
+    /**
+     * CLIENT SETINFO naming an attribute other than LIB-NAME and LIB-VER.
+     *
+     * @param attribute the attribute as typed
+     * @return the error reply
+     */
     public static String unrecognizedClientInfo(String attribute) {
         return sanitize("ERR Unrecognized option '" + attribute + "'");
     }
 
-    /** CLIENT SETINFO with a value holding spaces or other bytes CLIENT LIST could not show. */
+    /**
+     * CLIENT SETINFO with a value holding spaces or other bytes CLIENT LIST could not show.
+     *
+     * @param attribute the attribute whose value is refused
+     * @return the error reply
+     */
     public static String invalidClientInfo(String attribute) {
         return sanitize("ERR " + attribute + " cannot contain spaces, newlines or special characters.");
     }
 
+    /** What a client blocked in a command gets when CLIENT UNBLOCK ... ERROR releases it. */
     public static final String UNBLOCKED = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
+    /** CLIENT UNBLOCK with a reason other than TIMEOUT or ERROR. */
     public static final String UNBLOCK_REASON = "ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR";
     /** CLIENT LIST ID with an id that is not a positive integer. */
     public static final String INVALID_CLIENT_ID = "ERR Invalid client ID";
@@ -148,33 +164,64 @@ public final class Errors {
     /** EXEC at a transaction whose queueing failed. */
     public static final String EXEC_ABORT_PREVIOUS = "EXECABORT Transaction discarded because of previous errors.";
 
-    /** EXEC refused before it runs (BUSY, arity ...): the transaction is discarded, naming why; an ERR code is dropped. */
+    /**
+     * EXEC refused before it runs (BUSY, arity ...): the transaction is discarded, naming why; an ERR code is dropped.
+     *
+     * @param error the error that aborted the transaction, with its code
+     * @return the EXECABORT reply
+     */
     public static String execAbort(String error) {
         return "EXECABORT Transaction discarded because of: " + (error.startsWith("ERR ") ? error.substring(4) : error);
     }
 
-    /** What a client gets while a script ({@code function} false) or a function runs past busy-reply-threshold. */
+    /**
+     * What a client gets while a script ({@code function} false) or a function runs past busy-reply-threshold.
+     *
+     * @param function true while a function runs, false for a script
+     * @return the BUSY reply
+     */
     public static String busy(boolean function) {
         return "BUSY Redis is busy running a script. You can only call " + (function ? "FUNCTION" : "SCRIPT")
                 + " KILL or SHUTDOWN NOSAVE.";
     }
 
-    /** CLIENT LIST / KILL TYPE with a type Redis does not know. */
+    /**
+     * CLIENT LIST / KILL TYPE with a type Redis does not know.
+     *
+     * @param type the type as typed
+     * @return the error reply
+     */
     public static String unknownClientType(String type) {
         return sanitize("ERR Unknown client type '" + type + "'");
     }
 
-    /** CLIENT KILL USER naming a user that does not exist. */
+    /**
+     * CLIENT KILL USER naming a user that does not exist.
+     *
+     * @param user the user name as typed
+     * @return the error reply
+     */
     public static String noSuchUser(String user) {
         return sanitize("ERR No such user '" + user + "'");
     }
 
-    /** HELLO with an option it does not know or that lacks its arguments; {@code option} as typed. */
+    /**
+     * HELLO with an option it does not know or that lacks its arguments; {@code option} as typed.
+     *
+     * @param option the option as typed
+     * @return the error reply
+     */
     public static String helloSyntax(String option) {
         return sanitize("ERR Syntax error in HELLO option '" + option + "'");
     }
 
-    /** CONFIG SET refusing {@code name}, for {@code reason}. */
+    /**
+     * CONFIG SET refusing {@code name}, for {@code reason}.
+     *
+     * @param name the parameter refused
+     * @param reason why, in Redis's words
+     * @return the error reply
+     */
     public static String configSetFailed(String name, String reason) {
         return sanitize("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + reason);
     }
@@ -184,45 +231,86 @@ public final class Errors {
     /** Why CONFIG SET of a port failed when the server cannot listen there (the log says more). */
     public static final String LISTEN_FAILED = "Unable to listen on this port. Check server logs.";
 
-    /** CONFIG SET of a protected parameter (dir, dbfilename) that enable-protected-configs does not allow this client. */
+    /**
+     * CONFIG SET of a protected parameter (dir, dbfilename) that enable-protected-configs does not allow this client.
+     *
+     * @param name the protected parameter
+     * @return the error reply
+     */
     public static String configProtected(String name) {
         return configSetFailed(name, "can't set protected config");
     }
 
-    /** CONFIG SET naming one parameter twice. */
+    /**
+     * CONFIG SET naming one parameter twice.
+     *
+     * @param name the parameter named twice
+     * @return the error reply
+     */
     public static String configDuplicate(String name) {
         return configSetFailed(name, "duplicate parameter");
     }
 
-    /** A command parsing its own subcommands (DEBUG, SLOWLOG GET) given an unknown one or the wrong arguments. */
-    /** A RESP2 client with subscriptions running anything but the Pub/Sub commands, PING, QUIT and RESET. */
+    /**
+     * A RESP2 client with subscriptions running anything but the Pub/Sub commands, PING, QUIT and RESET.
+     *
+     * @param fullName the command's full name, as the client sent it
+     * @return the error reply
+     */
     public static String pubsubContext(String fullName) {
         return "ERR Can't execute '" + fullName + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context";
     }
 
-    /** SUBSCRIBE and its kin from a client that cannot receive messages (an embedded client). */
+    /**
+     * SUBSCRIBE and its kin from a client that cannot receive messages (an embedded client).
+     *
+     * @param fullName the command's full name
+     * @return the error reply
+     */
     public static String subscribeNeedsConnection(String fullName) {
         return "ERR " + fullName.toUpperCase(java.util.Locale.ROOT) + " needs a connection that can receive messages;"
                 + " in process, use Engine.subscriber";
     }
 
+    /**
+     * A command parsing its own subcommands (DEBUG, SLOWLOG GET) given an unknown one or the wrong arguments.
+     *
+     * @param subcommand the subcommand as typed; cut to 128 characters
+     * @param command the command, for the HELP it suggests
+     * @return the error reply
+     */
     public static String subcommandSyntax(String subcommand, String command) {
         String s = subcommand.length() > 128 ? subcommand.substring(0, 128) : subcommand;
         return sanitize("ERR unknown subcommand or wrong number of arguments for '" + s + "'. Try "
                 + command.toUpperCase(java.util.Locale.ROOT) + " HELP.");
     }
 
-    /** LATENCY GRAPH of an event with no samples. */
+    /**
+     * LATENCY GRAPH of an event with no samples.
+     *
+     * @param event the event's name as typed
+     * @return the error reply
+     */
     public static String latencyNoSamples(String event) {
         return sanitize("ERR No samples available for event '" + event + "'");
     }
 
-    /** EVAL / SCRIPT LOAD of a script Lua 5.1 does not compile; {@code luaMessage} is Lua's, e.g. {@code user_script:1: ...}. */
+    /**
+     * EVAL / SCRIPT LOAD of a script Lua 5.1 does not compile; {@code luaMessage} is Lua's, e.g. {@code user_script:1: ...}.
+     *
+     * @param luaMessage Lua's compile error
+     * @return the error reply
+     */
     public static String scriptCompile(String luaMessage) {
         return sanitize("ERR Error compiling script (new function): " + luaMessage);
     }
 
-    /** FUNCTION LOAD of a library Lua 5.1 does not compile; {@code luaMessage} is Lua's, e.g. {@code user_function:2: ...}. */
+    /**
+     * FUNCTION LOAD of a library Lua 5.1 does not compile; {@code luaMessage} is Lua's, e.g. {@code user_function:2: ...}.
+     *
+     * @param luaMessage Lua's compile error
+     * @return the error reply
+     */
     public static String functionCompile(String luaMessage) {
         return sanitize("ERR Error compiling function: " + luaMessage);
     }
@@ -272,7 +360,12 @@ public final class Errors {
     /** A flagged script without allow-oom whose flags were not known before it was dispatched (EVALSHA queued before SCRIPT LOAD ran). */
     public static final String OOM_SCRIPT_NOT_ALLOWED = "OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'";
 
-    /** A read command that ran the JVM's heap out of memory (its reply is dropped; nothing changed). */
+    /**
+     * A read command that ran the JVM's heap out of memory (its reply is dropped; nothing changed).
+     *
+     * @param command the command that ran out of memory
+     * @return the error reply
+     */
     public static String outOfMemoryRunning(String command) {
         return "ERR out of memory while running '" + command + "'; nothing was changed";
     }
@@ -300,12 +393,23 @@ public final class Errors {
     /** SINTERCARD with numkeys larger than the arguments that follow. */
     public static final String NUMKEYS_GREATER_THAN_ARGS = "ERR Number of keys can't be greater than number of args";
 
-    /** EXPIRE and friends given an option other than NX, XX, GT or LT; {@code option} as typed. */
+    /**
+     * EXPIRE and friends given an option other than NX, XX, GT or LT; {@code option} as typed.
+     *
+     * @param option the option as typed
+     * @return the error reply
+     */
     public static String unsupportedOption(String option) {
         return sanitize("ERR Unsupported option " + option);
     }
 
-    /** A command the user's ACL rules do not allow; {@code command} is the full name ({@code config|set}). */
+    /**
+     * A command the user's ACL rules do not allow; {@code command} is the full name ({@code config|set}).
+     *
+     * @param user the user refused
+     * @param command the command's full name
+     * @return the NOPERM reply
+     */
     public static String noPermCommand(String user, String command) {
         return sanitize("NOPERM " + aclCommandDenied(user, command));
     }
@@ -315,58 +419,110 @@ public final class Errors {
     /** A channel argument the user's ACL rules do not allow. */
     public static final String NOPERM_CHANNEL = "NOPERM No permissions to access a channel";
 
-    /** Why ACL refuses a command, without a code: what DRYRUN answers and scripts quote. */
+    /**
+     * Why ACL refuses a command, without a code: what DRYRUN answers and scripts quote.
+     *
+     * @param user the user refused
+     * @param command the command's full name
+     * @return the reason, without a code
+     */
     public static String aclCommandDenied(String user, String command) {
         return "User " + user + " has no permissions to run the '" + command + "' command";
     }
 
-    /** ACL DRYRUN's answer for a key the user may not touch. */
+    /**
+     * ACL DRYRUN's answer for a key the user may not touch.
+     *
+     * @param user the user refused
+     * @param key the key refused
+     * @return the reason, without a code
+     */
     public static String aclKeyDenied(String user, String key) {
         return sanitize("User " + user + " has no permissions to access the '" + key + "' key");
     }
 
-    /** ACL DRYRUN's answer for a channel the user may not use. */
+    /**
+     * ACL DRYRUN's answer for a channel the user may not use.
+     *
+     * @param user the user refused
+     * @param channel the channel refused
+     * @return the reason, without a code
+     */
     public static String aclChannelDenied(String user, String channel) {
         return sanitize("User " + user + " has no permissions to access the '" + channel + "' channel");
     }
 
-    /** A command that redis.call refuses for ACL reasons; {@code why} is the NOPERM text without its code. */
+    /**
+     * A command that redis.call refuses for ACL reasons; {@code why} is the NOPERM text without its code.
+     *
+     * @param why the NOPERM text, without its code
+     * @return the error a script sees
+     */
     public static String aclScriptFailure(String why) {
         return sanitize("ERR ACL failure in script: " + why);
     }
 
-    /** EXEC running a queued command that the user's rules no longer allow; {@code reason} as Redis words it. */
+    /**
+     * EXEC running a queued command that the user's rules no longer allow; {@code reason} as Redis words it.
+     *
+     * @param reason one of the {@code ACL_QUEUED_*} reasons
+     * @return the NOPERM reply
+     */
     public static String aclChangedSinceQueued(String reason) {
         return "NOPERM ACL rules changed between the moment the transaction was accumulated and the EXEC call. "
                 + "This command is no longer allowed for the following reason: " + reason;
     }
 
-    /** An ACL SETUSER rule that is refused, and why ({@code ACL_*} reasons below). */
+    /**
+     * An ACL SETUSER rule that is refused, and why ({@code ACL_*} reasons below).
+     *
+     * @param rule the rule as typed
+     * @param reason one of the {@code ACL_*} reasons
+     * @return the error reply
+     */
     public static String aclSetUser(String rule, String reason) {
         return sanitize("ERR Error in ACL SETUSER modifier '" + rule + "': " + reason);
     }
 
+    /** An ACL rule Redis cannot parse. */
     public static final String ACL_SYNTAX = "Syntax error";
+    /** An ACL rule naming a command or category the server does not have. */
     public static final String ACL_UNKNOWN_COMMAND = "Unknown command or category name in ACL";
+    /** A {@code #<hash>} or {@code !<hash>} rule whose hash is not 64 lowercase hex digits. */
     public static final String ACL_BAD_HASH = "The password hash must be exactly 64 characters and contain only lowercase hexadecimal characters";
+    /** A {@code <password} or {@code !<hash>} rule removing a password the user does not have. */
     public static final String ACL_NO_SUCH_PASSWORD = "The password you are trying to remove from the user does not exist";
+    /** A key pattern after allkeys, which already allows every key. */
     public static final String ACL_KEY_AFTER_ALLKEYS = "Adding a pattern after the * pattern (or the 'allkeys' flag) is not valid and does not have any effect. Try 'resetkeys' to start with an empty list of patterns";
+    /** A channel pattern after allchannels, which already allows every channel. */
     public static final String ACL_CHANNEL_AFTER_ALLCHANNELS = "Adding a pattern after the * pattern (or the 'allchannels' flag) is not valid and does not have any effect. Try 'resetchannels' to start with an empty list of channels";
+    /** A {@code +command|subcommand|arg} rule: first-arg rules apply to commands only. */
     public static final String ACL_SUBCOMMAND_FIRST_ARG = "Allowing first-arg of a subcommand is not supported";
 
-    /** A selector opened with '(' and never closed. */
+    /**
+     * A selector opened with '(' and never closed.
+     *
+     * @param start the selector's text from its parenthesis
+     * @return the error reply
+     */
     public static String aclUnmatchedParenthesis(String start) {
         return sanitize("ERR Unmatched parenthesis in acl selector starting at '" + start + "'.");
     }
 
+    /** ACL SETUSER (or an ACL file) naming a user with a space or a NUL byte. */
     public static final String ACL_BAD_USERNAME = "ERR Usernames can't contain spaces or null characters";
+    /** ACL DELUSER naming the user {@code default}. */
     public static final String ACL_DEFAULT_NOT_REMOVABLE = "ERR The 'default' user cannot be removed";
+    /** ACL GENPASS with a bit count that is not 1 to 4096. */
     public static final String ACL_GENPASS_BITS = "ERR ACL GENPASS argument must be the number of bits for the output password, a positive number up to 4096";
+    /** ACL LOAD or ACL SAVE on a server started without an aclfile. */
     public static final String ACL_NO_FILE = "ERR This Redis instance is not configured to use an ACL file. You may want to specify users via the ACL SETUSER command and then issue a CONFIG REWRITE (assuming you have a Redis configuration file set) in order to store users in the Redis configuration.";
 
     /** Why EXEC refuses a queued command the user's rules no longer allow ({@link #aclChangedSinceQueued}). */
     public static final String ACL_QUEUED_NO_COMMAND = "no permission to execute the command or subcommand";
+    /** Why EXEC refuses a queued command touching a key the user's rules no longer allow. */
     public static final String ACL_QUEUED_NO_KEY = "no permission to touch the specified keys";
+    /** Why EXEC refuses a queued command using a channel the user's rules no longer allow. */
     public static final String ACL_QUEUED_NO_CHANNEL = "no permission to access one of the channels used as arguments";
     /** ACL SAVE that could not write the file. */
     public static final String ACL_SAVE_FAILED = "ERR There was an error trying to save the ACLs. Please check the server logs for more information";
@@ -375,28 +531,61 @@ public final class Errors {
             + "ACL file path is invalid. This setup is very likely to lead to configuration errors and security holes, please "
             + "define either an ACL file or declare users directly in your redis.conf, but not both.";
 
-    /** An ACL file that cannot be read; {@code reason} as the system words it. */
+    /**
+     * An ACL file that cannot be read; {@code reason} as the system words it.
+     *
+     * @param path the ACL file
+     * @param reason why it cannot be read
+     * @return the error reply
+     */
     public static String aclFileUnreadable(String path, String reason) {
         return "Error loading ACLs, opening file '" + path + "': " + reason;
     }
 
-    /** One line of an ACL file (or of the config's user lines) that is not {@code user <name> ...}. */
+    /**
+     * One line of an ACL file (or of the config's user lines) that is not {@code user <name> ...}.
+     *
+     * @param source the file, or the config, the line comes from
+     * @param line the line's number, from 1
+     * @return the error reply
+     */
     public static String aclFileNotAUser(String source, int line) {
         return source + ":" + line + " should start with user keyword followed by the username. ";
     }
 
-    /** A user named twice in an ACL file. */
+    /**
+     * A user named twice in an ACL file.
+     *
+     * @param name the user named twice
+     * @param line the number of the second line naming it
+     * @return the error reply
+     */
     public static String aclFileDuplicate(String name, int line) {
         return "WARNING: Duplicate user '" + name + "' found on line " + line + ". ";
     }
 
-    /** A rule of an ACL file line that is refused; a syntax error is reported without the rule, as Redis does. */
+    /**
+     * A rule of an ACL file line that is refused; a syntax error is reported without the rule, as Redis does.
+     *
+     * @param source the file, or the config, the line comes from
+     * @param line the line's number, from 1
+     * @param rule the rule refused
+     * @param reason one of the {@code ACL_*} reasons
+     * @return the error reply
+     */
     public static String aclFileRule(String source, int line, String rule, String reason) {
         return source + ":" + line + ": " + (reason.equals(ACL_SYNTAX) ? reason : "Error in applying operation '" + rule + "': " + reason)
                 + ". ";
     }
 
-    /** An ACL file line with another error (an unmatched selector parenthesis); {@code error} without its code. */
+    /**
+     * An ACL file line with another error (an unmatched selector parenthesis); {@code error} without its code.
+     *
+     * @param source the file, or the config, the line comes from
+     * @param line the line's number, from 1
+     * @param error the error, without its code
+     * @return the error reply
+     */
     public static String aclFileLine(String source, int line, String error) {
         return source + ":" + line + ": " + error + " ";
     }
@@ -404,17 +593,32 @@ public final class Errors {
     /** What ends the errors of an ACL file that was not loaded. */
     public static final String ACL_FILE_NOT_LOADED = "WARNING: ACL errors detected, no change to the previously active ACL rules was performed";
 
-    /** ACL CAT naming a category Redis does not have. */
+    /**
+     * ACL CAT naming a category Redis does not have.
+     *
+     * @param category the category as typed
+     * @return the error reply
+     */
     public static String aclUnknownCategory(String category) {
         return sanitize("ERR Unknown category '" + category + "'");
     }
 
-    /** ACL DRYRUN naming a user that does not exist. */
+    /**
+     * ACL DRYRUN naming a user that does not exist.
+     *
+     * @param user the user name as typed
+     * @return the error reply
+     */
     public static String aclUserNotFound(String user) {
         return sanitize("ERR User '" + user + "' not found");
     }
 
-    /** ACL DRYRUN naming a command the server does not know. */
+    /**
+     * ACL DRYRUN naming a command the server does not know.
+     *
+     * @param command the command name as typed
+     * @return the error reply
+     */
     public static String aclCommandNotFound(String command) {
         return sanitize("ERR Command '" + command + "' not found");
     }
@@ -422,7 +626,13 @@ public final class Errors {
     private Errors() {
     }
 
-    /** The reply to a command name the table does not know; at most 128 bytes of arguments are quoted. */
+    /**
+     * The reply to a command name the table does not know; at most 128 bytes of arguments are quoted.
+     *
+     * @param name the command name as typed
+     * @param args its arguments, of which the reply quotes the first bytes
+     * @return the error reply
+     */
     public static String unknownCommand(String name, java.util.List<String> args) {
         StringBuilder quoted = new StringBuilder();
         for (String a : args) {
@@ -436,23 +646,44 @@ public final class Errors {
         return sanitize("ERR unknown command '" + n + "', with args beginning with: " + quoted);
     }
 
-    /** The reply to a command with the wrong number of arguments; {@code fullName} is lowercase. */
+    /**
+     * The reply to a command with the wrong number of arguments; {@code fullName} is lowercase.
+     *
+     * @param fullName the command's full name, lowercase
+     * @return the error reply
+     */
     public static String wrongArity(String fullName) {
         return "ERR wrong number of arguments for '" + fullName + "' command";
     }
 
-    /** The reply to an unknown subcommand of {@code command}. */
+    /**
+     * The reply to an unknown subcommand of {@code command}.
+     *
+     * @param subcommand the subcommand as typed
+     * @param command the command it was given to
+     * @return the error reply
+     */
     public static String unknownSubcommand(String subcommand, String command) {
         String s = subcommand.length() > 128 ? subcommand.substring(0, 128) : subcommand;
         return sanitize("ERR unknown subcommand '" + s + "'. Try " + command.toUpperCase(java.util.Locale.ROOT) + " HELP.");
     }
 
-    /** The reply to a sorted-set algebra command given fewer than one input key. */
+    /**
+     * The reply to a sorted-set algebra command given fewer than one input key.
+     *
+     * @param fullName the command's full name
+     * @return the error reply
+     */
     public static String atLeastOneInputKey(String fullName) {
         return "ERR at least 1 input key is needed for '" + fullName + "' command";
     }
 
-    /** Error texts are one line: Redis turns CR and LF inside them into spaces. */
+    /**
+     * Error texts are one line: Redis turns CR and LF inside them into spaces.
+     *
+     * @param text an error text
+     * @return the text with CR and LF turned into spaces
+     */
     public static String sanitize(String text) {
         return text.replace('\r', ' ').replace('\n', ' ');
     }

@@ -111,6 +111,11 @@ public final class AofCheck {
     /**
      * Checks {@code file} and, with {@code fix}, repairs a torn tail of its last file; writes a report
      * to {@code out}. Returns 0 when the AOF is valid (or was repaired into a valid one), 1 otherwise.
+     *
+     * @param file the manifest, the AOF directory, or a single AOF file
+     * @param fix whether to truncate a torn tail
+     * @param out where the report goes
+     * @return the exit status, 0 or 1
      */
     public static int run(Path file, boolean fix, PrintStream out) {
         try {

@@ -70,74 +70,141 @@ import java.util.Set;
  * @param fileName {@code appendfilename}: a plain file name, not a path
  */
 public record AofLayout(Path parent, String dirName, String fileName) {
+    /** The default {@code appenddirname}. */
     public static final String DEFAULT_DIR_NAME = "appendonlydir";
+    /** The default {@code appendfilename}. */
     public static final String DEFAULT_FILE_NAME = "appendonly.aof";
+    /** Ends the manifest's name: {@code <appendfilename>.manifest}. */
     public static final String MANIFEST_SUFFIX = ".manifest";
+    /** Ends the name of a base holding a snapshot. */
     public static final String BASE_RDB_SUFFIX = ".base.rdb";
+    /** Ends the name of a base holding commands. */
     public static final String BASE_AOF_SUFFIX = ".base.aof";
+    /** Ends the name of an incremental file. */
     public static final String INCR_SUFFIX = ".incr.aof";
     /** Every file this layout writes before renaming it into place starts with this. */
     public static final String TEMP_PREFIX = "temp-";
     /** Redis's limit for one manifest line, kept so that Redis can read every manifest Ordo writes. */
     public static final int MAX_MANIFEST_LINE = 1024;
 
+    /**
+     * Refuses a missing parent, and directory or file names that are empty or hold a path.
+     *
+     * @param parent the server's working directory ({@code dir})
+     * @param dirName {@code appenddirname}
+     * @param fileName {@code appendfilename}
+     */
     public AofLayout {
         Objects.requireNonNull(parent, "parent");
         checkName(dirName, "appenddirname");
         checkName(fileName, "appendfilename");
     }
 
-    /** The default names under {@code parent}: {@code appendonlydir/appendonly.aof.*}. */
+    /**
+     * The default names under {@code parent}: {@code appendonlydir/appendonly.aof.*}.
+     *
+     * @param parent the server's working directory
+     * @return the layout with the default names
+     */
     public static AofLayout defaults(Path parent) {
         return new AofLayout(parent, DEFAULT_DIR_NAME, DEFAULT_FILE_NAME);
     }
 
-    /** The directory holding the manifest and every file it lists. */
+    /**
+     * The directory holding the manifest and every file it lists.
+     *
+     * @return {@code parent/dirName}
+     */
     public Path dir() {
         return parent.resolve(dirName);
     }
 
+    /**
+     * The manifest's file name, {@code <appendfilename>.manifest}.
+     *
+     * @return the name
+     */
     public String manifestName() {
         return fileName + MANIFEST_SUFFIX;
     }
 
+    /**
+     * The manifest's path, in {@link #dir()}.
+     *
+     * @return the path
+     */
     public Path manifestPath() {
         return dir().resolve(manifestName());
     }
 
-    /** {@code <appendfilename>.<seq>.base.rdb}, or {@code .base.aof} when the base holds commands. */
+    /**
+     * {@code <appendfilename>.<seq>.base.rdb}, or {@code .base.aof} when the base holds commands.
+     *
+     * @param seq the base's sequence number
+     * @param rdb whether the base is a snapshot rather than commands
+     * @return the file name
+     */
     public String baseName(long seq, boolean rdb) {
         return fileName + "." + checkSeq(seq) + (rdb ? BASE_RDB_SUFFIX : BASE_AOF_SUFFIX);
     }
 
-    /** {@code <appendfilename>.<seq>.incr.aof}. */
+    /**
+     * {@code <appendfilename>.<seq>.incr.aof}.
+     *
+     * @param seq the file's sequence number
+     * @return the file name
+     */
     public String incrName(long seq) {
         return fileName + "." + checkSeq(seq) + INCR_SUFFIX;
     }
 
-    /** The name a rewrite writes its new base under, in {@link #dir()}, before renaming it to {@link #baseName}. */
+    /**
+     * The name a rewrite writes its new base under, in {@link #dir()}, before renaming it to {@link #baseName}.
+     *
+     * @return the temporary name
+     */
     public String tempRewriteName() {
         return TEMP_PREFIX + "rewriteaof-" + fileName;
     }
 
-    /** The name {@link #writeAtomically} writes a new manifest under before renaming it over the old one. */
+    /**
+     * The name {@link #writeAtomically} writes a new manifest under before renaming it over the old one.
+     *
+     * @param manifestName the manifest's name
+     * @return the temporary name
+     */
     public static String tempManifestName(String manifestName) {
         return TEMP_PREFIX + manifestName;
     }
 
-    /** True for names this layout only ever uses for files being written: leftovers of a crash, safe to delete at startup. */
+    /**
+     * True for names this layout only ever uses for files being written: leftovers of a crash, safe to delete at startup.
+     *
+     * @param name a file name found in the directory
+     * @return whether it is a temporary name
+     */
     public static boolean isTempName(String name) {
         return name.startsWith(TEMP_PREFIX);
     }
 
-    /** The path of a listed file. */
+    /**
+     * The path of a listed file.
+     *
+     * @param entry an entry of the manifest
+     * @return its path, in {@link #dir()}
+     */
     public Path resolve(FileEntry entry) {
         return dir().resolve(entry.name());
     }
 
     /** The kind of a manifest entry, with the letter the manifest uses for it. */
     public enum Type {
-        BASE('b'), HISTORY('h'), INCR('i');
+        /** The file the others apply on top of: a snapshot or commands. */
+        BASE('b'),
+        /** A file a rewrite replaced, listed until it is deleted. */
+        HISTORY('h'),
+        /** A file of commands logged after the base, appended to while it is the last one. */
+        INCR('i');
 
         private final char letter;
 
@@ -145,11 +212,21 @@ public record AofLayout(Path parent, String dirName, String fileName) {
             this.letter = letter;
         }
 
+        /**
+         * The letter the manifest writes after {@code type}.
+         *
+         * @return the letter
+         */
         public char letter() {
             return letter;
         }
 
-        /** The type for a manifest letter, or null. */
+        /**
+         * The type for a manifest letter, or null.
+         *
+         * @param c the letter read
+         * @return the type
+         */
         public static Type ofLetter(char c) {
             for (Type t : values()) {
                 if (t.letter == c) {
@@ -162,13 +239,24 @@ public record AofLayout(Path parent, String dirName, String fileName) {
 
     /** One line of the manifest: a file in {@link #dir()}. */
     public record FileEntry(String name, long seq, Type type) {
+        /**
+         * Refuses a name that is empty or holds a path, a sequence number below 1, and a missing type.
+         *
+         * @param name the file's name, in the layout's directory
+         * @param seq its sequence number, from 1
+         * @param type what the file is to the manifest
+         */
         public FileEntry {
             checkName(name, "AOF file name");
             checkSeq(seq);
             Objects.requireNonNull(type, "type");
         }
 
-        /** The same file as a history entry. */
+        /**
+         * The same file as a history entry.
+         *
+         * @return a history entry for this file
+         */
         public FileEntry asHistory() {
             return new FileEntry(name, seq, Type.HISTORY);
         }
@@ -180,8 +268,16 @@ public record AofLayout(Path parent, String dirName, String fileName) {
      * the {@code with...} methods return changed copies.
      */
     public record Manifest(FileEntry base, List<FileEntry> incrs, List<FileEntry> history) {
+        /** The manifest of an AOF with no files yet. */
         public static final Manifest EMPTY = new Manifest(null, List.of(), List.of());
 
+        /**
+         * Copies the lists and refuses entries of the wrong type, names listed twice, and incremental files out of order.
+         *
+         * @param base the base file, or null
+         * @param incrs the incremental files, in loading order
+         * @param history the files to delete
+         */
         public Manifest {
             incrs = List.copyOf(incrs);
             history = List.copyOf(history);
@@ -215,12 +311,20 @@ public record AofLayout(Path parent, String dirName, String fileName) {
             }
         }
 
-        /** True when nothing is to be loaded: no base and no incremental file. Such a manifest is never written. */
+        /**
+         * True when nothing is to be loaded: no base and no incremental file. Such a manifest is never written.
+         *
+         * @return whether there is nothing to load
+         */
         public boolean isEmpty() {
             return base == null && incrs.isEmpty();
         }
 
-        /** The files to load, in order: the base (if any), then the incremental files. */
+        /**
+         * The files to load, in order: the base (if any), then the incremental files.
+         *
+         * @return the base, then the incremental files
+         */
         public List<FileEntry> loadOrder() {
             List<FileEntry> out = new ArrayList<>(incrs.size() + 1);
             if (base != null) {
@@ -230,12 +334,20 @@ public record AofLayout(Path parent, String dirName, String fileName) {
             return List.copyOf(out);
         }
 
-        /** The last incremental file: the one appended to, the only one that may end in a torn write. Null when there is none. */
+        /**
+         * The last incremental file: the one appended to, the only one that may end in a torn write. Null when there is none.
+         *
+         * @return the last incremental file, or null
+         */
         public FileEntry lastIncr() {
             return incrs.isEmpty() ? null : incrs.get(incrs.size() - 1);
         }
 
-        /** One more than the highest base number ever listed (the base and history entries named as bases). */
+        /**
+         * One more than the highest base number ever listed (the base and history entries named as bases).
+         *
+         * @return the sequence number for the next base
+         */
         public long nextBaseSeq() {
             long max = base == null ? 0 : base.seq();
             for (FileEntry e : history) {
@@ -246,7 +358,11 @@ public record AofLayout(Path parent, String dirName, String fileName) {
             return max + 1;
         }
 
-        /** One more than the highest incremental number ever listed (incremental and history entries named as incremental files). */
+        /**
+         * One more than the highest incremental number ever listed (incremental and history entries named as incremental files).
+         *
+         * @return the sequence number for the next incremental file
+         */
         public long nextIncrSeq() {
             long max = 0;
             for (FileEntry e : incrs) {
@@ -260,7 +376,12 @@ public record AofLayout(Path parent, String dirName, String fileName) {
             return max + 1;
         }
 
-        /** This manifest with one more incremental file appended at the end. */
+        /**
+         * This manifest with one more incremental file appended at the end.
+         *
+         * @param incr the new incremental file
+         * @return the new manifest
+         */
         public Manifest withIncr(FileEntry incr) {
             List<FileEntry> list = new ArrayList<>(incrs);
             list.add(incr);
@@ -271,6 +392,10 @@ public record AofLayout(Path parent, String dirName, String fileName) {
          * The manifest after a rewrite: {@code newBase} replaces the base, and the old base and every
          * incremental file but the last {@code keptIncrs} (those opened after the rewrite started,
          * whose commands the new base does not hold) move to the history.
+         *
+         * @param newBase the base the rewrite wrote
+         * @param keptIncrs how many of the last incremental files the rewrite did not cover
+         * @return the new manifest
          */
         public Manifest afterRewrite(FileEntry newBase, int keptIncrs) {
             if (keptIncrs < 0 || keptIncrs > incrs.size()) {
@@ -287,12 +412,20 @@ public record AofLayout(Path parent, String dirName, String fileName) {
             return new Manifest(newBase, incrs.subList(cut, incrs.size()), hist);
         }
 
-        /** This manifest without history entries: what is written once the history files are deleted. */
+        /**
+         * This manifest without history entries: what is written once the history files are deleted.
+         *
+         * @return the new manifest
+         */
         public Manifest withoutHistory() {
             return new Manifest(base, incrs, List.of());
         }
 
-        /** The manifest's text, as Redis writes it: base, history, then incremental files. */
+        /**
+         * The manifest's text, as Redis writes it: base, history, then incremental files.
+         *
+         * @return the text, one line per entry
+         */
         public String toText() {
             StringBuilder sb = new StringBuilder();
             if (base != null) {
@@ -324,12 +457,25 @@ public record AofLayout(Path parent, String dirName, String fileName) {
     // ------------------------------------------------------------------------------------------
     // Reading
 
-    /** Reads and checks a manifest; see the class comment for what is accepted. */
+    /**
+     * Reads and checks a manifest; see the class comment for what is accepted.
+     *
+     * @param manifestFile the manifest to read
+     * @return the manifest
+     * @throws IOException when it cannot be read, or ({@link AofManifestException}) cannot be trusted
+     */
     public static Manifest read(Path manifestFile) throws IOException {
         return parse(Files.readAllBytes(manifestFile), manifestFile);
     }
 
-    /** Parses manifest text; {@code source} names it in errors. */
+    /**
+     * Parses manifest text; {@code source} names it in errors.
+     *
+     * @param text the manifest's bytes
+     * @param source where they come from, for error messages
+     * @return the manifest
+     * @throws AofManifestException when a line is malformed or the files listed break the layout's rules
+     */
     public static Manifest parse(byte[] text, Path source) throws AofManifestException {
         FileEntry base = null;
         List<FileEntry> incrs = new ArrayList<>();
@@ -587,6 +733,10 @@ public record AofLayout(Path parent, String dirName, String fileName) {
      * directory, fsyncs it, renames it over the old manifest, then fsyncs the directory so the
      * rename itself is durable.
      *
+     * @param dir the directory holding the manifest
+     * @param manifestName the manifest's name
+     * @param m the manifest to write
+     * @throws IOException when it cannot be written; the old manifest then stays
      * @throws IllegalArgumentException for an empty manifest (no base and no incremental file),
      *                                  which {@link #read} would refuse
      */
@@ -611,13 +761,22 @@ public record AofLayout(Path parent, String dirName, String fileName) {
     /**
      * Renames a complete, fsynced file over {@code target} in one step and fsyncs the directory,
      * so after a crash the name holds either the old file or the new one, never a part.
+     *
+     * @param written the complete file
+     * @param target the name it takes
+     * @throws IOException when the rename or the fsync fails
      */
     public static void moveIntoPlace(Path written, Path target) throws IOException {
         Files.move(written, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         fsyncDirectory(target.toAbsolutePath().getParent());
     }
 
-    /** Makes a directory's entries (creations, renames, deletions) durable. */
+    /**
+     * Makes a directory's entries (creations, renames, deletions) durable.
+     *
+     * @param dir the directory
+     * @throws IOException when the fsync fails
+     */
     public static void fsyncDirectory(Path dir) throws IOException {
         try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
             ch.force(true);

@@ -71,13 +71,22 @@ public final class AofReader {
 
     /** Receives the units of a file in order. Arrays handed over belong to the sink. */
     public interface Sink {
-        /** One command outside a transaction; {@code startOffset} is the offset of its {@code *}. */
+        /**
+         * One command outside a transaction; {@code startOffset} is the offset of its {@code *}.
+         *
+         * @param args the command and its arguments
+         * @param startOffset the offset of its first byte
+         * @throws IOException when the sink fails
+         */
         void command(byte[][] args, long startOffset) throws IOException;
 
         /**
          * A complete transaction, exactly as in the file: {@code MULTI} first, {@code EXEC} last. By
          * default each of its commands goes to {@link #command} in order; a loader that applies a
          * transaction as one unit overrides this.
+         *
+         * @param block the transaction's commands, MULTI and EXEC included
+         * @throws IOException when the sink fails
          */
         default void transaction(List<Command> block) throws IOException {
             for (Command c : block) {
@@ -89,6 +98,10 @@ public final class AofReader {
          * An annotation line: its text after the {@code #}, without the line end, one character per
          * byte (ISO-8859-1). Ignored by default. One inside a transaction is delivered just before
          * the transaction.
+         *
+         * @param text the annotation
+         * @param startOffset the offset of its {@code #}
+         * @throws IOException when the sink fails
          */
         default void annotation(String text, long startOffset) throws IOException {
         }
@@ -105,7 +118,14 @@ public final class AofReader {
     public record Result(long validUpTo, boolean torn, long commands) {
     }
 
-    /** Reads the whole file. */
+    /**
+     * Reads the whole file.
+     *
+     * @param file the file to read
+     * @param sink receives its units
+     * @return how far the file is valid, and whether it is torn
+     * @throws IOException when the file cannot be read, or ({@link AofFormatException}) is damaged
+     */
     public static Result read(Path file, Sink sink) throws IOException {
         return read(file, 0, sink);
     }
@@ -113,6 +133,12 @@ public final class AofReader {
     /**
      * Reads from {@code startOffset} to the end of the file: for a file whose first part is read by
      * something else (the RDB preamble of an old single-file AOF). Offsets stay those of the file.
+     *
+     * @param file the file to read
+     * @param startOffset where the commands start
+     * @param sink receives its units
+     * @return how far the file is valid, and whether it is torn
+     * @throws IOException when the file cannot be read, or ({@link AofFormatException}) is damaged
      */
     public static Result read(Path file, long startOffset, Sink sink) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -124,7 +150,13 @@ public final class AofReader {
         }
     }
 
-    /** True when the file starts with {@code REDIS}: an RDB file (or RDB preamble), not commands. */
+    /**
+     * True when the file starts with {@code REDIS}: an RDB file (or RDB preamble), not commands.
+     *
+     * @param file the file to look at
+     * @return whether it holds RDB data
+     * @throws IOException when it cannot be read
+     */
     public static boolean startsWithRdb(Path file) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer b = ByteBuffer.allocate(RDB_MAGIC.length);
