@@ -271,58 +271,21 @@ public final class LettuceStore implements Store {
 
     @Override
     public List<Reply> callAll(List<StoreCommand> commands) {
-        List<RedisFuture<Reply>> futures = new ArrayList<>(commands.size());
-        for (StoreCommand c : commands) {
-            futures.add(async.dispatch(keyword(c.name()), new ReplyOutput(), args(c)));
-        }
-        return each(futures.size(), i -> await(futures.get(i)));
+        return join(callAllAsync(commands));
     }
 
     @Override
     public List<Reply> evalAll(Script script, List<List<String>> keys, List<List<String>> args) {
-        List<RedisFuture<Reply>> futures = new ArrayList<>(keys.size());
-        for (int i = 0; i < keys.size(); i++) {
-            futures.add(async.dispatch(EVALSHA, new ReplyOutput(), scriptArgs(script.sha1(), keys.get(i), args.get(i))));
-        }
-        return each(futures.size(), i -> {
-            try {
-                return await(futures.get(i));
-            } catch (StoreException e) {
-                if (e.isNoScript()) {
-                    return eval(script, keys.get(i), args.get(i));
-                }
-                throw e;
-            }
-        });
+        return join(evalAllAsync(script, keys, args));
     }
 
-    /**
-     * Collects {@code reply.apply(i)} for i in 0..count-1, in order. A {@link StoreException}
-     * does not stop the others: the first one is thrown once all have answered.
-     */
-    private static List<Reply> each(int count, java.util.function.IntFunction<Reply> reply) {
-        List<Reply> replies = new ArrayList<>(count);
-        StoreException first = null;
-        for (int i = 0; i < count; i++) {
-            try {
-                replies.add(reply.apply(i));
-            } catch (StoreException e) {
-                replies.add(null);
-                first = first == null ? e : first;
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
-        return replies;
-    }
-
-    private static Reply await(RedisFuture<Reply> future) {
+    /** Waits for {@code stage}; a failure comes out as the {@link StoreException} it failed with. */
+    private static <T> T join(CompletionStage<T> stage) {
         try {
-            return future.get();
+            return stage.toCompletableFuture().get();
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            throw new StoreException(cause.getMessage(), cause);
+            throw cause instanceof StoreException s ? s : new StoreException(cause.getMessage(), cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StoreException("interrupted while waiting for a reply", e);
