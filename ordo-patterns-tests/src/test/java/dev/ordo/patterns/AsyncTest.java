@@ -79,9 +79,9 @@ class AsyncTest {
     }
 
     /** Plain boards of every tie rule, with and without metadata, a periodic family and a sharded board. */
-    private static List<Board> boards(Backend backend) {
+    private static List<Board<String>> boards(Backend backend) {
         Store store = backend.store();
-        List<Board> boards = new ArrayList<>();
+        List<Board<String>> boards = new ArrayList<>();
         for (TieRule rule : TieRule.values()) {
             boards.add(Leaderboard.create(store, Backend.uniqueName("ab"), BoardOptions.highestFirst().withTieRule(rule)));
             boards.add(Leaderboard.create(store, Backend.uniqueName("ab"), BoardOptions.lowestFirst().withTieRule(rule).withMetadata(true)));
@@ -94,8 +94,8 @@ class AsyncTest {
 
     @OnEveryBackend
     void boards_asyncOperations_answerAsTheBlockingOnes(Backend backend) {
-        for (Board board : boards(backend)) {
-            List<Placement> async = new ArrayList<>();
+        for (Board<String> board : boards(backend)) {
+            List<Placement<String>> async = new ArrayList<>();
             for (int i = 0; i < 12; i++) {
                 async.add(join(board.addPointsAsync("m" + (i % 5), i % 3)));
             }
@@ -110,10 +110,10 @@ class AsyncTest {
             }
             assertThat(join(board.rankAsync("absent"))).isEmpty();
             for (int n : new int[] {0, 1, 3, 5, 9}) {
-                List<Entry> top = join(board.topAsync(n));
+                List<Entry<String>> top = join(board.topAsync(n));
                 assertThat(top).as("top %d on %s", n, board).isEqualTo(board.top(n)).hasSize(Math.min(n, 5));
             }
-            Placement sync = board.addPoints("m4", 10);
+            Placement<String> sync = board.addPoints("m4", 10);
             assertThat(sync.rank()).isEqualTo(join(board.rankAsync("m4")).orElseThrow());
             assertThatThrownBy(() -> board.addPointsAsync("m4", Double.NaN)).isInstanceOf(IllegalArgumentException.class);
         }
@@ -165,7 +165,7 @@ class AsyncTest {
         String key = "{" + Backend.uniqueName("inline") + "}";
         assertThat(store.callAsync(StoreCommand.of("ZADD").key(key).arg(1).arg("m")).toCompletableFuture()).isCompletedWithValue(Reply.of(1));
         Leaderboard board = Leaderboard.create(store, Backend.uniqueName("inline"), BoardOptions.highestFirst().withTieRule(TieRule.DENSE));
-        assertThat(board.addPointsAsync("m", 3).toCompletableFuture()).isCompletedWithValue(new Placement("m", 3, 1));
+        assertThat(board.addPointsAsync("m", 3).toCompletableFuture()).isCompletedWithValue(new Placement<>("m", 3, 1));
     }
 
     /**
@@ -185,7 +185,7 @@ class AsyncTest {
             Script fresh = new Script("-- " + Backend.uniqueName("held") + "\nreturn ARGV[1]");
             CompletableFuture<Reply> eval = held.evalAsync(fresh, List.of(tag + ":s"), List.of("ran")).toCompletableFuture();
             Leaderboard board = Leaderboard.create(held, tag + ":board", BoardOptions.highestFirst());
-            CompletableFuture<Placement> added = board.addPointsAsync("m", 7).toCompletableFuture();
+            CompletableFuture<Placement<String>> added = board.addPointsAsync("m", 7).toCompletableFuture();
             Map<String, CompletableFuture<?>> stages = Map.of("BLPOP", pop, "ZCARD", card, "EVAL", eval, "addPoints", added);
             stages.forEach((name, stage) -> assertThat(stage.isDone()).as("%s done before the server could answer", name).isFalse());
 
@@ -193,9 +193,9 @@ class AsyncTest {
             assertThat(Plain.of(pop.join())).isEqualTo(List.of(tag + ":list", "v"));
             assertThat(Plain.of(card.join())).isEqualTo(0L);
             assertThat(Plain.of(eval.join())).isEqualTo("ran");
-            assertThat(added.join()).isEqualTo(new Placement("m", 7, 1));
+            assertThat(added.join()).isEqualTo(new Placement<>("m", 7, 1));
             assertThat(board.rank("m")).hasValue(1);
-            assertThat(board.placement("m")).isEqualTo(Optional.of(new Placement("m", 7, 1)));
+            assertThat(board.placement("m")).isEqualTo(Optional.of(new Placement<>("m", 7, 1)));
         }
     }
 }

@@ -72,10 +72,10 @@ class LeaderboardOnRedisTest {
             board.addPoints("alice", 120);
             board.addPoints("bob", 95);
             board.addPoints("carol", 150);
-            Placement bob = board.addPointsAsync("bob", 60).toCompletableFuture().join();
-            assertEquals(new Placement("bob", 155.0, 1), bob);
+            Placement<String> bob = board.addPointsAsync("bob", 60).toCompletableFuture().join();
+            assertEquals(new Placement<>("bob", 155.0, 1), bob);
 
-            List<Entry> top = board.top(3);
+            List<Entry<String>> top = board.top(3);
             assertEquals(List.of("bob", "carol", "alice"), top.stream().map(Entry::member).toList());
             assertEquals(155.0, top.get(0).score());
         }

@@ -87,17 +87,17 @@ final class BoardModel {
         return v -> descending ? v > s : v < s;
     }
 
-    List<Entry> range(int start, int count) {
+    List<Entry<String>> range(int start, int count) {
         List<String> order = order();
-        List<Entry> out = new ArrayList<>();
+        List<Entry<String>> out = new ArrayList<>();
         for (int i = start; i < Math.min(order.size(), start + count); i++) {
             String m = order.get(i);
-            out.add(new Entry(m, scores.get(m), rank(m).getAsLong(), Map.of()));
+            out.add(new Entry<>(m, scores.get(m), rank(m).getAsLong(), Map.of()));
         }
         return out;
     }
 
-    List<Entry> around(String member, int size) {
+    List<Entry<String>> around(String member, int size) {
         List<String> order = order();
         int pos = order.indexOf(member);
         if (pos < 0 || size == 0) {

@@ -38,10 +38,10 @@ class CompositeLeaderboardTest {
     void setDimension_paid_keepsPointsAndTimeExactly(Backend backend) {
         CompositeLeaderboard b = board(backend, LAYOUT);
         assertThat(LAYOUT.totalBits()).isEqualTo(53);
-        Placement set = b.set("alice", MAX_POINTS - 1, 0, MAX_TIME - 1);
+        Placement<String> set = b.set("alice", MAX_POINTS - 1, 0, MAX_TIME - 1);
         assertThat(set.score()).isEqualTo(LAYOUT.encode(MAX_POINTS - 1, 0, MAX_TIME - 1));
 
-        Placement paid = b.setDimension("alice", "paid", 1);
+        Placement<String> paid = b.setDimension("alice", "paid", 1);
         assertThat(paid.score()).isEqualTo(LAYOUT.encode(MAX_POINTS - 1, 1, MAX_TIME - 1));
         assertThat(b.dimensions("alice")).hasValueSatisfying(v -> assertThat(v).containsExactly(MAX_POINTS - 1, 1, MAX_TIME - 1));
 
@@ -73,7 +73,7 @@ class CompositeLeaderboardTest {
         CompositeLeaderboard b = board(backend, LAYOUT);
         b.set("alice", MAX_POINTS - 9, 1, MAX_TIME - 3);
 
-        Placement p = b.addToDimension("alice", "points", 5);
+        Placement<String> p = b.addToDimension("alice", "points", 5);
         assertThat(p.score()).isEqualTo(LAYOUT.encode(MAX_POINTS - 4, 1, MAX_TIME - 3));
         assertThat(b.dimensions("alice")).hasValueSatisfying(v -> assertThat(v).containsExactly(MAX_POINTS - 4, 1, MAX_TIME - 3));
 

@@ -71,7 +71,7 @@ class LeaderboardPropertiesTest {
         String m = op.member();
         switch (op.kind()) {
             case 0, 1 -> {
-                Placement p = board.addPoints(m, op.value());
+                Placement<String> p = board.addPoints(m, op.value());
                 model.add(m, op.value(), clock.get());
                 check(board, model, p, backend);
             }
@@ -81,12 +81,12 @@ class LeaderboardPropertiesTest {
                 assertThat(score).as(backend + " score after increment").isEqualTo(model.score(m));
             }
             case 4, 5 -> {
-                Placement p = board.setScore(m, op.value());
+                Placement<String> p = board.setScore(m, op.value());
                 model.set(m, op.value(), clock.get());
                 check(board, model, p, backend);
             }
             case 6, 7 -> {
-                Placement p = board.keepBest(m, op.value());
+                Placement<String> p = board.keepBest(m, op.value());
                 model.best(m, op.value(), clock.get());
                 check(board, model, p, backend);
             }
@@ -98,7 +98,7 @@ class LeaderboardPropertiesTest {
         }
     }
 
-    private static void check(Leaderboard board, BoardModel model, Placement p, Backend backend) {
+    private static void check(Leaderboard board, BoardModel model, Placement<String> p, Backend backend) {
         assertThat(p.score()).as(backend + " score after write").isEqualTo(model.score(p.member()));
         assertThat(p.rank()).as(backend + " rank after write").isEqualTo(model.rank(p.member()).getAsLong());
     }

@@ -20,11 +20,11 @@ class LeaderboardTest {
         return Leaderboard.create(backend.store(), Backend.uniqueName("board"), options);
     }
 
-    private static List<String> members(List<Entry> entries) {
+    private static List<String> members(List<Entry<String>> entries) {
         return entries.stream().map(Entry::member).toList();
     }
 
-    private static List<Long> ranks(List<Entry> entries) {
+    private static List<Long> ranks(List<Entry<String>> entries) {
         return entries.stream().map(Entry::rank).toList();
     }
 
@@ -34,10 +34,10 @@ class LeaderboardTest {
         b.addPoints("alice", 120);
         b.addPoints("bob", 95);
         b.addPoints("carol", 150);
-        Placement bob = b.addPoints("bob", 60);
-        assertThat(bob).isEqualTo(new Placement("bob", 155, 1));
-        assertThat(b.top(3)).containsExactly(new Entry("bob", 155, 1, Map.of()), new Entry("carol", 150, 2, Map.of()),
-                new Entry("alice", 120, 3, Map.of()));
+        Placement<String> bob = b.addPoints("bob", 60);
+        assertThat(bob).isEqualTo(new Placement<>("bob", 155, 1));
+        assertThat(b.top(3)).containsExactly(new Entry<>("bob", 155, 1, Map.of()), new Entry<>("carol", 150, 2, Map.of()),
+                new Entry<>("alice", 120, 3, Map.of()));
         assertThat(b.rank("alice")).hasValue(3);
         assertThat(b.score("alice")).hasValue(120);
         assertThat(b.count()).isEqualTo(3);
@@ -63,7 +63,7 @@ class LeaderboardTest {
         Leaderboard race = board(backend, BoardOptions.lowestFirst());
         race.keepBest("a", 60.5);
         assertThat(race.keepBest("a", 61).score()).isEqualTo(60.5);
-        assertThat(race.keepBest("a", 59.25)).isEqualTo(new Placement("a", 59.25, 1));
+        assertThat(race.keepBest("a", 59.25)).isEqualTo(new Placement<>("a", 59.25, 1));
     }
 
     @OnEveryBackend
@@ -127,7 +127,7 @@ class LeaderboardTest {
         now.incrementAndGet();
         b.addPoints("amy", 5);
         assertThat(members(b.top(2))).containsExactly("zed", "amy");
-        assertThat(b.placement("amy")).contains(new Placement("amy", 2_000_000_005, 2));
+        assertThat(b.placement("amy")).contains(new Placement<>("amy", 2_000_000_005, 2));
         now.incrementAndGet();
         b.addPoints("zed", -1);
         now.incrementAndGet();
@@ -143,7 +143,7 @@ class LeaderboardTest {
     void firstReached_serverClock_stampsArrivals(Backend backend) {
         Leaderboard b = board(backend, BoardOptions.highestFirst().withTieRule(TieRule.FIRST_REACHED));
         b.setScore("a", 7);
-        assertThat(b.placement("a")).contains(new Placement("a", 7, 1));
+        assertThat(b.placement("a")).contains(new Placement<>("a", 7, 1));
         assertThat(b.setScore("a", 7).rank()).isEqualTo(1);
     }
 
@@ -166,8 +166,8 @@ class LeaderboardTest {
         b.setScore("p1", 10);
         b.setScore("p2", 20);
         b.setMetadata("p1", Map.of("name", "Ann & Bo=1", "avatar", "https://x/a.png?s=2"));
-        assertThat(b.top(2)).containsExactly(new Entry("p2", 20, 1, Map.of()),
-                new Entry("p1", 10, 2, Map.of("name", "Ann & Bo=1", "avatar", "https://x/a.png?s=2")));
+        assertThat(b.top(2)).containsExactly(new Entry<>("p2", 20, 1, Map.of()),
+                new Entry<>("p1", 10, 2, Map.of("name", "Ann & Bo=1", "avatar", "https://x/a.png?s=2")));
         assertThat(b.around("p1", 1).get(0).metadata()).containsEntry("name", "Ann & Bo=1");
         assertThat(b.page(1, 1).get(0).member()).isEqualTo("p2");
         assertThat(b.metadata("p1")).containsEntry("avatar", "https://x/a.png?s=2");
@@ -184,11 +184,11 @@ class LeaderboardTest {
         }
         backend.store().call(add);
         b.setMetadata("m0", Map.of("name", "last"));
-        List<Entry> top = b.top(Leaderboard.MAX_WINDOW);
+        List<Entry<String>> top = b.top(Leaderboard.MAX_WINDOW);
         assertThat(top).hasSize(Leaderboard.MAX_WINDOW);
         assertThat(top.get(0).rank()).isEqualTo(1);
-        assertThat(top.get(3)).isEqualTo(new Entry("m10000", 3333, 2, Map.of()));
-        assertThat(top.get(4)).isEqualTo(new Entry("m9998", 3332, 5, Map.of()));
+        assertThat(top.get(3)).isEqualTo(new Entry<>("m10000", 3333, 2, Map.of()));
+        assertThat(top.get(4)).isEqualTo(new Entry<>("m9998", 3332, 5, Map.of()));
         assertThat(b.page(2, Leaderboard.MAX_WINDOW)).extracting(Entry::member).containsExactly("m2", "m1", "m0");
         assertThat(b.page(2, Leaderboard.MAX_WINDOW).get(2).metadata()).containsEntry("name", "last");
     }

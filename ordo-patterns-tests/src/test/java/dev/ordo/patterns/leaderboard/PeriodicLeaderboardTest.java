@@ -62,24 +62,24 @@ class PeriodicLeaderboardTest {
         PeriodicLeaderboard f = family(backend, Backend.uniqueName("periodic"), now);
         f.addPointsAll("carol", 40);
         assertThat(f.addPointsAll("alice", 10)).containsExactly(
-                new Placement("alice", 10, 2), new Placement("alice", 10, 2),
-                new Placement("alice", 10, 2), new Placement("alice", 10, 2));
+                new Placement<>("alice", 10, 2), new Placement<>("alice", 10, 2),
+                new Placement<>("alice", 10, 2), new Placement<>("alice", 10, 2));
 
         // Monday 2031-03-31: a new day and a new ISO week (W14), still March.
         now.set(Instant.parse("2031-03-31T10:00:00Z"));
         assertThat(f.addPointsAll("alice", 25)).containsExactly(
-                new Placement("alice", 25, 1),   // day 2031-03-31: alone
-                new Placement("alice", 25, 1),   // week 2031-W14: alone
-                new Placement("alice", 35, 2),   // month 2031-03: behind carol's 40
-                new Placement("alice", 35, 2));  // all time
+                new Placement<>("alice", 25, 1),   // day 2031-03-31: alone
+                new Placement<>("alice", 25, 1),   // week 2031-W14: alone
+                new Placement<>("alice", 35, 2),   // month 2031-03: behind carol's 40
+                new Placement<>("alice", 35, 2));  // all time
 
         // Tuesday 2031-04-01: a new day and a new month, same week.
         now.set(Instant.parse("2031-04-01T10:00:00Z"));
         assertThat(f.addPointsAll("alice", 1)).containsExactly(
-                new Placement("alice", 1, 1),
-                new Placement("alice", 26, 1),
-                new Placement("alice", 1, 1),
-                new Placement("alice", 36, 2));
+                new Placement<>("alice", 1, 1),
+                new Placement<>("alice", 26, 1),
+                new Placement<>("alice", 1, 1),
+                new Placement<>("alice", 36, 2));
     }
 
     @OnEveryBackend
@@ -96,7 +96,7 @@ class PeriodicLeaderboardTest {
 
         // Midnight in Berlin is 23:00 UTC: the UTC date is still the 12th, Berlin's is the 13th.
         now.set(Instant.parse("2031-03-12T23:00:00Z"));
-        List<Placement> placements = f.addPointsAll("alice", 5);
+        List<Placement<String>> placements = f.addPointsAll("alice", 5);
         assertThat(placements).extracting(Placement::score).containsExactly(5.0, 15.0, 15.0, 15.0);
 
         Leaderboard secondDay = f.current(Period.daily());

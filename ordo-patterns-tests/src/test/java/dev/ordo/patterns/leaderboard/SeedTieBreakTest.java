@@ -65,7 +65,7 @@ class SeedTieBreakTest {
         now.set(T0 + 1);
         exact.addPoints("zoe", 20);
         now.set(T0 + 60_000);
-        assertThat(exact.addPoints("anna", 10)).isEqualTo(new Placement("anna", 20, 2));
+        assertThat(exact.addPoints("anna", 10)).isEqualTo(new Placement<>("anna", 20, 2));
         assertThat(exact.top(2)).extracting(Entry::member).as("zoe reached 20 first").containsExactly("zoe", "anna");
     }
 }

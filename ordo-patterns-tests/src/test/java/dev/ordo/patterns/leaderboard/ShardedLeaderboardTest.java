@@ -58,14 +58,14 @@ class ShardedLeaderboardTest {
         }
 
         /** Rows as entries with the rank the tie rule gives, from position 0 of {@code sorted}. */
-        static List<Entry> ranked(List<Row> sorted, TieRule rule) {
-            List<Entry> out = new ArrayList<>(sorted.size());
+        static List<Entry<String>> ranked(List<Row> sorted, TieRule rule) {
+            List<Entry<String>> out = new ArrayList<>(sorted.size());
             long rank = 0;
             for (int i = 0; i < sorted.size(); i++) {
                 if (rule == TieRule.MEMBER_ORDER || i == 0 || sorted.get(i).score() != sorted.get(i - 1).score()) {
                     rank = i + 1;
                 }
-                out.add(new Entry(sorted.get(i).member(), sorted.get(i).score(), rank, Map.of()));
+                out.add(new Entry<>(sorted.get(i).member(), sorted.get(i).score(), rank, Map.of()));
             }
             return out;
         }
@@ -111,13 +111,13 @@ class ShardedLeaderboardTest {
     /** top, rank and around against the model, for every member and several window sizes. */
     private static void assertMatchesModel(ShardedLeaderboard board, Model model, TieRule rule) {
         List<Row> sorted = model.sorted();
-        List<Entry> expected = Model.ranked(sorted, rule);
+        List<Entry<String>> expected = Model.ranked(sorted, rule);
         int total = sorted.size();
         assertThat(board.count()).isEqualTo(total);
         for (int n : new int[] {0, 1, 7, 50, total, total + 10}) {
             assertThat(board.top(n)).as("top %d", n).isEqualTo(expected.subList(0, Math.min(n, total)));
         }
-        for (Entry e : expected) {
+        for (Entry<String> e : expected) {
             assertThat(board.rank(e.member())).as("rank of %s", e.member()).hasValue(e.rank());
             assertThat(board.score(e.member())).as("score of %s", e.member()).hasValue(e.score());
         }
@@ -157,7 +157,7 @@ class ShardedLeaderboardTest {
             b.setScore(member, score);
             model.scores.put(member, score);
         }
-        List<Entry> expected = Model.ranked(model.sorted(), TieRule.MEMBER_ORDER);
+        List<Entry<String>> expected = Model.ranked(model.sorted(), TieRule.MEMBER_ORDER);
         for (int n : new int[] {1, 3, 16, 39, 40, 41, 60}) {
             assertThat(b.top(n)).as("top %d", n).isEqualTo(expected.subList(0, n));
         }

@@ -1,5 +1,7 @@
 package dev.ordo.patterns.leaderboard;
 
+import dev.ordo.patterns.store.Codec;
+
 import java.util.List;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
@@ -14,8 +16,13 @@ import java.util.concurrent.CompletionStage;
  * <p>The hot operations have non-blocking twins ({@code ...Async}) whose stage completes with what
  * the blocking call returns, or fails with what it throws; bad arguments are thrown at once.
  * Over a network store the stage is returned before the server answers.
+ *
+ * <p>Members are strings as the boards store them; {@link #typed} gives a view of any string
+ * board whose members are another type, through a {@link Codec}.
+ *
+ * @param <M> the type of the members
  */
-public interface Board {
+public interface Board<M> {
     /**
      * Adds {@code points} (finite, may be negative) to the member's score, creating it at {@code points}.
      *
@@ -23,7 +30,7 @@ public interface Board {
      * @param points the points to add, finite; negative to take some away
      * @return where the member stands afterwards
      */
-    Placement addPoints(String member, double points);
+    Placement<M> addPoints(M member, double points);
 
     /**
      * Sets the member's score.
@@ -32,7 +39,7 @@ public interface Board {
      * @param score the new score
      * @return where the member stands afterwards
      */
-    Placement setScore(String member, double score);
+    Placement<M> setScore(M member, double score);
 
     /**
      * Keeps the better of the member's score and {@code score}: higher on descending boards, lower on ascending.
@@ -41,7 +48,7 @@ public interface Board {
      * @param score the score just achieved
      * @return where the member stands afterwards, with its best score
      */
-    Placement keepBest(String member, double score);
+    Placement<M> keepBest(M member, double score);
 
     /**
      * Removes the member; true if it was on the board.
@@ -49,7 +56,7 @@ public interface Board {
      * @param member the member to take off the board
      * @return whether it was there
      */
-    boolean remove(String member);
+    boolean remove(M member);
 
     /**
      * The member's score, empty when it is not on the board.
@@ -57,7 +64,7 @@ public interface Board {
      * @param member the member to look up
      * @return its score, or empty
      */
-    OptionalDouble score(String member);
+    OptionalDouble score(M member);
 
     /**
      * The member's 1-based rank under the tie rule, empty when it is not on the board.
@@ -65,7 +72,7 @@ public interface Board {
      * @param member the member to look up
      * @return its rank from 1, or empty
      */
-    OptionalLong rank(String member);
+    OptionalLong rank(M member);
 
     /**
      * The first {@code n} entries (0 to {@link Leaderboard#MAX_WINDOW}).
@@ -73,7 +80,7 @@ public interface Board {
      * @param n how many entries to read, from the top
      * @return the entries in rank order; fewer when the board is smaller
      */
-    List<Entry> top(int n);
+    List<Entry<M>> top(int n);
 
     /**
      * A window of {@code size} entries holding the member, as central as the board's edges allow
@@ -83,7 +90,7 @@ public interface Board {
      * @param size how many entries the window holds
      * @return the entries in rank order, or an empty list
      */
-    List<Entry> around(String member, int size);
+    List<Entry<M>> around(M member, int size);
 
     /**
      * How many members the board holds.
@@ -99,7 +106,7 @@ public interface Board {
      * @param points the points to add, finite; negative to take some away
      * @return a stage completing with where the member stands afterwards
      */
-    CompletionStage<Placement> addPointsAsync(String member, double points);
+    CompletionStage<Placement<M>> addPointsAsync(M member, double points);
 
     /**
      * {@link #score}, without blocking.
@@ -107,7 +114,7 @@ public interface Board {
      * @param member the member to look up
      * @return a stage completing with its score, or empty
      */
-    CompletionStage<OptionalDouble> scoreAsync(String member);
+    CompletionStage<OptionalDouble> scoreAsync(M member);
 
     /**
      * {@link #rank}, without blocking.
@@ -115,7 +122,7 @@ public interface Board {
      * @param member the member to look up
      * @return a stage completing with its rank from 1, or empty
      */
-    CompletionStage<OptionalLong> rankAsync(String member);
+    CompletionStage<OptionalLong> rankAsync(M member);
 
     /**
      * {@link #top}, without blocking.
@@ -123,5 +130,19 @@ public interface Board {
      * @param n how many entries to read, from the top
      * @return a stage completing with the entries in rank order
      */
-    CompletionStage<List<Entry>> topAsync(int n);
+    CompletionStage<List<Entry<M>>> topAsync(int n);
+
+    /**
+     * A view of {@code board} whose members are {@code M}: each member goes to the board as
+     * {@code codec.encode(member)} and comes back as {@code codec.decode(text)}. Writes and reads
+     * go straight through; the view holds nothing.
+     *
+     * @param board a board of string members (any kind: plain, periodic, sharded)
+     * @param codec turns a member into the text stored, and back
+     * @param <M>   the type of the members
+     * @return the typed view
+     */
+    static <M> Board<M> typed(Board<String> board, Codec<M> codec) {
+        return new TypedBoard<>(board, codec);
+    }
 }

@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  * steadily read board rarely makes anyone wait.
  */
 public final class CachedTop {
-    private record Snapshot(List<Entry> entries, long startedNanos) {
+    private record Snapshot(List<Entry<String>> entries, long startedNanos) {
     }
 
     private final LoadingCache<Boolean, Snapshot> cache;
@@ -32,11 +32,11 @@ public final class CachedTop {
      * @param maxAge how old a cached read may be before it is read again
      * @return the cache, empty until first read
      */
-    public static CachedTop of(Supplier<List<Entry>> source, Duration maxAge) {
+    public static CachedTop of(Supplier<List<Entry<String>>> source, Duration maxAge) {
         return new CachedTop(source, maxAge, Ticker.systemTicker(), ForkJoinPool.commonPool());
     }
 
-    CachedTop(Supplier<List<Entry>> source, Duration maxAge, Ticker ticker, Executor refresher) {
+    CachedTop(Supplier<List<Entry<String>>> source, Duration maxAge, Ticker ticker, Executor refresher) {
         Objects.requireNonNull(source, "source");
         if (maxAge.isNegative() || maxAge.isZero()) {
             throw new IllegalArgumentException("maxAge must be positive, got " + maxAge);
@@ -73,7 +73,7 @@ public final class CachedTop {
      *
      * @return the entries as {@code source} last gave them
      */
-    public List<Entry> get() {
+    public List<Entry<String>> get() {
         return cache.get(Boolean.TRUE).entries();
     }
 }

@@ -57,7 +57,7 @@ public final class CompositeLeaderboard {
      * @param values one value per dimension, each within its dimension's range
      * @return where the member stands afterwards
      */
-    public Placement set(String member, long... values) {
+    public Placement<String> set(String member, long... values) {
         return board.setScore(member, codec.encode(values));
     }
 
@@ -69,7 +69,7 @@ public final class CompositeLeaderboard {
      * @param value its new value, within the dimension's range
      * @return where the member stands afterwards
      */
-    public Placement setDimension(String member, String dimension, long value) {
+    public Placement<String> setDimension(String member, String dimension, long value) {
         ScoreCodec.Dimension d = codec.dimension(dimension);
         checkRange(d, value);
         return board.writeDimension(member, d, d.stored(value), false);
@@ -84,7 +84,7 @@ public final class CompositeLeaderboard {
      * @param delta what to add to its value; negative to subtract
      * @return where the member stands afterwards
      */
-    public Placement addToDimension(String member, String dimension, long delta) {
+    public Placement<String> addToDimension(String member, String dimension, long delta) {
         ScoreCodec.Dimension d = codec.dimension(dimension);
         long storedDelta = d.direction() == ScoreCodec.Direction.HIGHER_RANKS_FIRST ? delta : -delta;
         return board.writeDimension(member, d, storedDelta, true);

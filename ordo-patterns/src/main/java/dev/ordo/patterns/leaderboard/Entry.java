@@ -9,8 +9,9 @@ import java.util.Map;
  * @param score    its score
  * @param rank     its 1-based rank under the board's tie rule
  * @param metadata the member's metadata when the board returns it, else empty
+ * @param <M>      the type of the member
  */
-public record Entry(String member, double score, long rank, Map<String, String> metadata) {
+public record Entry<M>(M member, double score, long rank, Map<String, String> metadata) {
     /**
      * Copies {@code metadata}, so an entry never changes.
      *

@@ -29,7 +29,7 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>Thread-safe: the state lives on the server.
  */
-public final class Leaderboard implements Board {
+public final class Leaderboard implements Board<String> {
     /** The most entries one read may return. */
     public static final int MAX_WINDOW = 10_000;
 
@@ -91,13 +91,13 @@ public final class Leaderboard implements Board {
 
     /** Adds {@code points} (finite, may be negative) to the member's score, creating it at {@code points}. */
     @Override
-    public Placement addPoints(String member, double points) {
+    public Placement<String> addPoints(String member, double points) {
         return writeOne("add", member, points);
     }
 
     /** {@link #addPoints}, without blocking. */
     @Override
-    public CompletionStage<Placement> addPointsAsync(String member, double points) {
+    public CompletionStage<Placement<String>> addPointsAsync(String member, double points) {
         return writeOneAsync("add", member, points);
     }
 
@@ -122,7 +122,7 @@ public final class Leaderboard implements Board {
 
     /** Sets the member's score. */
     @Override
-    public Placement setScore(String member, double score) {
+    public Placement<String> setScore(String member, double score) {
         return writeOne("set", member, score);
     }
 
@@ -133,13 +133,13 @@ public final class Leaderboard implements Board {
      * @param score the new score
      * @return a stage completing with where the member stands afterwards
      */
-    public CompletionStage<Placement> setScoreAsync(String member, double score) {
+    public CompletionStage<Placement<String>> setScoreAsync(String member, double score) {
         return writeOneAsync("set", member, score);
     }
 
     /** Keeps the better of the member's score and {@code score}: higher on descending boards, lower on ascending. */
     @Override
-    public Placement keepBest(String member, double score) {
+    public Placement<String> keepBest(String member, double score) {
         return writeOne("best", member, score);
     }
 
@@ -150,7 +150,7 @@ public final class Leaderboard implements Board {
      * @param score the score just achieved
      * @return a stage completing with where the member stands afterwards
      */
-    public CompletionStage<Placement> keepBestAsync(String member, double score) {
+    public CompletionStage<Placement<String>> keepBestAsync(String member, double score) {
         return writeOneAsync("best", member, score);
     }
 
@@ -221,7 +221,7 @@ public final class Leaderboard implements Board {
      * @param member the member to look up
      * @return its score and rank, or empty
      */
-    public Optional<Placement> placement(String member) {
+    public Optional<Placement<String>> placement(String member) {
         return placement(member, eval(BoardScripts.PLACEMENT, member(member)));
     }
 
@@ -231,25 +231,25 @@ public final class Leaderboard implements Board {
      * @param member the member to look up
      * @return a stage completing with its score and rank, or empty
      */
-    public CompletionStage<Optional<Placement>> placementAsync(String member) {
+    public CompletionStage<Optional<Placement<String>>> placementAsync(String member) {
         return store.evalAsync(BoardScripts.PLACEMENT, scriptKeys, scriptArgs(member(member))).thenApply(r -> placement(member, r));
     }
 
-    private static Optional<Placement> placement(String member, Reply reply) {
+    private static Optional<Placement<String>> placement(String member, Reply reply) {
         List<Reply> r = reply.asList();
-        return r == null ? Optional.empty() : Optional.of(new Placement(member, r.get(0).asDouble(), r.get(1).asLong()));
+        return r == null ? Optional.empty() : Optional.of(new Placement<>(member, r.get(0).asDouble(), r.get(1).asLong()));
     }
 
     /** The first {@code n} entries. */
     @Override
-    public List<Entry> top(int n) {
+    public List<Entry<String>> top(int n) {
         checkWindow("n", n);
         return range(0, n);
     }
 
     /** {@link #top}, without blocking. */
     @Override
-    public CompletionStage<List<Entry>> topAsync(int n) {
+    public CompletionStage<List<Entry<String>>> topAsync(int n) {
         checkWindow("n", n);
         return rangeAsync(0, n);
     }
@@ -261,7 +261,7 @@ public final class Leaderboard implements Board {
      * @param size how many entries a page holds (0 to {@link #MAX_WINDOW})
      * @return the page's entries in rank order
      */
-    public List<Entry> page(int page, int size) {
+    public List<Entry<String>> page(int page, int size) {
         if (page < 1) {
             throw new IllegalArgumentException("page must be 1 or more, got " + page);
         }
@@ -276,7 +276,7 @@ public final class Leaderboard implements Board {
      * has {@code size} entries. Empty when the member is not on the board.
      */
     @Override
-    public List<Entry> around(String member, int size) {
+    public List<Entry<String>> around(String member, int size) {
         checkWindow("size", size);
         if (size == 0) {
             return List.of();
@@ -339,22 +339,22 @@ public final class Leaderboard implements Board {
      * Replaces ({@code add} false) or adds to ({@code add} true) one dimension of a packed score,
      * keeping the others, in one server-side step. A member not yet on the board starts from 0.
      */
-    Placement writeDimension(String member, ScoreCodec.Dimension dimension, long storedValueOrDelta, boolean add) {
+    Placement<String> writeDimension(String member, ScoreCodec.Dimension dimension, long storedValueOrDelta, boolean add) {
         String value = Scores.format(dimension.multiplier()) + " " + Scores.format(dimension.modulus()) + " " + storedValueOrDelta;
         return write(store, metaKey, List.of(keys), List.of(expireAtMillis), options, add ? "dimadd" : "dim", member, value).get(0);
     }
 
-    private Placement writeOne(String mode, String member, double value) {
+    private Placement<String> writeOne(String mode, String member, double value) {
         return write(store, metaKey, List.of(keys), List.of(expireAtMillis), options, mode, member, value).get(0);
     }
 
-    private CompletionStage<Placement> writeOneAsync(String mode, String member, double value) {
+    private CompletionStage<Placement<String>> writeOneAsync(String mode, String member, double value) {
         checkValue(mode, value);
         List<String> argv = writeArgs(options, List.of(expireAtMillis), mode, member, Scores.format(value));
         return store.evalAsync(BoardScripts.WRITE, scriptKeys, argv).thenApply(r -> placements(member, r).get(0));
     }
 
-    private List<Entry> range(long start, int count) {
+    private List<Entry<String>> range(long start, int count) {
         if (count == 0) {
             return List.of();
         }
@@ -365,7 +365,7 @@ public final class Leaderboard implements Board {
         return entries(store.eval(BoardScripts.RANGE, scriptKeys, rangeArgs(start, stop)).asList());
     }
 
-    private CompletionStage<List<Entry>> rangeAsync(long start, int count) {
+    private CompletionStage<List<Entry<String>>> rangeAsync(long start, int count) {
         if (count == 0) {
             return java.util.concurrent.CompletableFuture.completedFuture(List.of());
         }
@@ -385,11 +385,11 @@ public final class Leaderboard implements Board {
         return StoreCommand.of(options.descending() ? "ZREVRANGE" : "ZRANGE").key(keys.scores()).arg(start).arg(stop).arg("WITHSCORES");
     }
 
-    private static List<Entry> plainEntries(long start, Reply reply) {
+    private static List<Entry<String>> plainEntries(long start, Reply reply) {
         List<Reply> r = reply.asList();
-        List<Entry> out = new ArrayList<>(r.size() / 2);
+        List<Entry<String>> out = new ArrayList<>(r.size() / 2);
         for (int i = 0; i < r.size(); i += 2) {
-            out.add(new Entry(r.get(i).asString(), r.get(i + 1).asDouble(), start + i / 2 + 1, Map.of()));
+            out.add(new Entry<>(r.get(i).asString(), r.get(i + 1).asDouble(), start + i / 2 + 1, Map.of()));
         }
         return out;
     }
@@ -418,31 +418,31 @@ public final class Leaderboard implements Board {
     }
 
     /** Decodes the reply of {@link BoardScripts#RANGE} and {@link BoardScripts#AROUND}. */
-    List<Entry> entries(List<Reply> reply) {
+    List<Entry<String>> entries(List<Reply> reply) {
         long start = reply.get(0).asLong();
         List<Reply> range = reply.get(1).asList();
         List<Reply> ranks = reply.get(2).asList();
         List<Reply> metas = reply.get(3).asList();
         boolean timed = options.tieRule() == TieRule.FIRST_REACHED;
-        List<Entry> out = new ArrayList<>(range.size() / 2);
+        List<Entry<String>> out = new ArrayList<>(range.size() / 2);
         for (int i = 0; i < range.size(); i += 2) {
             String name = range.get(i).asString();
             int k = i / 2;
-            out.add(new Entry(timed ? name.substring(ARRIVAL_PREFIX) : name, range.get(i + 1).asDouble(),
+            out.add(new Entry<>(timed ? name.substring(ARRIVAL_PREFIX) : name, range.get(i + 1).asDouble(),
                     ranks.isEmpty() ? start + k + 1 : ranks.get(k).asLong(), metas.isEmpty() ? Map.of() : Metadata.decode(metas.get(k))));
         }
         return out;
     }
 
     /** One write applied to several boards in one script; returns the placement on each. */
-    static List<Placement> write(Store store, String metaKey, List<BoardKeys> boards, List<Long> expireAtMillis,
+    static List<Placement<String>> write(Store store, String metaKey, List<BoardKeys> boards, List<Long> expireAtMillis,
                                  BoardOptions options, String mode, String member, double value) {
         checkValue(mode, value);
         return write(store, metaKey, boards, expireAtMillis, options, mode, member, Scores.format(value));
     }
 
     /** {@link #write}, without blocking; bad arguments are thrown at once. */
-    static CompletionStage<List<Placement>> writeAsync(Store store, String metaKey, List<BoardKeys> boards, List<Long> expireAtMillis,
+    static CompletionStage<List<Placement<String>>> writeAsync(Store store, String metaKey, List<BoardKeys> boards, List<Long> expireAtMillis,
                                                        BoardOptions options, String mode, String member, double value) {
         checkValue(mode, value);
         List<String> argv = writeArgs(options, expireAtMillis, mode, member, Scores.format(value));
@@ -460,7 +460,7 @@ public final class Leaderboard implements Board {
     }
 
     /** As above, with the value as the script takes it. */
-    static List<Placement> write(Store store, String metaKey, List<BoardKeys> boards, List<Long> expireAtMillis,
+    static List<Placement<String>> write(Store store, String metaKey, List<BoardKeys> boards, List<Long> expireAtMillis,
                                  BoardOptions options, String mode, String member, String value) {
         List<String> argv = writeArgs(options, expireAtMillis, mode, member, value);
         return placements(member, store.eval(BoardScripts.WRITE, scriptKeys(metaKey, boards), argv));
@@ -481,11 +481,11 @@ public final class Leaderboard implements Board {
     }
 
     /** The reply of {@link BoardScripts#WRITE}: a placement per board. */
-    private static List<Placement> placements(String member, Reply reply) {
+    private static List<Placement<String>> placements(String member, Reply reply) {
         List<Reply> r = reply.asList();
-        List<Placement> out = new ArrayList<>(r.size() / 2);
+        List<Placement<String>> out = new ArrayList<>(r.size() / 2);
         for (int i = 0; i < r.size(); i += 2) {
-            out.add(new Placement(member, r.get(i).asDouble(), r.get(i + 1).asLong()));
+            out.add(new Placement<>(member, r.get(i).asDouble(), r.get(i + 1).asLong()));
         }
         return out;
     }

@@ -29,7 +29,7 @@ import java.util.concurrent.CompletionStage;
  * through {@link Board}'s methods still writes every current board and answers with the
  * placement on the primary one; the {@code ...All} forms answer with every board's.
  */
-public final class PeriodicLeaderboard implements Board {
+public final class PeriodicLeaderboard implements Board<String> {
     private final Store store;
     private final String tag;
     private final List<Period> periods;
@@ -71,7 +71,7 @@ public final class PeriodicLeaderboard implements Board {
      * @param points the points to add, finite; negative to take some away
      * @return one placement per board
      */
-    public List<Placement> addPointsAll(String member, double points) {
+    public List<Placement<String>> addPointsAll(String member, double points) {
         return write("add", member, points);
     }
 
@@ -82,7 +82,7 @@ public final class PeriodicLeaderboard implements Board {
      * @param score the new score
      * @return one placement per board
      */
-    public List<Placement> setScoreAll(String member, double score) {
+    public List<Placement<String>> setScoreAll(String member, double score) {
         return write("set", member, score);
     }
 
@@ -93,13 +93,13 @@ public final class PeriodicLeaderboard implements Board {
      * @param score the score just achieved
      * @return one placement per board
      */
-    public List<Placement> keepBestAll(String member, double score) {
+    public List<Placement<String>> keepBestAll(String member, double score) {
         return write("best", member, score);
     }
 
     /** Adds points on every current board; returns the placement on the primary board. */
     @Override
-    public Placement addPoints(String member, double points) {
+    public Placement<String> addPoints(String member, double points) {
         return addPointsAll(member, points).get(0);
     }
 
@@ -110,26 +110,26 @@ public final class PeriodicLeaderboard implements Board {
      * @param points the points to add, finite; negative to take some away
      * @return a stage completing with one placement per board
      */
-    public CompletionStage<List<Placement>> addPointsAllAsync(String member, double points) {
+    public CompletionStage<List<Placement<String>>> addPointsAllAsync(String member, double points) {
         Instant now = clock.instant();
         return Leaderboard.writeAsync(store, metaKey(), currentBoards(now), expireAt(now), options, "add", member, points);
     }
 
     /** Adds points on every current board, without blocking; completes with the placement on the primary board. */
     @Override
-    public CompletionStage<Placement> addPointsAsync(String member, double points) {
+    public CompletionStage<Placement<String>> addPointsAsync(String member, double points) {
         return addPointsAllAsync(member, points).thenApply(all -> all.get(0));
     }
 
     /** Sets the score on every current board; returns the placement on the primary board. */
     @Override
-    public Placement setScore(String member, double score) {
+    public Placement<String> setScore(String member, double score) {
         return setScoreAll(member, score).get(0);
     }
 
     /** Keeps the better score on every current board; returns the placement on the primary board. */
     @Override
-    public Placement keepBest(String member, double score) {
+    public Placement<String> keepBest(String member, double score) {
         return keepBestAll(member, score).get(0);
     }
 
@@ -156,13 +156,13 @@ public final class PeriodicLeaderboard implements Board {
 
     /** The primary board's first {@code n} entries. */
     @Override
-    public List<Entry> top(int n) {
+    public List<Entry<String>> top(int n) {
         return primary().top(n);
     }
 
     /** The window around the member on the primary board. */
     @Override
-    public List<Entry> around(String member, int size) {
+    public List<Entry<String>> around(String member, int size) {
         return primary().around(member, size);
     }
 
@@ -186,7 +186,7 @@ public final class PeriodicLeaderboard implements Board {
 
     /** {@link #top}, without blocking. */
     @Override
-    public CompletionStage<List<Entry>> topAsync(int n) {
+    public CompletionStage<List<Entry<String>>> topAsync(int n) {
         return primary().topAsync(n);
     }
 
@@ -244,7 +244,7 @@ public final class PeriodicLeaderboard implements Board {
         return new Leaderboard(store, BoardKeys.of(key), metaKey(), options, false, expireAtMillis);
     }
 
-    private List<Placement> write(String mode, String member, double value) {
+    private List<Placement<String>> write(String mode, String member, double value) {
         Instant now = clock.instant();
         return Leaderboard.write(store, metaKey(), currentBoards(now), expireAt(now), options, mode, member, value);
     }

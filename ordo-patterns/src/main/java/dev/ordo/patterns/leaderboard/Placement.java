@@ -6,6 +6,7 @@ package dev.ordo.patterns.leaderboard;
  * @param member the member
  * @param score  its score
  * @param rank   its 1-based rank under the board's tie rule
+ * @param <M>    the type of the member
  */
-public record Placement(String member, double score, long rank) {
+public record Placement<M>(M member, double score, long rank) {
 }

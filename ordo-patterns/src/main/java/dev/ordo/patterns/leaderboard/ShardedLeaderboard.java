@@ -43,7 +43,7 @@ import java.util.zip.CRC32;
  * <p>Tie rules: {@link TieRule#MEMBER_ORDER} and {@link TieRule#COMPETITION}. (First-reached and
  * dense ranks need state shared by all members, which a sharded board exists to avoid.)
  */
-public final class ShardedLeaderboard implements Board {
+public final class ShardedLeaderboard implements Board<String> {
     /** The most shards one board may have. */
     public static final int MAX_SHARDS = 1024;
 
@@ -62,7 +62,7 @@ public final class ShardedLeaderboard implements Board {
     private final String name;
     private final BoardOptions options;
     private final List<Leaderboard> shards;
-    private final Comparator<Entry> order;
+    private final Comparator<Entry<String>> order;
     private volatile RuntimeException lastSnapshotFailure;
 
     /** A half-built snapshot of a run that died expires after this long. */
@@ -78,7 +78,7 @@ public final class ShardedLeaderboard implements Board {
             list.add(new Leaderboard(store, BoardKeys.of(key), key + ":meta", options, true, 0));
         }
         this.shards = List.copyOf(list);
-        Comparator<Entry> ascending = Comparator.comparingDouble(Entry::score)
+        Comparator<Entry<String>> ascending = Comparator.comparingDouble((Entry<String> e) -> e.score())
                 .thenComparing((a, b) -> Arrays.compareUnsigned(utf8(a.member()), utf8(b.member())));
         this.order = options.descending() ? ascending.reversed() : ascending;
     }
@@ -132,7 +132,7 @@ public final class ShardedLeaderboard implements Board {
      * writes alone.
      */
     @Override
-    public Placement addPoints(String member, double points) {
+    public Placement<String> addPoints(String member, double points) {
         return placed(member, shardOf(member).incrementScore(member, points));
     }
 
@@ -149,25 +149,25 @@ public final class ShardedLeaderboard implements Board {
 
     /** {@link #addPoints}, without blocking. */
     @Override
-    public CompletionStage<Placement> addPointsAsync(String member, double points) {
+    public CompletionStage<Placement<String>> addPointsAsync(String member, double points) {
         return shardOf(member).addPointsAsync(member, points)
-                .thenCompose(p -> rankOfAsync(member, p.score()).thenApply(rank -> new Placement(member, p.score(), rank)));
+                .thenCompose(p -> rankOfAsync(member, p.score()).thenApply(rank -> new Placement<>(member, p.score(), rank)));
     }
 
     /** Sets the member's score; returns it with the global rank read just after the write. */
     @Override
-    public Placement setScore(String member, double score) {
+    public Placement<String> setScore(String member, double score) {
         return placed(member, shardOf(member).setScore(member, score).score());
     }
 
     /** Keeps the better of the member's score and {@code score}; returns the score kept with the global rank read just after. */
     @Override
-    public Placement keepBest(String member, double score) {
+    public Placement<String> keepBest(String member, double score) {
         return placed(member, shardOf(member).keepBest(member, score).score());
     }
 
-    private Placement placed(String member, double score) {
-        return new Placement(member, score, rankOf(member, score));
+    private Placement<String> placed(String member, double score) {
+        return new Placement<>(member, score, rankOf(member, score));
     }
 
     /** Removes the member; true if it was on the board. */
@@ -235,7 +235,7 @@ public final class ShardedLeaderboard implements Board {
 
     /** The first {@code n} entries of the whole board. */
     @Override
-    public List<Entry> top(int n) {
+    public List<Entry<String>> top(int n) {
         Leaderboard.checkWindow("n", n);
         if (n == 0) {
             return List.of();
@@ -252,7 +252,7 @@ public final class ShardedLeaderboard implements Board {
 
     /** {@link #top}, without blocking. */
     @Override
-    public CompletionStage<List<Entry>> topAsync(int n) {
+    public CompletionStage<List<Entry<String>>> topAsync(int n) {
         Leaderboard.checkWindow("n", n);
         if (n == 0) {
             return CompletableFuture.completedFuture(List.of());
@@ -265,7 +265,7 @@ public final class ShardedLeaderboard implements Board {
     }
 
     /** Runs the rounds of {@code rounds} one after another without blocking; completes with every entry read. */
-    private CompletionStage<List<Entry>> roundsAsync(TopRounds rounds) {
+    private CompletionStage<List<Entry<String>>> roundsAsync(TopRounds rounds) {
         List<StoreCommand> reads = rounds.next();
         if (reads == null) {
             return CompletableFuture.completedFuture(rounds.all);
@@ -293,8 +293,8 @@ public final class ShardedLeaderboard implements Board {
     }
 
     /** Every shard's top {@code n} with metadata, from the replies of RANGE on each. */
-    private List<Entry> metadataTops(int n, List<Reply> replies) {
-        List<Entry> all = new ArrayList<>(n);
+    private List<Entry<String>> metadataTops(int n, List<Reply> replies) {
+        List<Entry<String>> all = new ArrayList<>(n);
         for (int i = 0; i < shards.size(); i++) {
             all.addAll(shards.get(i).entries(replies.get(i).asList()));
         }
@@ -302,7 +302,7 @@ public final class ShardedLeaderboard implements Board {
     }
 
     /** The best {@code n} of {@code all}, ranked. */
-    private List<Entry> topOf(List<Entry> all, int n) {
+    private List<Entry<String>> topOf(List<Entry<String>> all, int n) {
         all.sort(order);
         return ranked(all.subList(0, Math.min(n, all.size())), 0, 1);
     }
@@ -320,9 +320,9 @@ public final class ShardedLeaderboard implements Board {
         private final int count = shards.size();
         private final int[] have = new int[count];
         private final int[] asked = new int[count];
-        private final Entry[] last = new Entry[count];
+        private final List<Entry<String>> last = new ArrayList<>(Collections.nCopies(count, null));
         private final boolean[] done = new boolean[count];
-        private final List<Entry> all = new ArrayList<>();
+        private final List<Entry<String>> all = new ArrayList<>();
         private List<Integer> reading = List.of();
 
         TopRounds(int n) {
@@ -351,19 +351,19 @@ public final class ShardedLeaderboard implements Board {
                 int i = reading.get(k);
                 List<Reply> r = replies.get(k).asList();
                 for (int j = 0; j < r.size(); j += 2) {
-                    last[i] = new Entry(r.get(j).asString(), r.get(j + 1).asDouble(), 0, Map.of());
-                    all.add(last[i]);
+                    last.set(i, new Entry<>(r.get(j).asString(), r.get(j + 1).asDouble(), 0, Map.of()));
+                    all.add(last.get(i));
                 }
                 have[i] += r.size() / 2;
                 done[i] = have[i] < asked[i] || have[i] >= n;
             }
-            Entry nth = null;
+            Entry<String> nth = null;
             if (all.size() >= n) {
                 all.sort(order);
                 nth = all.get(n - 1);
             }
             for (int i = 0; i < count; i++) {
-                if (!done[i] && (nth == null || order.compare(last[i], nth) <= 0)) {
+                if (!done[i] && (nth == null || order.compare(last.get(i), nth) <= 0)) {
                     asked[i] = (int) Math.min(n, 2L * asked[i]);
                 } else {
                     done[i] = true;
@@ -377,14 +377,14 @@ public final class ShardedLeaderboard implements Board {
      * and full whenever the board has {@code size} entries; empty when the member is absent.
      */
     @Override
-    public List<Entry> around(String member, int size) {
+    public List<Entry<String>> around(String member, int size) {
         Leaderboard.checkWindow("size", size);
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             OptionalDouble score = score(member);
             if (score.isEmpty() || size == 0) {
                 return List.of();
             }
-            List<Entry> window = aroundScore(member, score.getAsDouble(), size);
+            List<Entry<String>> window = aroundScore(member, score.getAsDouble(), size);
             if (window != null) {
                 return options.metadata() ? withMetadata(window) : window;
             }
@@ -393,15 +393,15 @@ public final class ShardedLeaderboard implements Board {
     }
 
     /** The window around (score, member), or null when the member's score changed while the shards were read. */
-    private List<Entry> aroundScore(String member, double score, int size) {
+    private List<Entry<String>> aroundScore(String member, double score, int size) {
         long before = 0;
         long total = 0;
-        List<Entry> near = new ArrayList<>();
+        List<Entry<String>> near = new ArrayList<>();
         for (List<Reply> v : views(score, member, size - 1)) {
             before += v.get(0).asLong();
             total += v.get(2).asLong();
             for (int i = 3; i < v.size(); i += 2) {
-                near.add(new Entry(v.get(i).asString(), v.get(i + 1).asDouble(), 0, Map.of()));
+                near.add(new Entry<>(v.get(i).asString(), v.get(i + 1).asDouble(), 0, Map.of()));
             }
         }
         near.sort(order);
@@ -414,7 +414,7 @@ public final class ShardedLeaderboard implements Board {
         }
         long start = Math.max(0, Math.min(before - (size - 1) / 2, total - size));
         int from = (int) (self - (before - start));
-        List<Entry> window = near.subList(from, Math.min(near.size(), from + size));
+        List<Entry<String>> window = near.subList(from, Math.min(near.size(), from + size));
         long firstRank = start + 1;
         if (options.tieRule() == TieRule.COMPETITION) {
             firstRank = 1 + strictlyBetter(window.get(0).score());
@@ -423,16 +423,16 @@ public final class ShardedLeaderboard implements Board {
     }
 
     /** The entries with each member's metadata, read from the members' shards together. */
-    private List<Entry> withMetadata(List<Entry> entries) {
+    private List<Entry<String>> withMetadata(List<Entry<String>> entries) {
         List<StoreCommand> reads = new ArrayList<>(entries.size());
-        for (Entry e : entries) {
+        for (Entry<String> e : entries) {
             reads.add(StoreCommand.of("HGET").key(shardOf(e.member()).key() + ":meta").arg(e.member()));
         }
         List<Reply> metas = store.callAll(reads);
-        List<Entry> out = new ArrayList<>(entries.size());
+        List<Entry<String>> out = new ArrayList<>(entries.size());
         for (int i = 0; i < entries.size(); i++) {
-            Entry e = entries.get(i);
-            out.add(new Entry(e.member(), e.score(), e.rank(), Metadata.decode(metas.get(i))));
+            Entry<String> e = entries.get(i);
+            out.add(new Entry<>(e.member(), e.score(), e.rank(), Metadata.decode(metas.get(i))));
         }
         return out;
     }
@@ -573,15 +573,15 @@ public final class ShardedLeaderboard implements Board {
     }
 
     /** Entries in global order starting at 0-based position {@code start}, ranked by the tie rule. */
-    private List<Entry> ranked(List<Entry> entries, long start, long firstRank) {
-        List<Entry> out = new ArrayList<>(entries.size());
+    private List<Entry<String>> ranked(List<Entry<String>> entries, long start, long firstRank) {
+        List<Entry<String>> out = new ArrayList<>(entries.size());
         long rank = firstRank;
         for (int i = 0; i < entries.size(); i++) {
-            Entry e = entries.get(i);
+            Entry<String> e = entries.get(i);
             if (i > 0 && (options.tieRule() == TieRule.MEMBER_ORDER || e.score() != entries.get(i - 1).score())) {
                 rank = start + i + 1;
             }
-            out.add(new Entry(e.member(), e.score(), rank, e.metadata()));
+            out.add(new Entry<>(e.member(), e.score(), rank, e.metadata()));
         }
         return out;
     }

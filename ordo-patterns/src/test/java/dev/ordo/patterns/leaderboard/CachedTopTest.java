@@ -30,20 +30,20 @@ class CachedTopTest {
      * reading at the load's start as the score, then advances the ticker by the next queued
      * duration (none: an instant read).
      */
-    private static final class FakeSource implements Supplier<List<Entry>> {
+    private static final class FakeSource implements Supplier<List<Entry<String>>> {
         final AtomicLong nanos = new AtomicLong();
         final AtomicInteger loads = new AtomicInteger();
         final Deque<Long> durations = new ArrayDeque<>();
 
         @Override
-        public List<Entry> get() {
+        public List<Entry<String>> get() {
             int n = loads.incrementAndGet();
             long started = nanos.get();
             Long took = durations.poll();
             if (took != null) {
                 nanos.addAndGet(took);
             }
-            return List.of(new Entry("load" + n, started, 1, Map.of()));
+            return List.of(new Entry<>("load" + n, started, 1, Map.of()));
         }
 
         Ticker ticker() {
@@ -63,12 +63,12 @@ class CachedTopTest {
         return new CachedTop(source, MAX_AGE, source.ticker(), Runnable::run);
     }
 
-    private static String loadOf(List<Entry> top) {
+    private static String loadOf(List<Entry<String>> top) {
         return top.get(0).member();
     }
 
     /** The ticker reading at which the returned copy's load started. */
-    private static long startedAt(List<Entry> top) {
+    private static long startedAt(List<Entry<String>> top) {
         return (long) top.get(0).score();
     }
 
@@ -76,7 +76,7 @@ class CachedTopTest {
     void get_secondGetBeforeHalfMaxAge_servesTheCopyWithoutCallingTheSource() {
         FakeSource source = new FakeSource();
         CachedTop top = cached(source);
-        List<Entry> first = top.get();
+        List<Entry<String>> first = top.get();
         assertThat(loadOf(first)).isEqualTo("load1");
         source.advance(Duration.ofSeconds(2));
         assertThat(top.get()).isSameAs(first);
@@ -94,7 +94,7 @@ class CachedTopTest {
         top.get();
         assertThat(source.loads).hasValue(2);
         // The refreshed copy is now served, with no further read.
-        List<Entry> after = top.get();
+        List<Entry<String>> after = top.get();
         assertThat(loadOf(after)).isEqualTo("load2");
         assertThat(startedAt(after)).isEqualTo(MAX_AGE_NANOS / 2 + 1);
         assertThat(source.loads).hasValue(2);
@@ -106,7 +106,7 @@ class CachedTopTest {
         CachedTop top = cached(source);
         top.get();
         source.advanceNanos(MAX_AGE_NANOS + 1);
-        List<Entry> next = top.get();
+        List<Entry<String>> next = top.get();
         assertThat(loadOf(next)).isEqualTo("load2");
         assertThat(startedAt(next)).isEqualTo(MAX_AGE_NANOS + 1);
     }
@@ -116,7 +116,7 @@ class CachedTopTest {
         FakeSource source = new FakeSource();
         source.durations.add(Duration.ofSeconds(8).toNanos());
         CachedTop top = cached(source);
-        List<Entry> first = top.get();
+        List<Entry<String>> first = top.get();
         assertThat(loadOf(first)).isEqualTo("load1");
         assertThat(startedAt(first)).isZero();
         assertThat(source.nanos).hasValue(Duration.ofSeconds(8).toNanos());
@@ -124,7 +124,7 @@ class CachedTopTest {
         // Just past ten seconds after the slow load started (two after it ended) the copy is
         // stale: a cache timing from the end of the load would serve it for eight more seconds.
         source.advanceNanos(Duration.ofSeconds(2).toNanos() + 1);
-        List<Entry> next = top.get();
+        List<Entry<String>> next = top.get();
         assertThat(loadOf(next)).isNotEqualTo("load1");
         assertThat(startedAt(next)).isEqualTo(MAX_AGE_NANOS + 1);
     }
@@ -137,7 +137,7 @@ class CachedTopTest {
         // The get that waited for the read gets it: its load started when the get did.
         assertThat(loadOf(top.get())).isEqualTo("load1");
 
-        List<Entry> next = top.get();
+        List<Entry<String>> next = top.get();
         assertThat(loadOf(next)).isEqualTo("load2");
         assertThat(startedAt(next)).isEqualTo(Duration.ofSeconds(12).toNanos());
         assertThat(top.get()).isSameAs(next);
@@ -154,14 +154,14 @@ class CachedTopTest {
         source.durations.add(Duration.ofSeconds(2).toNanos());
         top.get();
         assertThat(source.loads).hasValue(2);
-        List<Entry> refreshed = top.get();
+        List<Entry<String>> refreshed = top.get();
         assertThat(loadOf(refreshed)).isEqualTo("load2");
         assertThat(startedAt(refreshed)).isEqualTo(Duration.ofSeconds(6).toNanos());
         assertThat(source.loads).hasValue(2);
 
         // Just past 16 s (10 s after the refresh started, 8 after it landed) it is stale.
         source.advanceNanos(Duration.ofSeconds(8).toNanos() + 1);
-        List<Entry> later = top.get();
+        List<Entry<String>> later = top.get();
         assertThat(loadOf(later)).isEqualTo("load3");
         assertThat(startedAt(later)).isEqualTo(Duration.ofSeconds(16).toNanos() + 1);
     }
@@ -176,7 +176,7 @@ class CachedTopTest {
         source.durations.add(Duration.ofSeconds(7).toNanos());
         top.get();
         assertThat(source.loads).hasValue(2);
-        List<Entry> next = top.get();
+        List<Entry<String>> next = top.get();
         assertThat(source.loads).hasValue(3);
         assertThat(loadOf(next)).isEqualTo("load3");
         assertThat(startedAt(next)).isEqualTo(Duration.ofSeconds(13).toNanos());
@@ -195,7 +195,7 @@ class CachedTopTest {
                 source.durations.add(randomSpan(random));
             }
             long getStarted = source.nanos.get();
-            List<Entry> got = top.get();
+            List<Entry<String>> got = top.get();
             assertThat(getStarted - startedAt(got)).as("age of %s at get %d", loadOf(got), i)
                     .isBetween(0L, MAX_AGE_NANOS);
         }
