@@ -12,14 +12,13 @@ import java.util.Map;
 /**
  * Ordo's settings, under {@code ordo.*}.
  *
- * @param mode        where the data lives: {@code embedded} (an Ordo in this JVM) or {@code redis}
- *                    (the application's Redis connection, {@code spring.data.redis.*}); when not
- *                    set, embedded unless {@code spring.data.redis.host}, {@code url},
- *                    {@code cluster.nodes} or {@code sentinel.*} is set
- * @param embedded    the in-process Ordo, in embedded mode
- * @param leaderboards leaderboards to build at startup, by name (each is also a bean of that name)
- * @param queues      job queues to build at startup, by name (each is also a bean of that name)
- * @param rateLimits  rate limiters to build at startup, by name (each is also a bean of that name)
+ * @param mode        Where the data lives: embedded (an Ordo in this JVM) or redis (the server of
+ *                    the application's spring.data.redis connection). When not set: redis if
+ *                    spring.data.redis.host, url, cluster or sentinel is set, else embedded.
+ * @param embedded    The in-process Ordo of embedded mode.
+ * @param leaderboards Leaderboards built at startup, by name; each is also a bean of that name.
+ * @param queues      Job queues built at startup, by name; each is also a bean of that name.
+ * @param rateLimits  Rate limiters built at startup, by name; each is also a bean of that name.
  */
 @ConfigurationProperties("ordo")
 public record OrdoProperties(Mode mode, @DefaultValue Embedded embedded, Map<String, LeaderboardSpec> leaderboards,
@@ -42,9 +41,11 @@ public record OrdoProperties(Mode mode, @DefaultValue Embedded embedded, Map<Str
     /**
      * The in-process Ordo.
      *
-     * @param port    the loopback port it serves RESP on; 0 for a free one (published as {@code local.ordo.port})
-     * @param dataDir where it keeps its data, with the append-only file on; none (in memory only) when not set
-     * @param config  server settings, as in ordo.conf or CONFIG SET (for example {@code maxmemory: 64mb})
+     * @param port    Port the in-process Ordo serves RESP on, at 127.0.0.1; 0 for a free one,
+     *                published as local.ordo.port.
+     * @param dataDir Directory where the in-process Ordo keeps its data, with the append-only file
+     *                on; in memory only when not set.
+     * @param config  Server settings passed to the in-process Ordo, as in ordo.conf or CONFIG SET (maxmemory, requirepass...).
      */
     public record Embedded(@DefaultValue("0") int port, Path dataDir, Map<String, String> config) {
         /** Checks the port and replaces an absent config with an empty one. */
@@ -67,9 +68,9 @@ public record OrdoProperties(Mode mode, @DefaultValue Embedded embedded, Map<Str
     /**
      * A leaderboard.
      *
-     * @param order    which score ranks first
-     * @param tieRule  how equal scores rank; fixed for the life of the board's keys
-     * @param metadata whether top, page and around return each member's metadata
+     * @param order    Which score ranks first.
+     * @param tieRule  How equal scores rank; fixed for the life of the board's keys.
+     * @param metadata Whether top, page and around return each member's metadata.
      */
     public record LeaderboardSpec(@DefaultValue("highest-first") Order order, @DefaultValue("member-order") TieRule tieRule,
                                   @DefaultValue("false") boolean metadata) {
@@ -86,9 +87,9 @@ public record OrdoProperties(Mode mode, @DefaultValue Embedded embedded, Map<Str
     /**
      * A job queue.
      *
-     * @param type              delayed (claims, retries, dead letters) or priority (taken once)
-     * @param visibilityTimeout delayed queues: how long a claim lasts before the job may be claimed again
-     * @param maxAttempts       delayed queues: claims a job gets before it becomes a dead letter
+     * @param type              Delayed (claims, retries, dead letters) or priority (taken once).
+     * @param visibilityTimeout Delayed queues: how long a claim lasts before the job may be claimed again.
+     * @param maxAttempts       Delayed queues: claims a job gets before it becomes a dead letter.
      */
     public record QueueSpec(@DefaultValue("delayed") QueueType type, @DefaultValue("30s") Duration visibilityTimeout,
                             @DefaultValue("5") int maxAttempts) {
@@ -107,8 +108,8 @@ public record OrdoProperties(Mode mode, @DefaultValue Embedded embedded, Map<Str
     /**
      * A rate limiter.
      *
-     * @param limits    permits per window, every one checked and charged together: {@code 10/1s,1000/1h}
-     * @param algorithm how it counts
+     * @param limits    Permits per window, such as 10/1s,1000/1h; every limit is checked and charged together.
+     * @param algorithm How the limiter counts.
      */
     public record RateLimitSpec(List<String> limits, @DefaultValue("sliding-window") Algorithm algorithm) {
         /** Replaces absent limits with none (refused when the limiter is built). */
