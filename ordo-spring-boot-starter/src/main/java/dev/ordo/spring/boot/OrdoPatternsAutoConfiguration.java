@@ -110,37 +110,41 @@ public final class OrdoPatternsAutoConfiguration {
         }
     }
 
-    /** A LettuceStore on the server {@code details} describe: standalone, Sentinel or Cluster, as its user. */
+    /**
+     * A LettuceStore on the server {@code details} describe: standalone, Sentinel or Cluster, as
+     * its user. The user and password travel in the URI: {@code LettuceStore.connect(uri,
+     * Credentials)} calls a {@code RedisURI} method that Lettuce 6.8 (Boot 4.0's) lacks.
+     */
     static LettuceStore connect(DataRedisConnectionDetails details) {
         if (details.getSslBundle() != null) {
             throw new IllegalStateException("Ordo's redis mode does not support an SSL bundle (spring.data.redis.ssl) yet");
         }
-        String user = details.getUsername();
-        String password = details.getPassword();
+        String userInfo = details.getPassword() == null ? null
+                : (details.getUsername() == null ? "default" : details.getUsername()) + ":" + details.getPassword();
         if (details.getCluster() != null) {
             return LettuceStore.connectCluster(details.getCluster().getNodes().stream()
-                    .map(node -> uri("redis", user, password, node.host(), node.port(), 0)).toArray(String[]::new));
+                    .map(node -> uri("redis", userInfo, node.host(), node.port(), 0)).toArray(String[]::new));
         }
-        String uri;
         if (details.getSentinel() != null) {
             var sentinel = details.getSentinel();
-            StringBuilder nodes = new StringBuilder();
-            for (var node : sentinel.getNodes()) {
-                nodes.append(nodes.isEmpty() ? "" : ",").append(node.host()).append(':').append(node.port());
+            StringBuilder uri = new StringBuilder("redis-sentinel://");
+            if (userInfo != null) {
+                uri.append(URI.create(uri("redis", userInfo, "localhost", 1, 0)).getRawUserInfo()).append('@');
             }
-            uri = "redis-sentinel://" + nodes + "/" + sentinel.getDatabase() + "#" + sentinel.getMaster();
-        } else if (details.getStandalone() != null) {
-            var standalone = details.getStandalone();
-            uri = uri("redis", null, null, standalone.getHost(), standalone.getPort(), standalone.getDatabase());
-        } else {
-            throw new IllegalStateException("Ordo's redis mode supports standalone, Sentinel and Cluster connections only");
+            for (int i = 0; i < sentinel.getNodes().size(); i++) {
+                var node = sentinel.getNodes().get(i);
+                uri.append(i == 0 ? "" : ",").append(node.host()).append(':').append(node.port());
+            }
+            return LettuceStore.connect(uri.append('/').append(sentinel.getDatabase()).append('#').append(sentinel.getMaster()).toString());
         }
-        return password == null ? LettuceStore.connect(uri)
-                : LettuceStore.connect(uri, new LettuceStore.Credentials(user == null ? "default" : user, password));
+        if (details.getStandalone() != null) {
+            var standalone = details.getStandalone();
+            return LettuceStore.connect(uri("redis", userInfo, standalone.getHost(), standalone.getPort(), standalone.getDatabase()));
+        }
+        throw new IllegalStateException("Ordo's redis mode supports standalone, Sentinel and Cluster connections only");
     }
 
-    private static String uri(String scheme, String user, String password, String host, int port, int database) {
-        String userInfo = password == null ? null : (user == null ? "default" : user) + ":" + password;
+    private static String uri(String scheme, String userInfo, String host, int port, int database) {
         try {
             return new URI(scheme, userInfo, host, port, "/" + database, null, null).toString();
         } catch (URISyntaxException e) {

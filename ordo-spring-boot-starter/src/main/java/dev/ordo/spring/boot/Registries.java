@@ -31,8 +31,9 @@ final class Registries {
             Duration window = DurationStyle.detectAndParse(text.substring(slash + 1).trim());
             return new Limit(permits, window);
         } catch (IllegalArgumentException e) {
+            // The message says all: a chained NumberFormatException would only hide it as the root cause.
             throw new IllegalArgumentException(property + " has '" + text + "', which is not a limit such as 10/1s or 1000/1h: "
-                    + e.getMessage(), e);
+                    + e.getMessage());
         }
     }
 }
