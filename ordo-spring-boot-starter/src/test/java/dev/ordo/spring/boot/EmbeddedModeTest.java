@@ -142,6 +142,17 @@ class EmbeddedModeTest {
     }
 
     @Test
+    void applicationsOwnStore_isTheOneThePatternsUse() {
+        try (Ordo other = Ordo.embedded(); EmbeddedStore own = EmbeddedStore.on(other.engine())) {
+            runner.withBean(Store.class, () -> own).withPropertyValues("ordo.leaderboards.weekly.order=highest-first").run(context -> {
+                assertThat(context.getBean(Store.class)).isSameAs(own);
+                context.getBean(Leaderboards.class).get("weekly").addPoints("alice", 3);
+                assertThat(own.call(StoreCommand.of("ZSCORE").key("{weekly}").arg("alice")).asString()).isEqualTo("3");
+            });
+        }
+    }
+
+    @Test
     void badPort_failsStartupNamingTheProperty() {
         runner.withPropertyValues("ordo.embedded.port=70000").run(context ->
                 assertThat(context).getFailure().rootCause().hasMessageContaining("ordo.embedded.port"));
