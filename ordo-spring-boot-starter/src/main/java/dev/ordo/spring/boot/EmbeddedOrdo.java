@@ -36,6 +36,7 @@ public final class EmbeddedOrdo implements AutoCloseable {
      * @param settings the port, data directory and server settings
      * @return the running Ordo
      * @throws UncheckedIOException when the data directory cannot be created or its data read
+     * @throws IllegalStateException when the port cannot be opened
      */
     public static EmbeddedOrdo start(OrdoProperties.Embedded settings) {
         Config config = new Config();
@@ -62,7 +63,8 @@ public final class EmbeddedOrdo implements AutoCloseable {
             return new EmbeddedOrdo(ordo, port, dataDir, password == null || password.isEmpty() ? null : password);
         } catch (RuntimeException e) {
             ordo.close();
-            throw e;
+            throw new IllegalStateException("Ordo could not open ordo.embedded.port " + settings.port()
+                    + (settings.port() == 0 ? "" : " (another process may hold it; 0 picks a free port)") + ": " + e.getMessage(), e);
         }
     }
 

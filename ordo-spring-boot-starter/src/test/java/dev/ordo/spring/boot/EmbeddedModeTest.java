@@ -153,6 +153,20 @@ class EmbeddedModeTest {
     }
 
     @Test
+    void portInUse_failsStartupNamingThePropertyAndLeavesNoOrdoThread() throws IOException, InterruptedException {
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
+        try (ServerSocket taken = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            runner.withPropertyValues("ordo.embedded.port=" + taken.getLocalPort()).run(context ->
+                    assertThat(context).getFailure().hasStackTraceContaining("ordo.embedded.port " + taken.getLocalPort()));
+        }
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!ordoThreads(before).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(ordoThreads(before)).isEmpty();
+    }
+
+    @Test
     void badPort_failsStartupNamingTheProperty() {
         runner.withPropertyValues("ordo.embedded.port=70000").run(context ->
                 assertThat(context).getFailure().rootCause().hasMessageContaining("ordo.embedded.port"));
