@@ -38,7 +38,8 @@ class StagedReleaseTest {
             new String[] {"ordo-server", "jar"},
             new String[] {"ordo-patterns", "jar"},
             new String[] {"ordo-patterns-lettuce", "jar"},
-            new String[] {"ordo-patterns-embedded", "jar"});
+            new String[] {"ordo-patterns-embedded", "jar"},
+            new String[] {"ordo-spring-boot-starter", "jar"});
 
     private static final List<String> UNPUBLISHED = List.of("ordo-bench", "ordo-it", "ordo-patterns-tests");
 

@@ -1,0 +1,188 @@
+package dev.ordo.spring.boot;
+
+import dev.ordo.patterns.embedded.EmbeddedStore;
+import dev.ordo.patterns.lettuce.LettuceStore;
+import dev.ordo.patterns.store.Store;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionBuilder;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+
+/**
+ * The patterns: a {@link Store} for the active mode, and the leaderboards, queues and rate
+ * limiters declared in {@code ordo.*}, in the registries {@link Leaderboards}, {@link JobQueues}
+ * and {@link RateLimiters} and as beans named after their entries.
+ */
+@AutoConfiguration(after = {OrdoEmbeddedAutoConfiguration.class, DataRedisAutoConfiguration.class})
+@EnableConfigurationProperties(OrdoProperties.class)
+public final class OrdoPatternsAutoConfiguration {
+    /** Creates the configuration; Spring calls this. */
+    public OrdoPatternsAutoConfiguration() {
+    }
+
+    /**
+     * Registers one bean per declared leaderboard, queue and limiter, named after its entry.
+     *
+     * @return the registrar
+     */
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    public static BeanDefinitionRegistryPostProcessor ordoNamedPatterns() {
+        return new NamedPatterns();
+    }
+
+    /**
+     * The leaderboards declared under {@code ordo.leaderboards}.
+     *
+     * @param store      the store of the active mode
+     * @param properties {@code ordo.*}
+     * @return the registry
+     */
+    @Bean
+    @ConditionalOnBean(Store.class)
+    public Leaderboards ordoLeaderboards(Store store, OrdoProperties properties) {
+        return Leaderboards.build(store, properties.leaderboards());
+    }
+
+    /**
+     * The job queues declared under {@code ordo.queues}.
+     *
+     * @param store      the store of the active mode
+     * @param properties {@code ordo.*}
+     * @return the registry
+     */
+    @Bean
+    @ConditionalOnBean(Store.class)
+    public JobQueues ordoJobQueues(Store store, OrdoProperties properties) {
+        return JobQueues.build(store, properties.queues());
+    }
+
+    /**
+     * The rate limiters declared under {@code ordo.rate-limits}.
+     *
+     * @param store      the store of the active mode
+     * @param properties {@code ordo.*}
+     * @return the registry
+     */
+    @Bean
+    @ConditionalOnBean(Store.class)
+    public RateLimiters ordoRateLimiters(Store store, OrdoProperties properties) {
+        return RateLimiters.build(store, properties.rateLimits());
+    }
+
+    /** Embedded mode's store: the engine itself, called in-process with no socket. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBean(EmbeddedOrdo.class)
+    static class EmbeddedModeStore {
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean(Store.class)
+        Store ordoStore(EmbeddedOrdo ordo) {
+            return EmbeddedStore.on(ordo.ordo().engine());
+        }
+    }
+
+    /** Redis mode's store: Lettuce, on the server of the application's Redis connection. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(ModeCondition.Redis.class)
+    @ConditionalOnBean(DataRedisConnectionDetails.class)
+    static class RedisModeStore {
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean(Store.class)
+        Store ordoStore(DataRedisConnectionDetails details) {
+            return connect(details);
+        }
+    }
+
+    /**
+     * A LettuceStore on the server {@code details} describe: standalone, Sentinel or Cluster, as
+     * its user. The user and password travel in the URI: {@code LettuceStore.connect(uri,
+     * Credentials)} calls a {@code RedisURI} method that Lettuce 6.8 (Boot 4.0's) lacks.
+     */
+    static LettuceStore connect(DataRedisConnectionDetails details) {
+        if (details.getSslBundle() != null) {
+            throw new IllegalStateException("Ordo's redis mode does not support an SSL bundle (spring.data.redis.ssl) yet");
+        }
+        String userInfo = details.getPassword() == null ? null
+                : (details.getUsername() == null ? "default" : details.getUsername()) + ":" + details.getPassword();
+        if (details.getCluster() != null) {
+            return LettuceStore.connectCluster(details.getCluster().getNodes().stream()
+                    .map(node -> uri("redis", userInfo, node.host(), node.port(), 0)).toArray(String[]::new));
+        }
+        if (details.getSentinel() != null) {
+            var sentinel = details.getSentinel();
+            StringBuilder uri = new StringBuilder("redis-sentinel://");
+            if (userInfo != null) {
+                uri.append(URI.create(uri("redis", userInfo, "localhost", 1, 0)).getRawUserInfo()).append('@');
+            }
+            for (int i = 0; i < sentinel.getNodes().size(); i++) {
+                var node = sentinel.getNodes().get(i);
+                uri.append(i == 0 ? "" : ",").append(node.host()).append(':').append(node.port());
+            }
+            return LettuceStore.connect(uri.append('/').append(sentinel.getDatabase()).append('#').append(sentinel.getMaster()).toString());
+        }
+        if (details.getStandalone() != null) {
+            var standalone = details.getStandalone();
+            return LettuceStore.connect(uri("redis", userInfo, standalone.getHost(), standalone.getPort(), standalone.getDatabase()));
+        }
+        throw new IllegalStateException("Ordo's redis mode supports standalone, Sentinel and Cluster connections only");
+    }
+
+    private static String uri(String scheme, String userInfo, String host, int port, int database) {
+        try {
+            return new URI(scheme, userInfo, host, port, "/" + database, null, null).toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("not a Redis address: " + host + ":" + port, e);
+        }
+    }
+
+    /**
+     * Registers each declared entry as a bean named after it, made by its registry's getter, so
+     * {@code @Qualifier("weekly")} finds it. Reads the names from the environment, before any bean exists.
+     */
+    static final class NamedPatterns implements BeanDefinitionRegistryPostProcessor, EnvironmentAware {
+        private Environment environment;
+
+        @Override
+        public void setEnvironment(Environment environment) {
+            this.environment = environment;
+        }
+
+        @Override
+        public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+            OrdoProperties properties = Binder.get(environment).bind("ordo", OrdoProperties.class).orElse(null);
+            if (properties == null) {
+                return;
+            }
+            properties.leaderboards().keySet().forEach(name -> register(registry, name, "ordoLeaderboards", "get"));
+            properties.queues().forEach((name, spec) -> register(registry, name, "ordoJobQueues",
+                    spec.type() == OrdoProperties.QueueType.PRIORITY ? "priority" : "delayed"));
+            properties.rateLimits().keySet().forEach(name -> register(registry, name, "ordoRateLimiters", "get"));
+        }
+
+        private static void register(BeanDefinitionRegistry registry, String name, String factoryBean, String getter) {
+            registry.registerBeanDefinition(name, BeanDefinitionBuilder.genericBeanDefinition()
+                    .setFactoryMethodOnBean(getter, factoryBean).addConstructorArgValue(name).getBeanDefinition());
+        }
+
+        @Override
+        public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+        }
+    }
+}

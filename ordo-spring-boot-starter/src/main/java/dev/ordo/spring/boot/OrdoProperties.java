@@ -1,0 +1,120 @@
+package dev.ordo.spring.boot;
+
+import dev.ordo.patterns.leaderboard.TieRule;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Ordo's settings, under {@code ordo.*}.
+ *
+ * @param mode        Where the data lives: embedded (an Ordo in this JVM) or redis (the server of
+ *                    the application's spring.data.redis connection). When not set: redis if
+ *                    spring.data.redis.host, url, cluster or sentinel is set, else embedded.
+ * @param embedded    The in-process Ordo of embedded mode.
+ * @param leaderboards Leaderboards built at startup, by name; each is also a bean of that name.
+ * @param queues      Job queues built at startup, by name; each is also a bean of that name.
+ * @param rateLimits  Rate limiters built at startup, by name; each is also a bean of that name.
+ */
+@ConfigurationProperties("ordo")
+public record OrdoProperties(Mode mode, @DefaultValue Embedded embedded, Map<String, LeaderboardSpec> leaderboards,
+                             Map<String, QueueSpec> queues, Map<String, RateLimitSpec> rateLimits) {
+    /** Replaces absent maps with empty ones. */
+    public OrdoProperties {
+        leaderboards = leaderboards == null ? Map.of() : Map.copyOf(leaderboards);
+        queues = queues == null ? Map.of() : Map.copyOf(queues);
+        rateLimits = rateLimits == null ? Map.of() : Map.copyOf(rateLimits);
+    }
+
+    /** Where the data lives. */
+    public enum Mode {
+        /** An Ordo in this JVM, with a port Spring Data Redis is pointed at. */
+        EMBEDDED,
+        /** The server of the application's Redis connection ({@code spring.data.redis.*}). */
+        REDIS
+    }
+
+    /**
+     * The in-process Ordo.
+     *
+     * @param port    Port the in-process Ordo serves RESP on, at 127.0.0.1; 0 for a free one,
+     *                published as local.ordo.port.
+     * @param dataDir Directory where the in-process Ordo keeps its data, with the append-only file
+     *                on; in memory only when not set.
+     * @param config  Server settings passed to the in-process Ordo, as in ordo.conf or CONFIG SET (maxmemory, requirepass...).
+     */
+    public record Embedded(@DefaultValue("0") int port, Path dataDir, Map<String, String> config) {
+        /** Checks the port and replaces an absent config with an empty one. */
+        public Embedded {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("ordo.embedded.port must be 0 (a free port) to 65535, not " + port);
+            }
+            config = config == null ? Map.of() : Map.copyOf(config);
+        }
+    }
+
+    /** A leaderboard's sort order. */
+    public enum Order {
+        /** The highest score ranks first (points). */
+        HIGHEST_FIRST,
+        /** The lowest score ranks first (race times). */
+        LOWEST_FIRST
+    }
+
+    /**
+     * A leaderboard.
+     *
+     * @param order    Which score ranks first.
+     * @param tieRule  How equal scores rank; fixed for the life of the board's keys.
+     * @param metadata Whether top, page and around return each member's metadata.
+     */
+    public record LeaderboardSpec(@DefaultValue("highest-first") Order order, @DefaultValue("member-order") TieRule tieRule,
+                                  @DefaultValue("false") boolean metadata) {
+    }
+
+    /** A queue's kind. */
+    public enum QueueType {
+        /** {@code DelayedJobQueue}: due times, claims with a visibility timeout, retries and dead letters. */
+        DELAYED,
+        /** {@code PriorityJobQueue}: jobs by priority, taken once. */
+        PRIORITY
+    }
+
+    /**
+     * A job queue.
+     *
+     * @param type              Delayed (claims, retries, dead letters) or priority (taken once).
+     * @param visibilityTimeout Delayed queues: how long a claim lasts before the job may be claimed again.
+     * @param maxAttempts       Delayed queues: claims a job gets before it becomes a dead letter.
+     */
+    public record QueueSpec(@DefaultValue("delayed") QueueType type, @DefaultValue("30s") Duration visibilityTimeout,
+                            @DefaultValue("5") int maxAttempts) {
+    }
+
+    /** How a rate limiter counts. */
+    public enum Algorithm {
+        /** {@code SlidingWindowLimiter}: two fixed windows weighted, constant memory per key. */
+        SLIDING_WINDOW,
+        /** {@code SlidingLogLimiter}: every request logged, exact. */
+        SLIDING_LOG,
+        /** {@code TokenBucketLimiter}: a bucket per limit that refills continuously. */
+        TOKEN_BUCKET
+    }
+
+    /**
+     * A rate limiter.
+     *
+     * @param limits    Permits per window, such as 10/1s,1000/1h; every limit is checked and charged together.
+     * @param algorithm How the limiter counts.
+     */
+    public record RateLimitSpec(List<String> limits, @DefaultValue("sliding-window") Algorithm algorithm) {
+        /** Replaces absent limits with none (refused when the limiter is built). */
+        public RateLimitSpec {
+            limits = limits == null ? List.of() : List.copyOf(limits);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.ordo.spring.boot;
+
+import dev.ordo.patterns.ratelimit.Limit;
+import dev.ordo.patterns.ratelimit.RateLimiter;
+import dev.ordo.patterns.ratelimit.SlidingLogLimiter;
+import dev.ordo.patterns.ratelimit.SlidingWindowLimiter;
+import dev.ordo.patterns.ratelimit.TokenBucketLimiter;
+import dev.ordo.patterns.store.Store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The rate limiters declared under {@code ordo.rate-limits.<name>}, built at startup. Each one is
+ * also a bean named after its entry, for {@code @Qualifier("api") RateLimiter limiter}.
+ */
+public final class RateLimiters {
+    private final Map<String, RateLimiter> limiters;
+
+    private RateLimiters(Map<String, RateLimiter> limiters) {
+        this.limiters = limiters;
+    }
+
+    /** Builds every declared limiter on {@code store}; a missing or malformed limit fails startup, naming the property. */
+    static RateLimiters build(Store store, Map<String, OrdoProperties.RateLimitSpec> specs) {
+        Map<String, RateLimiter> limiters = new TreeMap<>();
+        specs.forEach((name, spec) -> {
+            String property = "ordo.rate-limits." + name + ".limits";
+            if (spec.limits().isEmpty()) {
+                throw new IllegalArgumentException(property + " is empty: give at least one limit, such as 10/1s");
+            }
+            List<Limit> limits = new ArrayList<>();
+            for (String text : spec.limits()) {
+                limits.add(Registries.parseLimit(text, property));
+            }
+            Limit[] all = limits.toArray(Limit[]::new);
+            limiters.put(name, switch (spec.algorithm()) {
+                case SLIDING_WINDOW -> SlidingWindowLimiter.create(store, name, all);
+                case SLIDING_LOG -> SlidingLogLimiter.create(store, name, all);
+                case TOKEN_BUCKET -> TokenBucketLimiter.create(store, name,
+                        limits.stream().map(TokenBucketLimiter.Bucket::of).toArray(TokenBucketLimiter.Bucket[]::new));
+            });
+        });
+        return new RateLimiters(limiters);
+    }
+
+    /**
+     * The limiter declared as {@code name}.
+     *
+     * @param name the entry's name under {@code ordo.rate-limits}
+     * @return the limiter
+     * @throws IllegalArgumentException when no limiter of that name is declared
+     */
+    public RateLimiter get(String name) {
+        return Registries.lookUp(limiters, name, "ordo.rate-limits");
+    }
+
+    /**
+     * The names of the declared limiters.
+     *
+     * @return the names, sorted
+     */
+    public Set<String> names() {
+        return limiters.keySet();
+    }
+}
