@@ -12,6 +12,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
+import io.lettuce.core.StaticCredentialsProvider;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.async.BaseRedisAsyncCommands;
@@ -166,7 +167,9 @@ public final class LettuceStore implements Store {
      */
     public static LettuceStore connect(String uri, Credentials credentials) {
         RedisURI redisUri = RedisURI.create(uri);
-        redisUri.setAuthentication(credentials.username(), credentials.password());
+        // A credentials provider rather than setAuthentication(String, CharSequence), which Lettuce 6
+        // (what Spring Boot 4.0 manages) does not have.
+        redisUri.setCredentialsProvider(new StaticCredentialsProvider(credentials.username(), credentials.password().toCharArray()));
         return connect(redisUri, null);
     }
 

@@ -74,7 +74,7 @@ class DeclaredPatternsTest {
             race.setScore("slow", 70.5);
             race.setScore("fast", 61.2);
             race.setScore("also-fast", 61.2);
-            List<Entry> top = race.top(3);
+            List<Entry<String>> top = race.top(3);
             assertThat(top).extracting(Entry::member).containsExactly("also-fast", "fast", "slow");
             assertThat(top).extracting(Entry::rank).containsExactly(1L, 1L, 3L);
             Leaderboard weekly = context.getBean(Leaderboards.class).get("weekly");
