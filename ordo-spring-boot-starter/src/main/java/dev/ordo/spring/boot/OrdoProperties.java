@@ -23,7 +23,15 @@ import java.util.Map;
 @ConfigurationProperties("ordo")
 public record OrdoProperties(Mode mode, @DefaultValue Embedded embedded, Map<String, LeaderboardSpec> leaderboards,
                              Map<String, QueueSpec> queues, Map<String, RateLimitSpec> rateLimits) {
-    /** Replaces absent maps with empty ones. */
+    /**
+     * Replaces absent maps with empty ones.
+     *
+     * @param mode         embedded or redis; null to decide from the Redis connection settings
+     * @param embedded     the in-process Ordo's settings
+     * @param leaderboards the declared leaderboards by name, or null for none
+     * @param queues       the declared job queues by name, or null for none
+     * @param rateLimits   the declared rate limiters by name, or null for none
+     */
     public OrdoProperties {
         leaderboards = leaderboards == null ? Map.of() : Map.copyOf(leaderboards);
         queues = queues == null ? Map.of() : Map.copyOf(queues);
@@ -48,7 +56,13 @@ public record OrdoProperties(Mode mode, @DefaultValue Embedded embedded, Map<Str
      * @param config  Server settings passed to the in-process Ordo, as in ordo.conf or CONFIG SET (maxmemory, requirepass...).
      */
     public record Embedded(@DefaultValue("0") int port, Path dataDir, Map<String, String> config) {
-        /** Checks the port and replaces an absent config with an empty one. */
+        /**
+         * Checks the port and replaces an absent config with an empty one.
+         *
+         * @param port    0 to 65535; 0 for a free port
+         * @param dataDir where the data is kept, or null for memory only
+         * @param config  server settings by directive name, or null for none
+         */
         public Embedded {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("ordo.embedded.port must be 0 (a free port) to 65535, not " + port);
@@ -112,7 +126,12 @@ public record OrdoProperties(Mode mode, @DefaultValue Embedded embedded, Map<Str
      * @param algorithm How the limiter counts.
      */
     public record RateLimitSpec(List<String> limits, @DefaultValue("sliding-window") Algorithm algorithm) {
-        /** Replaces absent limits with none (refused when the limiter is built). */
+        /**
+         * Replaces absent limits with none (refused when the limiter is built).
+         *
+         * @param limits    the limits as written, such as {@code 10/1s}, or null
+         * @param algorithm how the limiter counts
+         */
         public RateLimitSpec {
             limits = limits == null ? List.of() : List.copyOf(limits);
         }
