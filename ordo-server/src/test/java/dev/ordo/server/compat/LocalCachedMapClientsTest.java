@@ -46,18 +46,6 @@ class LocalCachedMapClientsTest {
         return client.getLocalCachedMap(LocalCachedMapOptions.<String, String>name(name).syncStrategy(sync));
     }
 
-    /** Waits up to 30 s for {@code condition}; whether it came true is asserted by the caller. */
-    private static boolean eventually(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(10);
-        }
-        return true;
-    }
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void invalidate_writeByOneClient_dropsTheOthersCachedEntry(SideBySide.Target target) throws Exception {
@@ -73,13 +61,13 @@ class LocalCachedMapClientsTest {
             assertThat(reader.getCachedMap()).containsEntry("k", "v1");
 
             writer.put("k", "v2");
-            assertThat(eventually(() -> !reader.getCachedMap().containsKey("k")))
+            assertThat(SideBySide.eventually(() -> !reader.getCachedMap().containsKey("k")))
                     .as("the put's invalidation message reached the other client").isTrue();
             assertThat(reader.get("k")).isEqualTo("v2");
 
             assertThat(reader.get("other")).isEqualTo("x");
             writer.fastRemove("other");
-            assertThat(eventually(() -> !reader.getCachedMap().containsKey("other")))
+            assertThat(SideBySide.eventually(() -> !reader.getCachedMap().containsKey("other")))
                     .as("the remove's invalidation message reached the other client").isTrue();
             assertThat(reader.get("other")).isNull();
             assertThat(reader.readAllMap()).containsExactlyEntriesOf(Map.of("k", "v2"));
@@ -102,12 +90,12 @@ class LocalCachedMapClientsTest {
             assertThat(reader.get("k")).isEqualTo("v1");
 
             writer.putAll(Map.of("k", "v2", "n", "1"));
-            assertThat(eventually(() -> "v2".equals(reader.getCachedMap().get("k"))))
+            assertThat(SideBySide.eventually(() -> "v2".equals(reader.getCachedMap().get("k"))))
                     .as("the update message carried the new value to the other client").isTrue();
             assertThat(reader.get("n")).isEqualTo("1");
 
             writer.delete();
-            assertThat(eventually(() -> reader.getCachedMap().isEmpty()))
+            assertThat(SideBySide.eventually(() -> reader.getCachedMap().isEmpty()))
                     .as("deleting the map cleared the other client's cache").isTrue();
             assertThat(reader.get("k")).isNull();
             assertThat(reader.isExists()).isFalse();
@@ -135,7 +123,7 @@ class LocalCachedMapClientsTest {
             assertThat(writer.replace("a", "10")).isEqualTo("1");
             assertThat(writer.remove("b", "wrong")).isFalse();
             assertThat(writer.remove("b", "2")).isTrue();
-            assertThat(eventually(() -> !reader.getCachedMap().containsKey("a") && !reader.getCachedMap().containsKey("b")))
+            assertThat(SideBySide.eventually(() -> !reader.getCachedMap().containsKey("a") && !reader.getCachedMap().containsKey("b")))
                     .as("replace and remove invalidated the other client's entries").isTrue();
             assertThat(reader.get("a")).isEqualTo("10");
             assertThat(reader.containsKey("b")).isFalse();
@@ -177,8 +165,8 @@ class LocalCachedMapClientsTest {
 
                 other.<String>getBucket("csc:bucket").set("v2");
                 other.<String, String>getMap("csc:map").put("f", "2");
-                assertThat(eventually(() -> "v2".equals(bucket.get()))).as("the bucket's invalidation arrived").isTrue();
-                assertThat(eventually(() -> "2".equals(map.get("f")))).as("the map's invalidation arrived").isTrue();
+                assertThat(SideBySide.eventually(() -> "v2".equals(bucket.get()))).as("the bucket's invalidation arrived").isTrue();
+                assertThat(SideBySide.eventually(() -> "2".equals(map.get("f")))).as("the map's invalidation arrived").isTrue();
             } finally {
                 caching.destroy();
             }

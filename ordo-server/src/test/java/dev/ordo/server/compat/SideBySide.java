@@ -193,4 +193,19 @@ final class SideBySide implements BeforeAllCallback, AfterAllCallback {
             }
         }
     }
+
+    /**
+     * Waits up to 30 s for {@code condition}, for what a client does asynchronously (a cache's
+     * put, an invalidation); whether it came true is asserted by the caller.
+     */
+    static boolean eventually(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
+    }
 }
