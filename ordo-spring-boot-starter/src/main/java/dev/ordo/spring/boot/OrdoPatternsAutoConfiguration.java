@@ -138,7 +138,7 @@ public final class OrdoPatternsAutoConfiguration {
             if (properties == null) {
                 return;
             }
-            properties.leaderboards().keySet().forEach(name -> register(registry, name, "ordoLeaderboards", "get"));
+            properties.leaderboards().forEach((name, spec) -> register(registry, name, "ordoLeaderboards", Leaderboards.getterFor(spec)));
             properties.queues().forEach((name, spec) -> register(registry, name, "ordoJobQueues",
                     spec.type() == OrdoProperties.QueueType.PRIORITY ? "priority" : "delayed"));
             properties.rateLimits().keySet().forEach(name -> register(registry, name, "ordoRateLimiters", "get"));
