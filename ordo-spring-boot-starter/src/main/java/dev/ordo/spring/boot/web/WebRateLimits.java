@@ -59,15 +59,8 @@ final class WebRateLimits {
 
     /** The limit of {@code handler}: its method's {@link RateLimited}, else its class's; empty when neither has one. */
     Optional<WebRateLimit> forHandler(HandlerMethod handler) {
-        AnnotatedElementKey id = new AnnotatedElementKey(handler.getMethod(), handler.getBeanType());
-        Optional<WebRateLimit> known = handlers.get(id);
-        if (known != null) {
-            return known;
-        }
-        // Not computeIfAbsent: create may throw, which must reach the caller and cache nothing.
-        Optional<WebRateLimit> found = find(handler);
-        handlers.putIfAbsent(id, found);
-        return found;
+        // A declaration that fails throws out of computeIfAbsent, which then caches nothing.
+        return handlers.computeIfAbsent(new AnnotatedElementKey(handler.getMethod(), handler.getBeanType()), id -> find(handler));
     }
 
     /** Looks up every handler's limit now, so an unknown limiter or bad expression fails startup. */

@@ -4,6 +4,8 @@ import dev.ordo.patterns.ratelimit.Decision;
 import dev.ordo.patterns.ratelimit.Limit;
 import dev.ordo.patterns.ratelimit.RateLimiter;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
+import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.MockHttpServletRequest;
@@ -12,6 +14,7 @@ import org.springframework.mock.web.server.MockServerWebExchange;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -19,7 +22,7 @@ import java.util.concurrent.CompletionStage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Fail-open when the limiter's store fails, in both stacks, and the key of a request the expression finds nothing in. */
+/** Fail-open when the limiter's store fails, in both stacks, and keys: a request the expression finds nothing in, a bean the expression calls. */
 class WebRateLimitTest {
     /** Answers from a script of outcomes: a decision, or null to fail as a store does; records the keys. */
     static final class ScriptedLimiter implements RateLimiter {
@@ -27,7 +30,7 @@ class WebRateLimitTest {
         private final List<Decision> outcomes;
 
         ScriptedLimiter(Decision... outcomes) {
-            this.outcomes = new ArrayList<>(java.util.Arrays.asList(outcomes));
+            this.outcomes = new ArrayList<>(Arrays.asList(outcomes));
         }
 
         private Decision next(String key) {
@@ -102,5 +105,31 @@ class WebRateLimitTest {
         ServletRateLimiting.limit(limit, new MockHttpServletRequest("GET", "/x"), new MockHttpServletResponse(), Map.of());
 
         assertThat(limiter.keys).containsExactly("k1", "");
+    }
+
+    /** A bean a key expression calls. */
+    public static final class Tenants {
+        /**
+         * The tenant of an API key.
+         *
+         * @param apiKey the key
+         * @return the tenant
+         */
+        public String of(String apiKey) {
+            return "tenant-of-" + apiKey;
+        }
+    }
+
+    @Test
+    void keyOf_beanReference_callsTheBean() {
+        ScriptedLimiter limiter = new ScriptedLimiter(new Decision(true, 1, Duration.ZERO));
+        StaticListableBeanFactory beans = new StaticListableBeanFactory(Map.of("tenants", new Tenants()));
+        WebRateLimit limit = new WebRateLimit("api", limiter, new SpelExpressionParser().parseExpression("@tenants.of(#request.header('X-Api-Key'))"),
+                new BeanFactoryResolver(beans), RateLimitFields.of("api", List.of(new Limit(2, Duration.ofSeconds(10)))));
+
+        MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/x").header("X-Api-Key", "k7"));
+        assertThat(ReactiveRateLimiting.limit(limit, exchange, Map.of()).block()).isTrue();
+
+        assertThat(limiter.keys).containsExactly("tenant-of-k7");
     }
 }
