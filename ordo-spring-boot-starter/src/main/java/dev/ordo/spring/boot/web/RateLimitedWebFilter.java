@@ -22,12 +22,15 @@ import java.util.Map;
  * annotation is then read once per method and cached). A request no mapping answers, or that
  * one answers with an error (405, 415...), goes on unlimited, for the dispatcher to answer.
  * Runs last among the filters, where the MVC interceptor runs, so every filter sees a refusal.
- * At startup every mapped handler's annotation is checked, so an unknown limiter fails there.
+ * At startup every mapped handler's annotation is checked, so an unknown limiter fails there;
+ * when none is annotated, the filter passes every request on with no lookup (a handler method
+ * registered later, through {@code registerMapping}, is then not limited).
  */
 final class RateLimitedWebFilter implements WebFilter, Ordered, SmartInitializingSingleton {
     private final WebRateLimits limits;
     private final ObjectProvider<RequestMappingHandlerMapping> mappingProvider;
     private volatile List<RequestMappingHandlerMapping> mappings;
+    private volatile boolean anyLimited = true;
 
     RateLimitedWebFilter(WebRateLimits limits, ObjectProvider<RequestMappingHandlerMapping> mappings) {
         this.limits = limits;
@@ -36,6 +39,9 @@ final class RateLimitedWebFilter implements WebFilter, Ordered, SmartInitializin
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        if (!anyLimited) {
+            return chain.filter(exchange);
+        }
         return handlerMethod(exchange)
                 .flatMap(handler -> Mono.justOrEmpty(limits.forHandler(handler)))
                 .flatMap(limit -> ReactiveRateLimiting.limit(limit, exchange, pathVariables(exchange)))
@@ -68,7 +74,7 @@ final class RateLimitedWebFilter implements WebFilter, Ordered, SmartInitializin
 
     @Override
     public void afterSingletonsInstantiated() {
-        limits.checkAll(mappings().stream().flatMap(mapping -> mapping.getHandlerMethods().values().stream()));
+        anyLimited = limits.checkAll(mappings().stream().flatMap(mapping -> mapping.getHandlerMethods().values().stream()));
     }
 
     @Override

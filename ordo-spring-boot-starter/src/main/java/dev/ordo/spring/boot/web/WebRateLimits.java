@@ -63,9 +63,9 @@ final class WebRateLimits {
         return handlers.computeIfAbsent(new AnnotatedElementKey(handler.getMethod(), handler.getBeanType()), id -> find(handler));
     }
 
-    /** Looks up every handler's limit now, so an unknown limiter or bad expression fails startup. */
-    void checkAll(Stream<HandlerMethod> handlerMethods) {
-        handlerMethods.forEach(this::forHandler);
+    /** Looks up every handler's limit now, so an unknown limiter or bad expression fails startup; returns whether any is limited. */
+    boolean checkAll(Stream<HandlerMethod> handlerMethods) {
+        return handlerMethods.map(this::forHandler).filter(Optional::isPresent).count() > 0;
     }
 
     private Optional<WebRateLimit> find(HandlerMethod handler) {
