@@ -19,14 +19,17 @@ import java.util.TreeMap;
  */
 public final class RateLimiters {
     private final Map<String, RateLimiter> limiters;
+    private final Map<String, List<Limit>> limits;
 
-    private RateLimiters(Map<String, RateLimiter> limiters) {
+    private RateLimiters(Map<String, RateLimiter> limiters, Map<String, List<Limit>> limits) {
         this.limiters = limiters;
+        this.limits = limits;
     }
 
     /** Builds every declared limiter on {@code store}; a missing or malformed limit fails startup, naming the property. */
     static RateLimiters build(Store store, Map<String, OrdoProperties.RateLimitSpec> specs) {
         Map<String, RateLimiter> limiters = new TreeMap<>();
+        Map<String, List<Limit>> limitsByName = new TreeMap<>();
         specs.forEach((name, spec) -> {
             String property = "ordo.rate-limits." + name + ".limits";
             if (spec.limits().isEmpty()) {
@@ -37,6 +40,7 @@ public final class RateLimiters {
                 limits.add(Registries.parseLimit(text, property));
             }
             Limit[] all = limits.toArray(Limit[]::new);
+            limitsByName.put(name, List.copyOf(limits));
             limiters.put(name, switch (spec.algorithm()) {
                 case SLIDING_WINDOW -> SlidingWindowLimiter.create(store, name, all);
                 case SLIDING_LOG -> SlidingLogLimiter.create(store, name, all);
@@ -44,7 +48,7 @@ public final class RateLimiters {
                         limits.stream().map(TokenBucketLimiter.Bucket::of).toArray(TokenBucketLimiter.Bucket[]::new));
             });
         });
-        return new RateLimiters(limiters);
+        return new RateLimiters(limiters, limitsByName);
     }
 
     /**
@@ -56,6 +60,18 @@ public final class RateLimiters {
      */
     public RateLimiter get(String name) {
         return Registries.lookUp(limiters, name, "ordo.rate-limits");
+    }
+
+    /**
+     * The limits the limiter declared as {@code name} enforces, in the order they were written
+     * (for the RateLimit-Policy header field, say).
+     *
+     * @param name the entry's name under {@code ordo.rate-limits}
+     * @return the limits, at least one
+     * @throws IllegalArgumentException when no limiter of that name is declared
+     */
+    public List<Limit> limits(String name) {
+        return Registries.lookUp(limits, name, "ordo.rate-limits");
     }
 
     /**
