@@ -79,19 +79,6 @@ final class JobWorkerRegistry implements SmartLifecycle {
         }
     }
 
-    /**
-     * The workers of {@code queue}.
-     *
-     * @throws IllegalArgumentException when the queue has none
-     */
-    synchronized QueueWorkers workers(String queue) {
-        QueueWorkers workers = byQueue.get(queue);
-        if (workers == null) {
-            throw new IllegalArgumentException("no worker handles ordo.queues." + queue + "; handled: " + byQueue.keySet());
-        }
-        return workers;
-    }
-
     @Override
     public synchronized void start() {
         running = true;

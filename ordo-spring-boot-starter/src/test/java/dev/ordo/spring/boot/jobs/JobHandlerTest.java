@@ -4,6 +4,9 @@ import dev.ordo.patterns.queue.ClaimedJob;
 import dev.ordo.patterns.queue.DelayedJobQueue;
 import dev.ordo.patterns.queue.DelayedJobQueue.Counts;
 import dev.ordo.patterns.queue.Due;
+import dev.ordo.patterns.embedded.EmbeddedStore;
+import dev.ordo.patterns.store.Store;
+import dev.ordo.server.Ordo;
 import dev.ordo.spring.boot.JobQueues;
 import dev.ordo.spring.boot.OrdoEmbeddedAutoConfiguration;
 import dev.ordo.spring.boot.OrdoPatternsAutoConfiguration;
@@ -177,6 +180,53 @@ class JobHandlerTest {
             assertThat(queue.counts()).as("a acked, b and c ready again").isEqualTo(new Counts(0, 2, 0, 0));
             assertThat(queue.claim(3)).extracting(ClaimedJob::id, ClaimedJob::attempt)
                     .containsExactly(tuple("b", 1), tuple("c", 1));
+        });
+    }
+
+    static class StuckHandler {
+        final CountDownLatch started = new CountDownLatch(1);
+        volatile Thread thread;
+        volatile boolean interrupted;
+
+        @JobHandler("reminders")
+        void send(String payload) throws InterruptedException {
+            thread = Thread.currentThread();
+            started.countDown();
+            try {
+                new CountDownLatch(1).await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+                throw e;
+            }
+        }
+    }
+
+    @Test
+    void shutdownTimeoutPassed_handlerInterrupted_claimLeftToTimeOutNotNacked() throws Exception {
+        // A store that outlives the context, so a nack sent after the stop would land and show.
+        try (Ordo ordo = Ordo.embedded(); Store store = EmbeddedStore.on(ordo.engine())) {
+            StuckHandler handler = new StuckHandler();
+            runner.withBean("ordoStore", Store.class, () -> store, definition -> definition.setDestroyMethodName(""))
+                    .withBean(StuckHandler.class, () -> handler)
+                    .withPropertyValues("ordo.queues.reminders.shutdown-timeout=100ms").run(context -> {
+                        reminders(context).schedule("a", "", Due.now());
+                        assertThat(handler.started.await(10, TimeUnit.SECONDS)).isTrue();
+                    });
+            handler.thread.join(10_000);
+            assertThat(handler.thread.isAlive()).isFalse();
+            assertThat(handler.interrupted).isTrue();
+            assertThat(DelayedJobQueue.create(store, "reminders").counts()).as("still claimed, neither nacked nor released")
+                    .isEqualTo(new Counts(0, 0, 1, 0));
+        }
+    }
+
+    @Test
+    void lazyHandlerBean_joinsTheRunningWorkersWhenCreated() {
+        runner.withBean(PayloadHandler.class, PayloadHandler::new, definition -> definition.setLazyInit(true)).run(context -> {
+            DelayedJobQueue<String> queue = reminders(context);
+            queue.schedule("r1", "hello", Due.now());
+            PayloadHandler handler = context.getBean(PayloadHandler.class);
+            await("the job handled", () -> handler.payloads.contains("hello") && queue.counts().equals(new Counts(0, 0, 0, 0)));
         });
     }
 
