@@ -17,7 +17,8 @@ import java.util.concurrent.ThreadFactory;
 /**
  * Queue workers: runs {@link JobHandler} methods and {@link JobWorker} beans on the delayed queues
  * declared under {@code ordo.queues}, on virtual threads when {@code spring.threads.virtual.enabled}
- * is set (Java 21 and later).
+ * is set (Java 21 and later). Virtual threads do not keep the JVM alive: an application without a
+ * web server then needs {@code spring.main.keep-alive=true}, as with Boot's own schedulers.
  */
 @AutoConfiguration(after = OrdoPatternsAutoConfiguration.class)
 @ConditionalOnBean(JobQueues.class)
