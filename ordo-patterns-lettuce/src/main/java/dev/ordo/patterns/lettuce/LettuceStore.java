@@ -24,6 +24,7 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.ProtocolVersion;
+import io.lettuce.core.resource.ClientResources;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -185,11 +186,29 @@ public final class LettuceStore implements Store {
     }
 
     private static LettuceStore connect(RedisURI uri, Tls tls) {
-        RedisClient client = RedisClient.create(uri);
+        return standalone(RedisClient.create(uri), tls == null ? null : tls.sslOptions());
+    }
+
+    /**
+     * Connects to one server, or to the master a Sentinel {@code uri} names, on {@code resources}
+     * (an application's shared event loops and timers, such as Spring Boot's
+     * {@code ClientResources} bean), which closing the store leaves running.
+     *
+     * @param resources the client resources to share; the caller keeps owning them
+     * @param uri       the server, or the Sentinels and master, with credentials and database
+     * @param ssl       TLS settings when {@code uri} asks for TLS, or null for the JVM's defaults
+     * @return a store owning its client and connection, not the resources; close it to disconnect
+     */
+    public static LettuceStore connect(ClientResources resources, RedisURI uri, SslOptions ssl) {
+        return standalone(RedisClient.create(resources, uri), ssl);
+    }
+
+    /** A store on {@code client}, which it then owns, connected to the client's URI. */
+    private static LettuceStore standalone(RedisClient client, SslOptions ssl) {
         try {
             ClientOptions.Builder options = ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2);
-            if (tls != null) {
-                options.sslOptions(tls.sslOptions());
+            if (ssl != null) {
+                options.sslOptions(ssl);
             }
             client.setOptions(options.build());
             var connection = client.connect(StringCodec.UTF8);
@@ -207,11 +226,30 @@ public final class LettuceStore implements Store {
      * @return a store owning its cluster connection; close it to disconnect
      */
     public static LettuceStore connectCluster(String... seedUris) {
-        RedisClusterClient client = RedisClusterClient.create(Stream.of(seedUris).map(RedisURI::create).toList());
+        return cluster(RedisClusterClient.create(Stream.of(seedUris).map(RedisURI::create).toList()), null);
+    }
+
+    /**
+     * Connects to a Redis Cluster through any of {@code seeds}, on {@code resources}, which
+     * closing the store leaves running; otherwise as {@link #connectCluster(String...)}.
+     *
+     * @param resources the client resources to share; the caller keeps owning them
+     * @param seeds     the nodes to learn the cluster's layout from, with credentials; one reachable is enough
+     * @param ssl       TLS settings when the seeds ask for TLS, or null for the JVM's defaults
+     * @return a store owning its client and connection, not the resources; close it to disconnect
+     */
+    public static LettuceStore connectCluster(ClientResources resources, List<RedisURI> seeds, SslOptions ssl) {
+        return cluster(RedisClusterClient.create(resources, seeds), ssl);
+    }
+
+    private static LettuceStore cluster(RedisClusterClient client, SslOptions ssl) {
         try {
-            client.setOptions(ClusterClientOptions.builder().protocolVersion(ProtocolVersion.RESP2)
-                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder().enablePeriodicRefresh(Duration.ofSeconds(30)).build())
-                    .build());
+            ClusterClientOptions.Builder options = ClusterClientOptions.builder().protocolVersion(ProtocolVersion.RESP2)
+                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder().enablePeriodicRefresh(Duration.ofSeconds(30)).build());
+            if (ssl != null) {
+                options.sslOptions(ssl);
+            }
+            client.setOptions(options.build());
             var connection = client.connect(StringCodec.UTF8);
             return new LettuceStore(client, connection, connection.sync(), connection.async(), true, true);
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.ordo.spring.boot;
 
+import dev.ordo.patterns.queue.Backoff;
 import dev.ordo.patterns.queue.DelayedJobQueue;
 import dev.ordo.patterns.queue.PriorityJobQueue;
 import dev.ordo.patterns.store.Store;
@@ -33,11 +34,17 @@ public final class JobQueues {
                 priority.put(name, PriorityJobQueue.create(store, name));
             } else {
                 DelayedJobQueue.Options options = DelayedJobQueue.Options.defaults()
-                        .withVisibilityTimeout(spec.visibilityTimeout()).withMaxAttempts(spec.maxAttempts());
+                        .withVisibilityTimeout(spec.visibilityTimeout()).withMaxAttempts(spec.maxAttempts())
+                        .withBackoff(backoff(spec.backoff()));
                 delayed.put(name, DelayedJobQueue.create(store, name, options));
             }
         });
         return new JobQueues(delayed, priority);
+    }
+
+    private static Backoff backoff(OrdoProperties.BackoffSpec spec) {
+        return spec.kind() == OrdoProperties.BackoffKind.FIXED ? Backoff.fixed(spec.delay())
+                : Backoff.exponential(spec.delay(), spec.max(), spec.jitter());
     }
 
     /**

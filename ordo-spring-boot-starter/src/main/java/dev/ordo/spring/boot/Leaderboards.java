@@ -1,8 +1,15 @@
 package dev.ordo.spring.boot;
 
+import dev.ordo.patterns.leaderboard.Board;
 import dev.ordo.patterns.leaderboard.BoardOptions;
+import dev.ordo.patterns.leaderboard.CachedTop;
 import dev.ordo.patterns.leaderboard.Leaderboard;
+import dev.ordo.patterns.leaderboard.Period;
+import dev.ordo.patterns.leaderboard.PeriodicLeaderboard;
+import dev.ordo.patterns.leaderboard.ShardedLeaderboard;
 import dev.ordo.patterns.store.Store;
+import dev.ordo.spring.boot.OrdoProperties.BoardPeriod;
+import dev.ordo.spring.boot.OrdoProperties.LeaderboardSpec;
 
 import java.util.Map;
 import java.util.Set;
@@ -10,34 +17,122 @@ import java.util.TreeMap;
 
 /**
  * The leaderboards declared under {@code ordo.leaderboards.<name>}, built at startup. Each one is
- * also a bean named after its entry, for {@code @Qualifier("weekly") Leaderboard board}.
+ * also a bean named after its entry, of its kind: a {@link Leaderboard}, or a
+ * {@link PeriodicLeaderboard} when it declares a {@code period}, or a {@link ShardedLeaderboard}
+ * when it has more than one shard; so {@code @Qualifier("weekly") Leaderboard board} finds it.
+ * Every kind is a {@code Board<String>}, which {@link #board} returns whatever the kind.
  */
 public final class Leaderboards {
-    private final Map<String, Leaderboard> boards;
+    private final Map<String, Board<String>> boards;
+    private final Map<String, CachedTop> cachedTops;
 
-    private Leaderboards(Map<String, Leaderboard> boards) {
+    private Leaderboards(Map<String, Board<String>> boards, Map<String, CachedTop> cachedTops) {
         this.boards = boards;
+        this.cachedTops = cachedTops;
     }
 
-    /** Builds every declared board on {@code store}. */
-    static Leaderboards build(Store store, Map<String, OrdoProperties.LeaderboardSpec> specs) {
-        Map<String, Leaderboard> boards = new TreeMap<>();
+    /** Builds every declared board on {@code store}; a sharded periodic board is refused. */
+    static Leaderboards build(Store store, Map<String, LeaderboardSpec> specs) {
+        Map<String, Board<String>> boards = new TreeMap<>();
+        Map<String, CachedTop> cachedTops = new TreeMap<>();
         specs.forEach((name, spec) -> {
-            BoardOptions options = spec.order() == OrdoProperties.Order.LOWEST_FIRST ? BoardOptions.lowestFirst() : BoardOptions.highestFirst();
-            boards.put(name, Leaderboard.create(store, name, options.withTieRule(spec.tieRule()).withMetadata(spec.metadata())));
+            Board<String> board = board(store, name, spec);
+            boards.put(name, board);
+            if (spec.cacheTop() != null) {
+                cachedTops.put(name, CachedTop.of(() -> board.top(spec.cacheTop().size()), spec.cacheTop().maxAge()));
+            }
         });
-        return new Leaderboards(boards);
+        return new Leaderboards(boards, cachedTops);
+    }
+
+    private static Board<String> board(Store store, String name, LeaderboardSpec spec) {
+        BoardOptions options = (spec.order() == OrdoProperties.Order.LOWEST_FIRST ? BoardOptions.lowestFirst() : BoardOptions.highestFirst())
+                .withTieRule(spec.tieRule()).withMetadata(spec.metadata());
+        if (spec.shards() != 1 && !spec.period().isEmpty()) {
+            throw new IllegalArgumentException("ordo.leaderboards." + name + " declares both shards and a period; a board can be one or the other");
+        }
+        if (spec.shards() != 1) {
+            return ShardedLeaderboard.create(store, name, spec.shards(), options);
+        }
+        if (spec.period().isEmpty()) {
+            return Leaderboard.create(store, name, options);
+        }
+        PeriodicLeaderboard.Builder periodic = PeriodicLeaderboard.builder(store, name).options(options)
+                .zone(spec.zone()).retention(spec.retention());
+        for (BoardPeriod period : spec.period()) {
+            switch (period) {
+                case DAILY -> periodic.period(Period.daily());
+                case WEEKLY -> periodic.period(Period.weekly());
+                case MONTHLY -> periodic.period(Period.monthly());
+                case ALL_TIME -> periodic.allTime();
+            }
+        }
+        return periodic.build();
+    }
+
+    /** The getter that returns the declared board's own kind, for its bean. */
+    static String getterFor(LeaderboardSpec spec) {
+        return spec.shards() != 1 ? "sharded" : spec.period().isEmpty() ? "get" : "periodic";
     }
 
     /**
-     * The board declared as {@code name}.
+     * The single board declared as {@code name} (no period, one shard).
+     *
+     * @param name the entry's name under {@code ordo.leaderboards}
+     * @return the board
+     * @throws IllegalArgumentException when no such board is declared, or it is periodic or sharded
+     */
+    public Leaderboard get(String name) {
+        return kind(name, Leaderboard.class, "a single board (no period, one shard)");
+    }
+
+    /**
+     * The periodic board family declared as {@code name} (with a {@code period}).
+     *
+     * @param name the entry's name under {@code ordo.leaderboards}
+     * @return the family of period boards
+     * @throws IllegalArgumentException when no such board is declared, or it has no period
+     */
+    public PeriodicLeaderboard periodic(String name) {
+        return kind(name, PeriodicLeaderboard.class, "periodic (with a period)");
+    }
+
+    /**
+     * The sharded board declared as {@code name} (with more than one shard).
+     *
+     * @param name the entry's name under {@code ordo.leaderboards}
+     * @return the sharded board
+     * @throws IllegalArgumentException when no such board is declared, or it has one shard
+     */
+    public ShardedLeaderboard sharded(String name) {
+        return kind(name, ShardedLeaderboard.class, "sharded (with shards above 1)");
+    }
+
+    /**
+     * The board declared as {@code name}, whatever its kind.
      *
      * @param name the entry's name under {@code ordo.leaderboards}
      * @return the board
      * @throws IllegalArgumentException when no board of that name is declared
      */
-    public Leaderboard get(String name) {
+    public Board<String> board(String name) {
         return Registries.lookUp(boards, name, "ordo.leaderboards");
+    }
+
+    /**
+     * The local cache of the top of the board declared as {@code name}, as its {@code cache-top} says.
+     *
+     * @param name the entry's name under {@code ordo.leaderboards}
+     * @return the cache
+     * @throws IllegalArgumentException when the board is not declared or declares no {@code cache-top}
+     */
+    public CachedTop cachedTop(String name) {
+        board(name);
+        CachedTop top = cachedTops.get(name);
+        if (top == null) {
+            throw new IllegalArgumentException("ordo.leaderboards." + name + ".cache-top is not set");
+        }
+        return top;
     }
 
     /**
@@ -47,5 +142,14 @@ public final class Leaderboards {
      */
     public Set<String> names() {
         return boards.keySet();
+    }
+
+    private <T> T kind(String name, Class<T> kind, String what) {
+        Board<String> board = board(name);
+        if (!kind.isInstance(board)) {
+            throw new IllegalArgumentException("ordo.leaderboards." + name + " is a " + board.getClass().getSimpleName()
+                    + ", not " + what + "; board(name) returns any kind");
+        }
+        return kind.cast(board);
     }
 }

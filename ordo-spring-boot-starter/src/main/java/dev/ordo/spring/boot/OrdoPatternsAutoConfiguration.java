@@ -1,8 +1,9 @@
 package dev.ordo.spring.boot;
 
 import dev.ordo.patterns.embedded.EmbeddedStore;
-import dev.ordo.patterns.lettuce.LettuceStore;
 import dev.ordo.patterns.store.Store;
+import io.lettuce.core.resource.ClientResources;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionBuilder;
@@ -15,6 +16,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -22,8 +24,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 
 /**
  * The patterns: a {@link Store} for the active mode, and the leaderboards, queues and rate
@@ -105,50 +105,18 @@ public final class OrdoPatternsAutoConfiguration {
     static class RedisModeStore {
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean(Store.class)
-        Store ordoStore(DataRedisConnectionDetails details) {
-            return connect(details);
+        Store ordoStore(DataRedisConnectionDetails details, ObjectProvider<DataRedisProperties> properties,
+                        ObjectProvider<ClientResources> resources) {
+            DataRedisProperties redis = properties.getIfAvailable(DataRedisProperties::new);
+            boolean tls = redis.getSsl().isEnabled() || (redis.getUrl() != null && redis.getUrl().startsWith("rediss:"));
+            return RedisModeConnection.connect(details, resources.getObject(), tls);
         }
-    }
 
-    /**
-     * A LettuceStore on the server {@code details} describe: standalone, Sentinel or Cluster, as
-     * its user. The user and password travel in the URI: {@code LettuceStore.connect(uri,
-     * Credentials)} calls a {@code RedisURI} method that Lettuce 6.8 (Boot 4.0's) lacks.
-     */
-    static LettuceStore connect(DataRedisConnectionDetails details) {
-        if (details.getSslBundle() != null) {
-            throw new IllegalStateException("Ordo's redis mode does not support an SSL bundle (spring.data.redis.ssl) yet");
-        }
-        String userInfo = details.getPassword() == null ? null
-                : (details.getUsername() == null ? "default" : details.getUsername()) + ":" + details.getPassword();
-        if (details.getCluster() != null) {
-            return LettuceStore.connectCluster(details.getCluster().getNodes().stream()
-                    .map(node -> uri("redis", userInfo, node.host(), node.port(), 0)).toArray(String[]::new));
-        }
-        if (details.getSentinel() != null) {
-            var sentinel = details.getSentinel();
-            StringBuilder uri = new StringBuilder("redis-sentinel://");
-            if (userInfo != null) {
-                uri.append(URI.create(uri("redis", userInfo, "localhost", 1, 0)).getRawUserInfo()).append('@');
-            }
-            for (int i = 0; i < sentinel.getNodes().size(); i++) {
-                var node = sentinel.getNodes().get(i);
-                uri.append(i == 0 ? "" : ",").append(node.host()).append(':').append(node.port());
-            }
-            return LettuceStore.connect(uri.append('/').append(sentinel.getDatabase()).append('#').append(sentinel.getMaster()).toString());
-        }
-        if (details.getStandalone() != null) {
-            var standalone = details.getStandalone();
-            return LettuceStore.connect(uri("redis", userInfo, standalone.getHost(), standalone.getPort(), standalone.getDatabase()));
-        }
-        throw new IllegalStateException("Ordo's redis mode supports standalone, Sentinel and Cluster connections only");
-    }
-
-    private static String uri(String scheme, String userInfo, String host, int port, int database) {
-        try {
-            return new URI(scheme, userInfo, host, port, "/" + database, null, null).toString();
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("not a Redis address: " + host + ":" + port, e);
+        /** Client resources for Ordo's connection when the application has none (its Redis client is Jedis). */
+        @Bean(destroyMethod = "shutdown")
+        @ConditionalOnMissingBean(ClientResources.class)
+        ClientResources ordoClientResources() {
+            return ClientResources.create();
         }
     }
 
@@ -170,7 +138,7 @@ public final class OrdoPatternsAutoConfiguration {
             if (properties == null) {
                 return;
             }
-            properties.leaderboards().keySet().forEach(name -> register(registry, name, "ordoLeaderboards", "get"));
+            properties.leaderboards().forEach((name, spec) -> register(registry, name, "ordoLeaderboards", Leaderboards.getterFor(spec)));
             properties.queues().forEach((name, spec) -> register(registry, name, "ordoJobQueues",
                     spec.type() == OrdoProperties.QueueType.PRIORITY ? "priority" : "delayed"));
             properties.rateLimits().keySet().forEach(name -> register(registry, name, "ordoRateLimiters", "get"));

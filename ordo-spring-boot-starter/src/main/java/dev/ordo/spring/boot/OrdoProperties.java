@@ -6,6 +6,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 
@@ -82,12 +83,56 @@ public record OrdoProperties(Mode mode, @DefaultValue Embedded embedded, Map<Str
     /**
      * A leaderboard.
      *
-     * @param order    Which score ranks first.
-     * @param tieRule  How equal scores rank; fixed for the life of the board's keys.
-     * @param metadata Whether top, page and around return each member's metadata.
+     * @param order     Which score ranks first.
+     * @param tieRule   How equal scores rank; fixed for the life of the board's keys.
+     * @param metadata  Whether top, page and around return each member's metadata.
+     * @param period    Periodic boards to keep (daily, weekly, monthly, all-time), each written
+     *                  together by one call; none for a single board.
+     * @param zone      Periodic boards: the zone days, weeks and months begin and end in.
+     * @param retention Periodic boards: how long an ended period's board stays readable.
+     * @param shards    How many shards members are spread over (a sharded board, for a Redis
+     *                  Cluster); 1 for one key.
+     * @param cacheTop  A local cache of the board's top, read through Leaderboards.cachedTop(name).
      */
     public record LeaderboardSpec(@DefaultValue("highest-first") Order order, @DefaultValue("member-order") TieRule tieRule,
-                                  @DefaultValue("false") boolean metadata) {
+                                  @DefaultValue("false") boolean metadata, List<BoardPeriod> period, @DefaultValue("UTC") ZoneId zone,
+                                  @DefaultValue("7d") Duration retention, @DefaultValue("1") int shards, CacheTop cacheTop) {
+        /**
+         * Replaces an absent period list with none.
+         *
+         * @param order     which score ranks first
+         * @param tieRule   how equal scores rank
+         * @param metadata  whether reads return metadata
+         * @param period    the periodic boards to keep, or null for a single board
+         * @param zone      the zone calendar periods follow
+         * @param retention how long an ended period's board stays readable
+         * @param shards    how many shards, 1 for one key
+         * @param cacheTop  the local top cache, or null for none
+         */
+        public LeaderboardSpec {
+            period = period == null ? List.of() : List.copyOf(period);
+        }
+    }
+
+    /** A periodic board kept beside the others. */
+    public enum BoardPeriod {
+        /** One board per calendar day. */
+        DAILY,
+        /** One board per ISO week. */
+        WEEKLY,
+        /** One board per calendar month. */
+        MONTHLY,
+        /** One board that never resets. */
+        ALL_TIME
+    }
+
+    /**
+     * A local cache of a board's top entries, so a hot top-N read does not reach the store every time.
+     *
+     * @param size   How many entries to cache, from the top.
+     * @param maxAge How old the cached entries may be.
+     */
+    public record CacheTop(@DefaultValue("100") int size, @DefaultValue("1s") Duration maxAge) {
     }
 
     /** A queue's kind. */
@@ -104,6 +149,7 @@ public record OrdoProperties(Mode mode, @DefaultValue Embedded embedded, Map<Str
      * @param type              Delayed (claims, retries, dead letters) or priority (taken once).
      * @param visibilityTimeout Delayed queues: how long a claim lasts before the job may be claimed again.
      * @param maxAttempts       Delayed queues: claims a job gets before it becomes a dead letter.
+     * @param backoff           Delayed queues: the wait before a failed job's next attempt.
      * @param concurrency       Delayed queues with a @JobHandler or JobWorker: threads that claim and run jobs.
      * @param batch             Delayed queues with a handler: jobs one thread claims at a time; each claim's
      *                          visibility timeout runs while the jobs before it in the batch are handled.
@@ -113,8 +159,29 @@ public record OrdoProperties(Mode mode, @DefaultValue Embedded embedded, Map<Str
      *                          finish and ack; claims still running after it are left to time out.
      */
     public record QueueSpec(@DefaultValue("delayed") QueueType type, @DefaultValue("30s") Duration visibilityTimeout,
-                            @DefaultValue("5") int maxAttempts, @DefaultValue("1") int concurrency, @DefaultValue("1") int batch,
+                            @DefaultValue("5") int maxAttempts, @DefaultValue BackoffSpec backoff,
+                            @DefaultValue("1") int concurrency, @DefaultValue("1") int batch,
                             @DefaultValue("1s") Duration pollWait, @DefaultValue("30s") Duration shutdownTimeout) {
+    }
+
+    /** How retry delays grow. */
+    public enum BackoffKind {
+        /** The same delay before every retry. */
+        FIXED,
+        /** The delay doubles per failed attempt, up to the maximum, shortened at random by up to the jitter. */
+        EXPONENTIAL
+    }
+
+    /**
+     * The wait before a failed job's next attempt.
+     *
+     * @param kind   Fixed, or exponential (doubling per failed attempt).
+     * @param delay  The wait after the first failure (every failure, when fixed).
+     * @param max    Exponential: the longest wait.
+     * @param jitter Exponential: the largest share of a wait taken off at random, 0 to 1.
+     */
+    public record BackoffSpec(@DefaultValue("exponential") BackoffKind kind, @DefaultValue("1s") Duration delay,
+                              @DefaultValue("5m") Duration max, @DefaultValue("0.2") double jitter) {
     }
 
     /** How a rate limiter counts. */

@@ -7,11 +7,20 @@ import dev.ordo.patterns.leaderboard.Leaderboard;
 import dev.ordo.patterns.store.Store;
 import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.server.Ordo;
+import dev.ordo.engine.config.Config;
+import dev.ordo.server.tls.TestCertificates;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.core.StringRedisTemplate;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,6 +64,48 @@ class RedisModeTest {
                     "spring.data.redis.password=p@ss:w/rd %1").run(context -> {
                 context.getBean(StringRedisTemplate.class).opsForValue().set("k", "v");
                 assertThat(context.getBean(Store.class).call(StoreCommand.of("GET").key("k")).asString()).isEqualTo("v");
+            });
+        }
+    }
+
+    @Test
+    void applicationClientResources_storesIoRunsOnTheirThreads() {
+        ClientResources shared = ClientResources.builder()
+                .threadFactoryProvider(pool -> new DefaultThreadFactory("app-" + pool, true)).build();
+        try (Ordo server = Ordo.embedded()) {
+            int port = server.openPort(0);
+            runner.withBean(ClientResources.class, () -> shared).withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + port).run(context -> {
+                assertThat(context).doesNotHaveBean("ordoClientResources");
+                // BLPOP on an empty list answers after its timeout, so the stage completes on the connection's I/O thread
+                String replyThread = context.getBean(Store.class).callAsync(StoreCommand.of("BLPOP").key("nothing").arg("0.2"))
+                        .thenApply(reply -> Thread.currentThread().getName()).toCompletableFuture().get(10, TimeUnit.SECONDS);
+                assertThat(replyThread).startsWith("app-");
+            });
+        } finally {
+            shared.shutdown();
+        }
+    }
+
+    @Test
+    void sslBundle_storeConnectsOverTlsWithTheBundlesCertificates(@TempDir Path dir) throws Exception {
+        TestCertificates ca = TestCertificates.authority(dir, "starter-ca");
+        TestCertificates server = ca.server("starter-server");
+        TestCertificates client = ca.client("starter-client");
+        Config config = new Config();
+        config.set("tls-cert-file", server.certFile().toString(), true);
+        config.set("tls-key-file", server.keyFile().toString(), true);
+        config.set("tls-ca-cert-file", ca.certFile().toString(), true);
+        try (Ordo ordo = Ordo.embedded(config)) {
+            int port = ordo.openTlsPort(0);
+            runner.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class)).withPropertyValues(
+                    "spring.data.redis.host=localhost", "spring.data.redis.port=" + port,
+                    "spring.data.redis.ssl.enabled=true", "spring.data.redis.ssl.bundle=ordo",
+                    "spring.ssl.bundle.pem.ordo.truststore.certificate=" + ca.certFile().toUri(),
+                    "spring.ssl.bundle.pem.ordo.keystore.certificate=" + client.certFile().toUri(),
+                    "spring.ssl.bundle.pem.ordo.keystore.private-key=" + client.keyFile().toUri()).run(context -> {
+                assertThat(context).hasNotFailed();
+                context.getBean(StringRedisTemplate.class).opsForValue().set("over-tls", "yes");
+                assertThat(context.getBean(Store.class).call(StoreCommand.of("GET").key("over-tls")).asString()).isEqualTo("yes");
             });
         }
     }

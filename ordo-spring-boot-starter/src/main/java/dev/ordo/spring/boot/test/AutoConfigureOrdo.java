@@ -19,8 +19,10 @@ import java.lang.annotation.Target;
  * Works on a {@code @SpringBootTest} and, as it imports Ordo's and Spring Data Redis's
  * auto-configuration, on test slices.
  *
- * <p>Flushing runs between the test methods of classes that share a context, so keep such
- * classes from running at the same time.
+ * <p>Classes with the same configuration share one cached context, and so one Ordo, which
+ * flushing empties between their test methods. For test classes that run in parallel, set
+ * {@link #isolation()} to {@link Isolation#CLASS}: each class then gets its own context and its
+ * own Ordo on its own port, at the cost of a context start per class.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -51,6 +53,22 @@ public @interface AutoConfigureOrdo {
      */
     @PropertyMapping("test.flush")
     Flush flush() default Flush.AFTER_EACH;
+
+    /**
+     * Whether test classes with the same configuration share a context and its Ordo.
+     *
+     * @return the isolation
+     */
+    @PropertyMapping(skip = PropertyMapping.Skip.YES)
+    Isolation isolation() default Isolation.SHARED;
+
+    /** Whether test classes with the same configuration share a context, and so an Ordo. */
+    enum Isolation {
+        /** Shared, as Spring caches contexts: one Ordo for every class with the same configuration. */
+        SHARED,
+        /** One context, and one Ordo, per test class: for classes that run in parallel. */
+        CLASS
+    }
 
     /** When to empty the in-process Ordo around each test method. */
     enum Flush {

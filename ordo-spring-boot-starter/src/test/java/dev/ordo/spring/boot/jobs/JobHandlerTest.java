@@ -100,7 +100,8 @@ class JobHandlerTest {
 
     @Test
     void jobHandler_throws_jobRetriedThenDeadLetterWithTheException() {
-        runner.withBean(FailingHandler.class).withPropertyValues("ordo.queues.reminders.max-attempts=2").run(context -> {
+        runner.withBean(FailingHandler.class).withPropertyValues("ordo.queues.reminders.max-attempts=2",
+                "ordo.queues.reminders.backoff.kind=fixed", "ordo.queues.reminders.backoff.delay=10ms").run(context -> {
             DelayedJobQueue<String> queue = reminders(context);
             queue.schedule("r", "ann", Due.now());
             await("a dead letter", () -> queue.counts().dead() == 1);
