@@ -104,7 +104,10 @@ final class JobHandlerBeanPostProcessor implements BeanPostProcessor, SmartIniti
                 if (cause instanceof Exception exception) {
                     throw exception;
                 }
-                throw (Error) cause;
+                if (cause instanceof Error error) {
+                    throw error;
+                }
+                throw e;
             }
         });
     }
