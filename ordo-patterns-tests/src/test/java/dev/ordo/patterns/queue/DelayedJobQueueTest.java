@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The reliable delayed queue's contract, on every back end. */
@@ -155,6 +156,76 @@ class DelayedJobQueueTest {
             assertThat(soon.get(0).claimedAt()).isAfterOrEqualTo(soon.get(0).dueAt());
             assertThat(q.ackAll(soon)).isEqualTo(1);
             assertThat(worker.claim(1, Duration.ofMillis(100))).isEmpty();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @OnEveryBackend
+    void release_jobReadyAtOnceWithItsAttemptGivenBack_releasedClaimOver(Backend backend) {
+        DelayedJobQueue<String> q = queue(backend, QUICK.withVisibilityTimeout(Duration.ofHours(1)));
+        q.scheduleAll(List.of(new NewJob<>("a", "pa", 0, Due.now()), new NewJob<>("b", "pb", 0, Due.now())), OnDuplicate.REJECT);
+        ClaimedJob<String> a = q.claim(1).get(0);
+        assertThat(a.id()).isEqualTo("a");
+        assertThat(q.release(a)).isTrue();
+        assertThat(q.counts()).isEqualTo(new Counts(0, 2, 0, 0));
+        assertThat(q.release(a)).as("released once").isFalse();
+        assertThat(q.ack(a)).as("the released claim is over").isFalse();
+        assertThat(q.nack(a, "late")).isEqualTo(NackOutcome.NOT_CLAIMED);
+        List<ClaimedJob<String>> again = q.claim(2);
+        assertThat(again).extracting(ClaimedJob::id).as("behind the jobs already ready, as an expired claim").containsExactly("b", "a");
+        ClaimedJob<String> reclaimed = again.get(1);
+        assertThat(reclaimed.payload()).isEqualTo("pa");
+        assertThat(reclaimed.attempt()).as("the released attempt is not counted").isEqualTo(1);
+        assertThat(reclaimed.claimToken()).isGreaterThan(a.claimToken());
+        assertThat(q.ackAll(again)).isEqualTo(2);
+        assertThat(q.counts()).isEqualTo(new Counts(0, 0, 0, 0));
+    }
+
+    @OnEveryBackend
+    void release_onTheLastAttempt_jobKeepsThatAttempt(Backend backend) {
+        DelayedJobQueue<String> q = queue(backend, QUICK.withMaxAttempts(2).withVisibilityTimeout(Duration.ofHours(1)));
+        q.schedule("j", "p", Due.now());
+        q.nack(q.claim(1).get(0), "first");
+        q.reschedule("j", Due.now());
+        ClaimedJob<String> last = q.claim(1).get(0);
+        assertThat(last.attempt()).isEqualTo(2);
+        assertThat(q.release(last)).isTrue();
+        ClaimedJob<String> same = q.claim(1).get(0);
+        assertThat(same.attempt()).isEqualTo(2);
+        assertThat(q.nack(same, "second")).isEqualTo(NackOutcome.DEAD);
+        assertThat(q.deadLetters(10)).containsExactly(new DelayedJobQueue.DeadJob<>("j", "p", "second"));
+    }
+
+    @OnEveryBackend
+    void releaseAll_releasesOnlyLatestClaims(Backend backend) throws Exception {
+        DelayedJobQueue<String> q = queue(backend, QUICK);
+        q.scheduleAll(List.of(new NewJob<>("a-expired", "", 0, Due.now()), new NewJob<>("b-acked", "", 0, Due.now()),
+                new NewJob<>("c-held", "", 0, Due.now())), OnDuplicate.REJECT);
+        List<ClaimedJob<String>> first = q.claim(3);
+        assertThat(first).extracting(ClaimedJob::id).containsExactly("a-expired", "b-acked", "c-held");
+        Thread.sleep(QUICK.visibilityTimeout().toMillis() + 20);
+        List<ClaimedJob<String>> second = q.claim(3);
+        assertThat(second).extracting(ClaimedJob::attempt).containsOnly(2);
+        assertThat(q.ack(second.get(1))).isTrue();
+        assertThat(q.releaseAll(List.of(first.get(0), first.get(1), second.get(2)))).isEqualTo(1);
+        assertThat(q.counts()).as("only the latest claim of held came back").isEqualTo(new Counts(0, 1, 1, 0));
+        assertThat(q.claim(3)).extracting(ClaimedJob::id, ClaimedJob::attempt).containsExactly(tuple("c-held", 2));
+        assertThatThrownBy(() -> q.releaseAll(List.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @OnEveryBackend
+    void release_wakesAWaitingWorker(Backend backend) throws Exception {
+        DelayedJobQueue<String> q = queue(backend, QUICK.withVisibilityTimeout(Duration.ofHours(1)));
+        q.schedule("j", "", Due.now());
+        ClaimedJob<String> held = q.claim(1).get(0);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (DelayedJobQueue<String>.Worker worker = q.worker()) {
+            Future<List<ClaimedJob<String>>> waiting = pool.submit(() -> worker.claim(1, Duration.ofSeconds(30)));
+            Thread.sleep(50);
+            assertThat(q.release(held)).isTrue();
+            // Without a signal the worker would sleep out its 10 s block (the claim's deadline is an hour away).
+            assertThat(waiting.get(5, TimeUnit.SECONDS)).extracting(ClaimedJob::id).containsExactly("j");
         } finally {
             pool.shutdownNow();
         }

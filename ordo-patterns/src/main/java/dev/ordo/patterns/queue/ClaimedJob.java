@@ -3,9 +3,10 @@ package dev.ordo.patterns.queue;
 import java.time.Instant;
 
 /**
- * A job a worker has claimed; it stays claimed until acked, nacked, or its visibility timeout
- * passes. The claim token fences stale workers: ack and nack count only for the latest claim
- * (tokens only grow, whatever happens to the job: reclaims, replacement, retries of dead letters).
+ * A job a worker has claimed; it stays claimed until acked, nacked, released, or its visibility
+ * timeout passes. The claim token fences stale workers: ack, nack and release count only for the
+ * latest claim (tokens only grow, whatever happens to the job: reclaims, replacement, retries of
+ * dead letters).
  *
  * @param id        the job's id
  * @param payload   what was scheduled, decoded by the queue's codec

@@ -17,9 +17,9 @@ import java.util.concurrent.CompletionStage;
  * A reliable delayed queue: jobs with ids fall due at a time; workers claim due jobs (most urgent
  * priority first, then in order of falling due) under a visibility timeout; ack ends a job, nack
  * retries it after a backoff until its attempts run out, then parks it as a dead letter with the
- * reason. A job whose worker died is claimable again once its timeout passes, so delivery is
- * at least once and no job is ever lost. Every step is one script under the queue's hash tag, on
- * the server's clock.
+ * reason; release hands back a claim not worked on (ready at once, the attempt given back). A job
+ * whose worker died is claimable again once its timeout passes, so delivery is at least once and
+ * no job is ever lost. Every step is one script under the queue's hash tag, on the server's clock.
  *
  * <p>Keys ({@code {name}:...}): {@code delayed} (id by due time, ms), {@code ready} (id by
  * {@code priority * 2^43 + sequence}), {@code inflight} (id by visibility deadline), {@code dead}
@@ -184,6 +184,12 @@ public final class DelayedJobQueue<T> {
 
     /** ARGV: (id, claim token) pairs. Ends each job that is still that claim; returns how many. */
     private static final Script ACK = Script.fromResource(DelayedJobQueue.class, "delayed_ack.lua");
+
+    /**
+     * ARGV: (id, claim token) pairs. Each job that is still that claim is ready again at once, behind the jobs
+     * already ready at its priority (as an expired claim is), and its attempt is given back; returns how many.
+     */
+    private static final Script RELEASE = Script.fromResource(DelayedJobQueue.class, "delayed_release.lua");
 
     /** ARGV: id, claim token, reason, backoff ms, max attempts, attempt. Returns 1 retry scheduled, 2 dead, 0 not the current claim. */
     private static final Script NACK = Script.fromResource(DelayedJobQueue.class, "delayed_nack.lua");
@@ -391,13 +397,40 @@ public final class DelayedJobQueue<T> {
      * @return how many ended
      */
     public int ackAll(List<? extends ClaimedJob<?>> jobs) {
+        return (int) store.eval(ACK, keys, claimArgs(jobs)).asLong();
+    }
+
+    /** ARGV of {@link #ACK} and {@link #RELEASE}: (id, claim token) per job; refuses a bad batch. */
+    private static List<String> claimArgs(List<? extends ClaimedJob<?>> jobs) {
         checkBatch(jobs.size());
         List<String> args = new ArrayList<>(2 * jobs.size());
         for (ClaimedJob<?> j : jobs) {
             args.add(j.id());
             args.add(Long.toString(j.claimToken()));
         }
-        return (int) store.eval(ACK, keys, args).asLong();
+        return args;
+    }
+
+    /**
+     * Hands back a claim whose work has not started: the job is ready again at once, and the
+     * attempt is not counted (a worker shutting down releases the jobs it claimed but will not
+     * run). False when this claim is no longer the job's latest; nothing changes then.
+     *
+     * @param job the job as it was claimed
+     * @return whether this claim was still the latest and the job is ready again
+     */
+    public boolean release(ClaimedJob<?> job) {
+        return releaseAll(List.of(job)) == 1;
+    }
+
+    /**
+     * {@link #release Releases} claims in one step; returns how many were still their latest claim.
+     *
+     * @param jobs the jobs as they were claimed, at most {@link #MAX_BATCH}
+     * @return how many are ready again
+     */
+    public int releaseAll(List<? extends ClaimedJob<?>> jobs) {
+        return (int) store.eval(RELEASE, keys, claimArgs(jobs)).asLong();
     }
 
     /**

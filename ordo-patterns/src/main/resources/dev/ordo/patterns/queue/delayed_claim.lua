@@ -1,12 +1,4 @@
 local max, visibility, maxAttempts = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local function enqueue(ids)
-  if #ids == 0 then return end
-  local last = redis.call('INCRBY', seq, #ids)
-  for i, id in ipairs(ids) do
-    local p = tonumber(redis.call('HGET', prio, id)) or 0
-    redis.call('ZADD', ready, p * unit + last - #ids + i, id)
-  end
-end
 local expired = redis.call('ZRANGEBYSCORE', inflight, '-inf', now, 'LIMIT', 0, 1000)
 local again = {}
 for _, id in ipairs(expired) do

@@ -23,3 +23,12 @@ end
 local function current(id, token)
   return redis.call('ZSCORE', inflight, id) and redis.call('HGET', claim, id) == token
 end
+-- Makes ids ready, behind the jobs already ready at their priority, in the order given.
+local function enqueue(ids)
+  if #ids == 0 then return end
+  local last = redis.call('INCRBY', seq, #ids)
+  for i, id in ipairs(ids) do
+    local p = tonumber(redis.call('HGET', prio, id)) or 0
+    redis.call('ZADD', ready, p * unit + last - #ids + i, id)
+  end
+end

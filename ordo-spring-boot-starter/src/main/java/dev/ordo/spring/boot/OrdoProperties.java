@@ -150,9 +150,18 @@ public record OrdoProperties(Mode mode, @DefaultValue Embedded embedded, Map<Str
      * @param visibilityTimeout Delayed queues: how long a claim lasts before the job may be claimed again.
      * @param maxAttempts       Delayed queues: claims a job gets before it becomes a dead letter.
      * @param backoff           Delayed queues: the wait before a failed job's next attempt.
+     * @param concurrency       Delayed queues with a @JobHandler or JobWorker: threads that claim and run jobs.
+     * @param batch             Delayed queues with a handler: jobs one thread claims at a time; each claim's
+     *                          visibility timeout runs while the jobs before it in the batch are handled.
+     * @param pollWait          Delayed queues with a handler: how long one claim waits for a due job; a stopping
+     *                          worker notices within this time.
+     * @param shutdownTimeout   Delayed queues with a handler: how long stopping waits for running handlers to
+     *                          finish and ack; claims still running after it are left to time out.
      */
     public record QueueSpec(@DefaultValue("delayed") QueueType type, @DefaultValue("30s") Duration visibilityTimeout,
-                            @DefaultValue("5") int maxAttempts, @DefaultValue BackoffSpec backoff) {
+                            @DefaultValue("5") int maxAttempts, @DefaultValue BackoffSpec backoff,
+                            @DefaultValue("1") int concurrency, @DefaultValue("1") int batch,
+                            @DefaultValue("1s") Duration pollWait, @DefaultValue("30s") Duration shutdownTimeout) {
     }
 
     /** How retry delays grow. */

@@ -1,0 +1,171 @@
+package dev.ordo.spring.boot.jobs;
+
+import dev.ordo.patterns.queue.ClaimedJob;
+import dev.ordo.patterns.queue.DelayedJobQueue;
+import dev.ordo.spring.boot.OrdoProperties;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * One queue's worker threads ({@code concurrency} of them, named {@code ordo-job-<queue>-<n>}),
+ * each with its own {@link DelayedJobQueue.Worker} connection, looping: claim up to {@code batch}
+ * jobs (waiting up to {@code poll-wait}), then run the handler on each in turn and ack it, or nack
+ * it with the exception as the reason.
+ *
+ * <p>Stopping never loses a job. Claims stop first; a job whose handler is running finishes and is
+ * acked or nacked as usual; the jobs of the batch not yet started are released (ready at once, no
+ * attempt charged). A handler still running when {@code shutdown-timeout} has passed is
+ * interrupted, and its claim is neither acked nor nacked unless the handler returns: it is left to
+ * time out and the job runs again.
+ */
+final class QueueWorkers {
+    private static final Log log = LogFactory.getLog(QueueWorkers.class);
+
+    private final String name;
+    private final DelayedJobQueue<String> queue;
+    private final OrdoProperties.QueueSpec spec;
+    private final JobWorker worker;
+    private final ThreadFactory factory;
+    /** Guarded by this. */
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean claiming;
+    /** Set when the shutdown timeout passed: failures are then our interrupt's doing, not the job's, so they are not nacked. */
+    private volatile boolean abandoned;
+
+    QueueWorkers(String name, DelayedJobQueue<String> queue, OrdoProperties.QueueSpec spec, JobWorker worker, ThreadFactory factory) {
+        this.name = name;
+        this.queue = queue;
+        this.spec = spec;
+        this.worker = worker;
+        this.factory = factory;
+    }
+
+    JobWorker worker() {
+        return worker;
+    }
+
+    OrdoProperties.QueueSpec spec() {
+        return spec;
+    }
+
+    synchronized void start() {
+        if (claiming) {
+            return;
+        }
+        claiming = true;
+        abandoned = false;
+        threads.clear();
+        for (int n = 1; n <= spec.concurrency(); n++) {
+            Thread thread = factory.newThread(this::run);
+            thread.setName("ordo-job-" + name + "-" + n);
+            threads.add(thread);
+        }
+        threads.forEach(Thread::start);
+    }
+
+    /** No claim starts after this; a claim already waiting returns within {@code poll-wait}. */
+    void stopClaiming() {
+        claiming = false;
+    }
+
+    /** Waits until {@code deadline} (System.nanoTime) for the threads to end, then interrupts those left. */
+    void awaitStop(long deadline) {
+        List<Thread> running;
+        synchronized (this) {
+            running = List.copyOf(threads);
+        }
+        List<Thread> left = new ArrayList<>();
+        for (Thread thread : running) {
+            try {
+                long millis = Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
+                if (millis > 0) {
+                    thread.join(millis);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (thread.isAlive()) {
+                left.add(thread);
+            }
+        }
+        if (!left.isEmpty()) {
+            abandoned = true;
+            log.warn(left.size() + " handler(s) of ordo.queues." + name + " still running after shutdown-timeout " + spec.shutdownTimeout()
+                    + "; interrupting them. Their jobs are left to time out and will run again.");
+            left.forEach(Thread::interrupt);
+        }
+    }
+
+    private void run() {
+        while (claiming) {
+            try (DelayedJobQueue<String>.Worker claims = queue.worker()) {
+                while (claiming) {
+                    List<ClaimedJob<String>> jobs = claims.claim(spec.batch(), spec.pollWait());
+                    for (int i = 0; i < jobs.size(); i++) {
+                        if (!claiming) {
+                            release(jobs.subList(i, jobs.size()));
+                            break;
+                        }
+                        handle(jobs.get(i));
+                    }
+                }
+            } catch (RuntimeException e) {
+                if (!claiming) {
+                    return;
+                }
+                log.warn("Claiming from ordo.queues." + name + " failed; trying again in " + spec.pollWait(), e);
+                try {
+                    Thread.sleep(spec.pollWait().toMillis());
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void handle(ClaimedJob<String> job) {
+        Throwable failure = null;
+        try {
+            worker.handler().handle(job);
+        } catch (Exception | Error e) {
+            failure = e;
+        }
+        try {
+            if (failure == null) {
+                if (!queue.ack(job)) {
+                    log.warn("Job " + job.id() + " of ordo.queues." + name + " finished after its claim ended (its visibility timeout, "
+                            + spec.visibilityTimeout() + ", passed); it may run again");
+                }
+            } else if (abandoned) {
+                log.warn("Job " + job.id() + " of ordo.queues." + name + " failed after shutdown-timeout; left to time out", failure);
+            } else {
+                DelayedJobQueue.NackOutcome outcome = queue.nack(job, reason(failure));
+                log.warn("Job " + job.id() + " of ordo.queues." + name + " failed on attempt " + job.attempt() + " of " + spec.maxAttempts()
+                        + switch (outcome) {
+                            case RETRY_SCHEDULED -> "; it will be retried";
+                            case DEAD -> "; it is now a dead letter";
+                            case NOT_CLAIMED -> "; its claim had already ended (visibility timeout " + spec.visibilityTimeout() + ")";
+                        }, failure);
+            }
+        } catch (RuntimeException e) {
+            log.warn("Could not report job " + job.id() + " of ordo.queues." + name + " done or failed; its claim is left to time out", e);
+        }
+    }
+
+    private void release(List<ClaimedJob<String>> unstarted) {
+        try {
+            queue.releaseAll(unstarted);
+        } catch (RuntimeException e) {
+            log.warn("Could not release " + unstarted.size() + " claimed job(s) of ordo.queues." + name + " at shutdown; they are left to time out", e);
+        }
+    }
+
+    /** The exception's class and message; the queue cuts it to {@link DelayedJobQueue#MAX_REASON}. */
+    static String reason(Throwable failure) {
+        return failure.getMessage() == null ? failure.getClass().getName() : failure.getClass().getName() + ": " + failure.getMessage();
+    }
+}
