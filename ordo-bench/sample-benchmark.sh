@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The Spring Boot sample in embedded mode beside redis mode (the same jar on a redis-server started
+# for the run): startup time, heap after GC, and the leaderboard endpoint under load (see
+# SampleBenchmark's Javadoc). Usage: ordo-bench/sample-benchmark.sh [clients] [seconds] [warm-up seconds]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./mvnw -q -DskipTests package
+exec java -cp ordo-bench/target/benchmarks.jar dev.ordo.bench.SampleBenchmark ordo-samples/target/ordo-samples.jar "$@"
