@@ -1,0 +1,12 @@
+package dev.ordo.patterns.metrics;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
+
+/** A convention for the patterns' observations: implement it (or extend {@link DefaultOrdoObservationConvention}) to rename one or change its keys. */
+public interface OrdoObservationConvention extends ObservationConvention<OrdoObservationContext> {
+    @Override
+    default boolean supportsContext(Observation.Context context) {
+        return context instanceof OrdoObservationContext;
+    }
+}
