@@ -3,6 +3,7 @@ package dev.ordo.spring.boot;
 import dev.ordo.patterns.embedded.EmbeddedStore;
 import dev.ordo.patterns.lettuce.LettuceStore;
 import dev.ordo.patterns.store.Store;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionBuilder;
@@ -79,12 +80,13 @@ public final class OrdoPatternsAutoConfiguration {
      *
      * @param store      the store of the active mode
      * @param properties {@code ordo.*}
+     * @param decorators wrap each limiter (the metrics' counting one among them), in their order
      * @return the registry
      */
     @Bean
     @ConditionalOnBean(Store.class)
-    public RateLimiters ordoRateLimiters(Store store, OrdoProperties properties) {
-        return RateLimiters.build(store, properties.rateLimits());
+    public RateLimiters ordoRateLimiters(Store store, OrdoProperties properties, ObjectProvider<RateLimiterDecorator> decorators) {
+        return RateLimiters.build(store, properties.rateLimits(), decorators.orderedStream().toList());
     }
 
     /** Embedded mode's store: the engine itself, called in-process with no socket. */
