@@ -15,6 +15,7 @@ import java.util.Objects;
  * with a value once the context has one (an outcome only on stop). Extend it and override
  * {@link #getName()} to rename an observation while keeping its keys.
  */
+@SuppressWarnings("exports") // Micrometer's types, which callers require themselves (module-info)
 public class DefaultOrdoObservationConvention implements OrdoObservationConvention {
     private final OrdoObservation observation;
 

@@ -25,6 +25,7 @@ import java.util.function.Supplier;
  * handling.ack(() -> queue.ack(job));
  * }</pre>
  */
+@SuppressWarnings("exports") // Micrometer's types, which callers require themselves (module-info)
 public final class JobObservation {
     private final OrdoMetrics metrics;
     private final String queue;

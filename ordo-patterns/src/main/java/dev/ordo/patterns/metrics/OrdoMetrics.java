@@ -48,6 +48,7 @@ import java.util.function.Supplier;
  * <p>Tags are names the application chose and fixed words, never members, limiter keys or job
  * ids. Thread-safe. {@link #close()} stops the refresh thread and removes the gauges.
  */
+@SuppressWarnings("exports") // Micrometer's types, which callers require themselves (module-info)
 public final class OrdoMetrics implements AutoCloseable {
     /** How often cached gauges are read from the store unless told otherwise. */
     public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(5);

@@ -16,6 +16,7 @@ import io.micrometer.observation.docs.ObservationDocumentation;
  * {@code error} tag: no separate timer shares a name with an observation. No key holds a member,
  * a limiter's key, a job id or a payload.
  */
+@SuppressWarnings("exports") // Micrometer's types, which callers require themselves (module-info)
 public enum OrdoObservation implements ObservationDocumentation {
     /** One rate-limit decision ({@code tryAcquire}, blocking or not); result {@code allowed}, {@code refused} or {@code error}. */
     RATE_LIMITER_ACQUIRE("ordo.ratelimiter.acquire", Key.LIMITER, Key.ALGORITHM, Key.RESULT),

@@ -7,6 +7,7 @@ import io.micrometer.observation.Observation;
  * limiter, board or queue, and what the operation turned out to be. The outcome is set just
  * before the observation stops, so conventions see it on stop only.
  */
+@SuppressWarnings("exports") // Micrometer's types, which callers require themselves (module-info)
 public final class OrdoObservationContext extends Observation.Context {
     private final OrdoObservation observation;
     private final String target;
