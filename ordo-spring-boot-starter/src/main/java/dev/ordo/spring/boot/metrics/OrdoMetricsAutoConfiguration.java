@@ -25,9 +25,9 @@ import org.springframework.context.annotation.Configuration;
  * Ordo's meters, when the application has a {@link MeterRegistry} (Spring Boot's actuator makes
  * one): an {@link OrdoMetrics} on it and on the application's {@link ObservationRegistry} (whose
  * meter handler turns each observation into a timer; without one, a registry of its own does);
- * every declared rate limiter counted and observed; gauges for every declared queue and board;
- * and in embedded mode the in-process Ordo's own figures. The patterns' meters live in
- * ordo-patterns and work without Spring; this only wires them.
+ * every declared rate limiter counted and observed; gauges for every declared queue and board; a
+ * {@link JobObserver} for queue workers; and in embedded mode the in-process Ordo's own figures.
+ * The patterns' meters live in ordo-patterns and work without Spring; this only wires them.
  */
 @AutoConfiguration(after = {OrdoEmbeddedAutoConfiguration.class, OrdoPatternsAutoConfiguration.class},
         afterName = {"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
@@ -69,6 +69,18 @@ public final class OrdoMetricsAutoConfiguration {
     @Bean
     public RateLimiterDecorator ordoRateLimiterMetrics(OrdoMetrics metrics) {
         return metrics::instrument;
+    }
+
+    /**
+     * Times claims and the handling of jobs, for queue workers.
+     *
+     * @param metrics the patterns' metrics
+     * @return the observer workers report to
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public JobObserver ordoJobObserver(OrdoMetrics metrics) {
+        return new MeteredJobObserver(metrics);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.ordo.spring.boot.metrics;
 
 import dev.ordo.patterns.leaderboard.Leaderboard;
 import dev.ordo.patterns.metrics.OrdoMetrics;
+import dev.ordo.patterns.queue.ClaimedJob;
 import dev.ordo.patterns.queue.DelayedJobQueue;
 import dev.ordo.patterns.queue.Due;
 import dev.ordo.patterns.queue.PriorityJobQueue;
@@ -30,6 +31,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -143,6 +147,68 @@ class OrdoMetricsAutoConfigurationTest {
                     .filter(m -> m.getId().getName().startsWith("ordo.")).flatMap(m -> m.getId().getTags().stream()).toList();
             assertThat(tags).isNotEmpty().allSatisfy(t -> assertThat(t.getValue()).doesNotContain(USER));
         });
+    }
+
+    @Test
+    void jobObserver_aWorkersSteps_timeClaimsAndJobsByOutcome() {
+        runner.run(context -> {
+            DelayedJobQueue<String> reminders = context.getBean(JobQueues.class).delayed("reminders");
+            reminders.schedule(USER + "-1", "call", Due.now());
+            reminders.schedule(USER + "-2", "call", Due.now());
+            JobObserver observer = context.getBean(JobObserver.class);
+
+            List<ClaimedJob<String>> jobs = observer.claim("reminders", () -> reminders.claim(2));
+            JobObserver.Handling first = observer.start("reminders");
+            String handled = first.call(() -> jobs.get(0).payload());
+            boolean acked = first.ack(() -> reminders.ack(jobs.get(0)));
+            DelayedJobQueue.NackOutcome nacked = observer.start("reminders")
+                    .nack(() -> reminders.nack(jobs.get(1), "failed"), new IllegalStateException("failed"));
+
+            assertThat(handled).isEqualTo("call");
+            assertThat(acked).isTrue();
+            assertThat(nacked).isEqualTo(DelayedJobQueue.NackOutcome.RETRY_SCHEDULED);
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            assertThat(meters.get("ordo.queue.claim").tag("queue", "reminders").timer().count()).isEqualTo(1);
+            assertThat(meters.get("ordo.queue.job.duration").tags("queue", "reminders", "outcome", "acked").timer().count()).isEqualTo(1);
+            assertThat(meters.get("ordo.queue.job.duration").tags("queue", "reminders", "outcome", "retried").timer().count()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void jobObserver_handler_runsInsideTheJobsObservation() {
+        runner.withUserConfiguration(TestObservations.class).run(context -> {
+            ObservationRegistry observations = context.getBean(ObservationRegistry.class);
+            JobObserver.Handling handling = context.getBean(JobObserver.class).start("reminders");
+
+            String current = handling.call(() -> observations.getCurrentObservation().getContext().getName());
+            handling.abandon();
+
+            assertThat(current).isEqualTo("ordo.queue.job.duration");
+            assertThat(observations.getCurrentObservation()).isNull();
+        });
+    }
+
+    @Test
+    void jobObserverNone_runsEachStepAsItIs() throws Exception {
+        JobObserver.Handling handling = JobObserver.NONE.start("q");
+
+        assertThat(JobObserver.NONE.<String>claim("q", List::of)).isEmpty();
+        assertThat(handling.call(() -> 42)).isEqualTo(42);
+        assertThat(handling.ack(() -> false)).isFalse();
+        assertThat(handling.nack(() -> DelayedJobQueue.NackOutcome.DEAD, null)).isEqualTo(DelayedJobQueue.NackOutcome.DEAD);
+    }
+
+    @Test
+    void jobObserver_refersToNoMicrometerType_soAWorkerMayHoldItWithoutMicrometer() throws IOException {
+        for (String name : new String[] {"JobObserver", "JobObserver$1", "JobObserver$1$1", "JobObserver$Handling"}) {
+            try (InputStream in = JobObserver.class.getResourceAsStream(name + ".class")) {
+                assertThat(in).as(name).isNotNull();
+                assertThat(new String(in.readAllBytes(), StandardCharsets.ISO_8859_1)).as(name).doesNotContain("io/micrometer/");
+            }
+        }
+        try (InputStream in = JobObserver.class.getResourceAsStream("MeteredJobObserver$1.class")) {
+            assertThat(new String(in.readAllBytes(), StandardCharsets.ISO_8859_1)).as("the scan sees references").contains("io/micrometer/");
+        }
     }
 
     @Test
