@@ -151,6 +151,16 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
+     * The figures a monitoring system reads (commands' calls and time, memory, keys, clients),
+     * taken together under the engine's lock, as INFO would report them at this instant.
+     *
+     * @return a snapshot that does not change afterwards
+     */
+    public EngineStats stats() {
+        return core.stats();
+    }
+
+    /**
      * What happens, besides every later command being refused, when the engine stops for good
      * because a write ran out of memory part way ({@code why} says so); by default nothing.
      *

@@ -39,6 +39,8 @@ import dev.ordo.engine.script.ScriptCommands;
 import dev.ordo.engine.script.Functions;
 import dev.ordo.engine.script.Scripting;
 
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
@@ -425,6 +427,22 @@ final class EngineCore implements CallContext, KeyspaceListener, PersistenceHost
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Engine.stats(): every figure read under the lock, the command map copied. */
+    EngineStats stats() {
+        EngineStats[] out = new EngineStats[1];
+        withLock(() -> {
+            Map<String, EngineStats.CommandStats> commands = new TreeMap<>();
+            dispatcher.stats().forEach((name, s) -> commands.put(name,
+                    new EngineStats.CommandStats(s.calls, s.micros, s.rejectedCalls, s.failedCalls)));
+            long keys = 0;
+            for (int db = 0; db < keyspace.databases(); db++) {
+                keys += keyspace.db(db).size();
+            }
+            out[0] = new EngineStats(commands, maxMemory.used(), keys, server.clients().size());
+        });
+        return out[0];
     }
 
     /** Number of clients waiting in a blocking command. */

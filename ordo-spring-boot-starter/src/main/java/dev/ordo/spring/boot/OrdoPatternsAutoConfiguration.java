@@ -79,12 +79,13 @@ public final class OrdoPatternsAutoConfiguration {
      *
      * @param store      the store of the active mode
      * @param properties {@code ordo.*}
+     * @param decorators wrap each limiter (the metrics' counting one among them), in their order
      * @return the registry
      */
     @Bean
     @ConditionalOnBean(Store.class)
-    public RateLimiters ordoRateLimiters(Store store, OrdoProperties properties) {
-        return RateLimiters.build(store, properties.rateLimits());
+    public RateLimiters ordoRateLimiters(Store store, OrdoProperties properties, ObjectProvider<RateLimiterDecorator> decorators) {
+        return RateLimiters.build(store, properties.rateLimits(), decorators.orderedStream().toList());
     }
 
     /** Embedded mode's store: the engine itself, called in-process with no socket. */

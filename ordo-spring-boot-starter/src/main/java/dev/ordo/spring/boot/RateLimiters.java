@@ -28,6 +28,11 @@ public final class RateLimiters {
 
     /** Builds every declared limiter on {@code store}; a missing or malformed limit fails startup, naming the property. */
     static RateLimiters build(Store store, Map<String, OrdoProperties.RateLimitSpec> specs) {
+        return build(store, specs, List.of());
+    }
+
+    /** {@link #build(Store, Map)}, each limiter then wrapped by {@code decorators} in order. */
+    static RateLimiters build(Store store, Map<String, OrdoProperties.RateLimitSpec> specs, List<RateLimiterDecorator> decorators) {
         Map<String, RateLimiter> limiters = new TreeMap<>();
         Map<String, List<Limit>> limitsByName = new TreeMap<>();
         specs.forEach((name, spec) -> {
@@ -48,6 +53,9 @@ public final class RateLimiters {
                         limits.stream().map(TokenBucketLimiter.Bucket::of).toArray(TokenBucketLimiter.Bucket[]::new));
             });
         });
+        for (RateLimiterDecorator decorator : decorators) {
+            limiters.replaceAll(decorator::decorate);
+        }
         return new RateLimiters(limiters, limitsByName);
     }
 

@@ -1,0 +1,276 @@
+package dev.ordo.patterns.metrics;
+
+import dev.ordo.patterns.leaderboard.Board;
+import dev.ordo.patterns.queue.ClaimedJob;
+import dev.ordo.patterns.queue.DelayedJobQueue;
+import dev.ordo.patterns.queue.PriorityJobQueue;
+import dev.ordo.patterns.ratelimit.RateLimiter;
+import dev.ordo.patterns.ratelimit.SlidingLogLimiter;
+import dev.ordo.patterns.ratelimit.SlidingWindowLimiter;
+import dev.ordo.patterns.ratelimit.TokenBucketLimiter;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Meters and observations for the patterns, on a {@link MeterRegistry} and an {@link
+ * ObservationRegistry} the application gives. Three kinds of instrument:
+ * <ul>
+ *   <li>decorators, {@link #instrument(String, RateLimiter)} and {@link #instrument(String, Board)}:
+ *       the same interface, counting and observing every call;</li>
+ *   <li>cached gauges, {@code gauge(...)}: {@code ordo.queue.jobs} and {@code ordo.leaderboard.size}
+ *       read the store on this object's refresh thread every {@code refresh} (and on {@link
+ *       #refresh()}), never when a registry is scraped; NaN until the first read and after a read
+ *       that failed;</li>
+ *   <li>job handling, {@link #claim} and {@link #startJob}, for the code that runs a queue's jobs.</li>
+ * </ul>
+ *
+ * <p>Timers are made from observations, never beside them: where a meter handler listens on the
+ * observation registry, each observation is a timer of its name. {@link #create(MeterRegistry)}
+ * makes such a registry; an application with its own (Spring Boot's has the handler when metrics
+ * are on) passes it to {@link #create(MeterRegistry, ObservationRegistry, Duration)}.
+ *
+ * <p>Tags are names the application chose and fixed words, never members, limiter keys or job
+ * ids. Thread-safe. {@link #close()} stops the refresh thread and removes the gauges.
+ */
+@SuppressWarnings("exports") // Micrometer's types, which callers require themselves (module-info)
+public final class OrdoMetrics implements AutoCloseable {
+    /** How often cached gauges are read from the store unless told otherwise. */
+    public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(5);
+
+    private static final String[] QUEUE_STATES = {"delayed", "ready", "in-flight", "dead"};
+
+    private final MeterRegistry meters;
+    private final ObservationRegistry observations;
+    private final Duration refresh;
+    private final Map<OrdoObservation, DefaultOrdoObservationConvention> conventions = new EnumMap<>(OrdoObservation.class);
+    private final List<CachedReading> readings = new CopyOnWriteArrayList<>();
+    private final List<Meter> gauges = new CopyOnWriteArrayList<>();
+    private ScheduledExecutorService refresher;
+    private boolean closed;
+
+    private OrdoMetrics(MeterRegistry meters, ObservationRegistry observations, Duration refresh) {
+        this.meters = Objects.requireNonNull(meters, "meters");
+        this.observations = Objects.requireNonNull(observations, "observations");
+        this.refresh = Objects.requireNonNull(refresh, "refresh");
+        if (refresh.isNegative()) {
+            throw new IllegalArgumentException("refresh must be zero or positive, got " + refresh);
+        }
+        for (OrdoObservation o : OrdoObservation.values()) {
+            conventions.put(o, new DefaultOrdoObservationConvention(o));
+        }
+    }
+
+    /**
+     * Meters on {@code meters}, observations recorded only as timers there (a registry of its own
+     * with a {@link DefaultMeterObservationHandler}), gauges refreshed every {@link #DEFAULT_REFRESH}.
+     *
+     * @param meters where the meters go
+     * @return the metrics
+     */
+    public static OrdoMetrics create(MeterRegistry meters) {
+        ObservationRegistry observations = ObservationRegistry.create();
+        observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+        return new OrdoMetrics(meters, observations, DEFAULT_REFRESH);
+    }
+
+    /**
+     * Meters on {@code meters}, observations on {@code observations} (timers appear only where a
+     * meter handler listens on it; {@link ObservationRegistry#NOOP} makes none).
+     *
+     * @param meters       where the counters and gauges go
+     * @param observations where the observations go
+     * @param refresh      how often cached gauges read the store; zero: only on {@link #refresh()}
+     * @return the metrics
+     */
+    public static OrdoMetrics create(MeterRegistry meters, ObservationRegistry observations, Duration refresh) {
+        return new OrdoMetrics(meters, observations, refresh);
+    }
+
+    /**
+     * {@code limiter}, counting its decisions in {@code ordo.ratelimiter.requests} (tags
+     * {@code limiter}, {@code algorithm}, {@code result} = allowed|refused) and observing each as
+     * {@link OrdoObservation#RATE_LIMITER_ACQUIRE}. The algorithm is read from the limiter's type
+     * ({@code sliding-window}, {@code sliding-log}, {@code token-bucket}; {@code custom} otherwise).
+     *
+     * @param name    the limiter's name, a tag
+     * @param limiter the limiter to wrap
+     * @return a limiter that decides as {@code limiter} does
+     */
+    public RateLimiter instrument(String name, RateLimiter limiter) {
+        checkName(name);
+        Objects.requireNonNull(limiter, "limiter");
+        String algorithm = limiter instanceof SlidingWindowLimiter ? "sliding-window"
+                : limiter instanceof SlidingLogLimiter ? "sliding-log"
+                : limiter instanceof TokenBucketLimiter ? "token-bucket" : "custom";
+        return new ObservedRateLimiter(limiter, this, name, algorithm, requests(name, algorithm, "allowed"),
+                requests(name, algorithm, "refused"));
+    }
+
+    private Counter requests(String limiter, String algorithm, String result) {
+        return Counter.builder("ordo.ratelimiter.requests").description("Rate-limit decisions")
+                .tags("limiter", limiter, "algorithm", algorithm, "result", result).register(meters);
+    }
+
+    /**
+     * {@code board}, observing each write as {@link OrdoObservation#LEADERBOARD_WRITE} and each
+     * read as {@link OrdoObservation#LEADERBOARD_READ} (keys {@code board}, {@code operation}).
+     *
+     * @param name  the board's name, a key value
+     * @param board the board to wrap (plain, periodic, sharded or typed)
+     * @param <M>   the type of the members
+     * @return a board that answers as {@code board} does
+     */
+    public <M> Board<M> instrument(String name, Board<M> board) {
+        checkName(name);
+        return new ObservedBoard<>(Objects.requireNonNull(board, "board"), this, name);
+    }
+
+    /**
+     * Binds {@code ordo.leaderboard.size} (tag {@code board}): the board's member count, cached.
+     *
+     * @param name  the board's name, a tag
+     * @param board the board to count
+     */
+    public void gauge(String name, Board<?> board) {
+        checkName(name);
+        Objects.requireNonNull(board, "board");
+        CachedReading reading = new CachedReading(1, () -> new double[] {board.count()});
+        bind(reading, Gauge.builder("ordo.leaderboard.size", reading, r -> r.value(0))
+                .description("Members on the board, as last read").tag("board", name));
+    }
+
+    /**
+     * Binds {@code ordo.queue.jobs} (tags {@code queue}, {@code state} = delayed, ready,
+     * in-flight, dead): the queue's {@link DelayedJobQueue#counts()}, cached.
+     *
+     * @param name  the queue's name, a tag
+     * @param queue the queue to count
+     */
+    public void gauge(String name, DelayedJobQueue<?> queue) {
+        checkName(name);
+        Objects.requireNonNull(queue, "queue");
+        CachedReading reading = new CachedReading(QUEUE_STATES.length, () -> {
+            DelayedJobQueue.Counts c = queue.counts();
+            return new double[] {c.delayed(), c.ready(), c.inFlight(), c.dead()};
+        });
+        for (int i = 0; i < QUEUE_STATES.length; i++) {
+            int state = i;
+            bind(reading, Gauge.builder("ordo.queue.jobs", reading, r -> r.value(state))
+                    .description("Jobs in the queue by state, as last read").tag("queue", name).tag("state", QUEUE_STATES[i]));
+        }
+    }
+
+    /**
+     * Binds {@code ordo.queue.jobs} (tags {@code queue}, {@code state} = ready): the priority
+     * queue's {@link PriorityJobQueue#size()}, cached; its jobs are never delayed, claimed or dead.
+     *
+     * @param name  the queue's name, a tag
+     * @param queue the queue to count
+     */
+    public void gauge(String name, PriorityJobQueue<?> queue) {
+        checkName(name);
+        Objects.requireNonNull(queue, "queue");
+        CachedReading reading = new CachedReading(1, () -> new double[] {queue.size()});
+        bind(reading, Gauge.builder("ordo.queue.jobs", reading, r -> r.value(0))
+                .description("Jobs in the queue by state, as last read").tag("queue", name).tag("state", "ready"));
+    }
+
+    /**
+     * Runs {@code claim} (a queue's or a worker's claim) as an {@link OrdoObservation#QUEUE_CLAIM} observation.
+     *
+     * @param queue the queue's name, a key value
+     * @param claim the claim to run
+     * @param <T>   the payloads' type
+     * @return what {@code claim} returned
+     */
+    public <T> List<ClaimedJob<T>> claim(String queue, Supplier<List<ClaimedJob<T>>> claim) {
+        checkName(queue);
+        return observation(new OrdoObservationContext(OrdoObservation.QUEUE_CLAIM, queue, null, null)).observe(claim);
+    }
+
+    /**
+     * Starts timing the handling of one job ({@link OrdoObservation#QUEUE_JOB}, the timer {@code
+     * ordo.queue.job.duration}); call it as the job is claimed, and end it with the ack or nack.
+     *
+     * @param queue the queue's name, a key value
+     * @return the running observation of the job
+     */
+    public JobObservation startJob(String queue) {
+        checkName(queue);
+        OrdoObservationContext context = new OrdoObservationContext(OrdoObservation.QUEUE_JOB, queue, null, null);
+        return new JobObservation(this, queue, context, observation(context).start());
+    }
+
+    /** Reads every cached gauge's figures from the store now, on the calling thread. */
+    public void refresh() {
+        for (CachedReading reading : readings) {
+            reading.refresh();
+        }
+    }
+
+    /** Stops the refresh thread and removes the gauges from the registry; decorated objects stay usable. */
+    @Override
+    public void close() {
+        ScheduledExecutorService stopping;
+        synchronized (this) {
+            closed = true;
+            stopping = refresher;
+            refresher = null;
+        }
+        if (stopping != null) {
+            stopping.shutdownNow();
+        }
+        for (Meter gauge : gauges) {
+            meters.remove(gauge);
+        }
+        gauges.clear();
+        readings.clear();
+    }
+
+    /** A not yet started observation of {@code context}, named by the registry's convention for it or the default one. */
+    Observation observation(OrdoObservationContext context) {
+        return context.observation().observation(null, conventions.get(context.observation()), () -> context, observations);
+    }
+
+    private void bind(CachedReading reading, Gauge.Builder<CachedReading> gauge) {
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("these metrics are closed");
+            }
+            if (!readings.contains(reading)) {
+                readings.add(reading);
+            }
+            if (refresher == null && !refresh.isZero()) {
+                refresher = Executors.newSingleThreadScheduledExecutor(task -> {
+                    Thread thread = new Thread(task, "ordo-metrics-refresh");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+                refresher.scheduleWithFixedDelay(this::refresh, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
+        gauges.add(gauge.strongReference(true).register(meters));
+    }
+
+    private static void checkName(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("a name is required, got '" + name + "'");
+        }
+    }
+}
