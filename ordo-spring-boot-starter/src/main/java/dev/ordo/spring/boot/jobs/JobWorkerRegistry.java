@@ -3,6 +3,7 @@ package dev.ordo.spring.boot.jobs;
 import dev.ordo.patterns.queue.DelayedJobQueue;
 import dev.ordo.spring.boot.JobQueues;
 import dev.ordo.spring.boot.OrdoProperties;
+import dev.ordo.spring.boot.metrics.JobObserver;
 import org.springframework.context.SmartLifecycle;
 
 import java.time.Duration;
@@ -26,11 +27,13 @@ final class JobWorkerRegistry implements SmartLifecycle {
     private final JobQueues queues;
     private final Map<String, OrdoProperties.QueueSpec> specs;
     private final ThreadFactory threads;
+    private final JobObserver observer;
     /** Guarded by this. */
     private final Map<String, QueueWorkers> byQueue = new TreeMap<>();
     private volatile boolean running;
 
-    JobWorkerRegistry(JobQueues queues, Map<String, OrdoProperties.QueueSpec> specs, ThreadFactory threads) {
+    JobWorkerRegistry(JobQueues queues, Map<String, OrdoProperties.QueueSpec> specs, ThreadFactory threads, JobObserver observer) {
+        this.observer = observer;
         this.queues = queues;
         this.specs = specs;
         this.threads = threads;
@@ -56,7 +59,7 @@ final class JobWorkerRegistry implements SmartLifecycle {
                     + "; a queue has one (raise ordo.queues." + name + ".concurrency for more threads)");
         }
         check(name, spec);
-        QueueWorkers workers = new QueueWorkers(name, queues.delayed(name), spec, worker, threads);
+        QueueWorkers workers = new QueueWorkers(name, queues.delayed(name), spec, worker, threads, observer);
         byQueue.put(name, workers);
         if (running) {
             workers.start();

@@ -3,6 +3,8 @@ package dev.ordo.spring.boot.jobs;
 import dev.ordo.spring.boot.JobQueues;
 import dev.ordo.spring.boot.OrdoPatternsAutoConfiguration;
 import dev.ordo.spring.boot.OrdoProperties;
+import dev.ordo.spring.boot.metrics.JobObserver;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -34,10 +36,11 @@ public final class OrdoJobsAutoConfiguration {
     }
 
     @Bean
-    JobWorkerRegistry ordoJobWorkerRegistry(JobQueues queues, OrdoProperties properties, Environment environment) {
+    JobWorkerRegistry ordoJobWorkerRegistry(JobQueues queues, OrdoProperties properties, Environment environment,
+                                            ObjectProvider<JobObserver> observers) {
         ThreadFactory threads = Threading.VIRTUAL.isActive(environment)
                 ? new VirtualThreadTaskExecutor("ordo-job-").getVirtualThreadFactory()
                 : Thread::new;
-        return new JobWorkerRegistry(queues, properties.queues(), threads);
+        return new JobWorkerRegistry(queues, properties.queues(), threads, observers.getIfAvailable(() -> JobObserver.NONE));
     }
 }

@@ -3,6 +3,7 @@ package dev.ordo.spring.boot.jobs;
 import dev.ordo.patterns.queue.ClaimedJob;
 import dev.ordo.patterns.queue.DelayedJobQueue;
 import dev.ordo.spring.boot.OrdoProperties;
+import dev.ordo.spring.boot.metrics.JobObserver;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -30,13 +31,17 @@ final class QueueWorkers {
     private final OrdoProperties.QueueSpec spec;
     private final JobWorker worker;
     private final ThreadFactory factory;
+    /** Told of each claim and each job's handling (Ordo's metrics), or {@link JobObserver#NONE}. */
+    private final JobObserver observer;
     /** Guarded by this. */
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean claiming;
     /** Set when the shutdown timeout passed: failures are then our interrupt's doing, not the job's, so they are not nacked. */
     private volatile boolean abandoned;
 
-    QueueWorkers(String name, DelayedJobQueue<String> queue, OrdoProperties.QueueSpec spec, JobWorker worker, ThreadFactory factory) {
+    QueueWorkers(String name, DelayedJobQueue<String> queue, OrdoProperties.QueueSpec spec, JobWorker worker, ThreadFactory factory,
+                 JobObserver observer) {
+        this.observer = observer;
         this.name = name;
         this.queue = queue;
         this.spec = spec;
@@ -104,7 +109,7 @@ final class QueueWorkers {
         while (claiming) {
             try (DelayedJobQueue<String>.Worker claims = queue.worker()) {
                 while (claiming) {
-                    List<ClaimedJob<String>> jobs = claims.claim(spec.batch(), spec.pollWait());
+                    List<ClaimedJob<String>> jobs = observer.claim(name, () -> claims.claim(spec.batch(), spec.pollWait()));
                     for (int i = 0; i < jobs.size(); i++) {
                         if (!claiming) {
                             release(jobs.subList(i, jobs.size()));
@@ -128,22 +133,28 @@ final class QueueWorkers {
     }
 
     private void handle(ClaimedJob<String> job) {
+        JobObserver.Handling handling = observer.start(name);
         Throwable failure = null;
         try {
-            worker.handler().handle(job);
+            handling.call(() -> {
+                worker.handler().handle(job);
+                return null;
+            });
         } catch (Exception | Error e) {
             failure = e;
         }
         try {
             if (failure == null) {
-                if (!queue.ack(job)) {
+                if (!handling.ack(() -> queue.ack(job))) {
                     log.warn("Job " + job.id() + " of ordo.queues." + name + " finished after its claim ended (its visibility timeout, "
                             + spec.visibilityTimeout() + ", passed); it may run again");
                 }
             } else if (abandoned) {
+                handling.abandon();
                 log.warn("Job " + job.id() + " of ordo.queues." + name + " failed after shutdown-timeout; left to time out", failure);
             } else {
-                DelayedJobQueue.NackOutcome outcome = queue.nack(job, reason(failure));
+                String reason = reason(failure);
+                DelayedJobQueue.NackOutcome outcome = handling.nack(() -> queue.nack(job, reason), failure);
                 log.warn("Job " + job.id() + " of ordo.queues." + name + " failed on attempt " + job.attempt() + " of " + spec.maxAttempts()
                         + switch (outcome) {
                             case RETRY_SCHEDULED -> "; it will be retried";

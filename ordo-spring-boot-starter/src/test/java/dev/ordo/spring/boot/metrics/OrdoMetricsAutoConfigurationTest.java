@@ -15,6 +15,8 @@ import dev.ordo.spring.boot.Leaderboards;
 import dev.ordo.spring.boot.OrdoEmbeddedAutoConfiguration;
 import dev.ordo.spring.boot.OrdoPatternsAutoConfiguration;
 import dev.ordo.spring.boot.RateLimiters;
+import dev.ordo.spring.boot.jobs.JobHandler;
+import dev.ordo.spring.boot.jobs.OrdoJobsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.observation.ObservationRegistry;
@@ -52,6 +54,38 @@ class OrdoMetricsAutoConfigurationTest {
                     "ordo.queues.reminders.type=delayed",
                     "ordo.queues.emails.type=priority",
                     "ordo.rate-limits.api.limits=2/1h");
+
+    /** A queue worker whose second job fails. */
+    static class Reminders {
+        @JobHandler("reminders")
+        void remind(String payload) {
+            if (payload.equals("fail")) {
+                throw new IllegalStateException("unreachable");
+            }
+        }
+    }
+
+    @Test
+    void jobHandler_withAMeterRegistry_workerRecordsClaimsAndEachJobsOutcome() {
+        runner.withConfiguration(AutoConfigurations.of(OrdoJobsAutoConfiguration.class)).withBean(Reminders.class)
+                .withPropertyValues("ordo.queues.reminders.poll-wait=100ms").run(context -> {
+                    DelayedJobQueue<String> queue = context.getBean(JobQueues.class).delayed("reminders");
+                    queue.schedule("ok", "ok", Due.now());
+                    queue.schedule("bad", "fail", Due.now());
+                    MeterRegistry meters = context.getBean(MeterRegistry.class);
+                    long deadline = System.nanoTime() + 15_000_000_000L;
+                    while (meters.find("ordo.queue.job.duration").tags("outcome", "acked").timer() == null
+                            || meters.find("ordo.queue.job.duration").tags("outcome", "retried").timer() == null) {
+                        assertThat(System.nanoTime()).as("waiting for both jobs' outcomes").isLessThan(deadline);
+                        Thread.sleep(10);
+                    }
+                    assertThat(meters.get("ordo.queue.job.duration").tags("queue", "reminders", "outcome", "acked").timer().count())
+                            .isEqualTo(1);
+                    assertThat(meters.get("ordo.queue.job.duration").tags("queue", "reminders", "outcome", "retried").timer().count())
+                            .isEqualTo(1);
+                    assertThat(meters.get("ordo.queue.claim").tags("queue", "reminders").timer().count()).isPositive();
+                });
+    }
 
     @Test
     void declaredRateLimiter_withAMeterRegistry_countsDecisionsByResult() {
