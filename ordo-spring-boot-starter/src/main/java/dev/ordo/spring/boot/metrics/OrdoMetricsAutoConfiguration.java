@@ -97,7 +97,7 @@ public final class OrdoMetricsAutoConfiguration {
     public SmartInitializingSingleton ordoPatternGauges(OrdoMetrics metrics, ObjectProvider<OrdoProperties> properties,
                                                         ObjectProvider<Leaderboards> boards, ObjectProvider<JobQueues> queues) {
         return () -> {
-            boards.ifAvailable(registry -> registry.names().forEach(name -> metrics.gauge(name, registry.get(name))));
+            boards.ifAvailable(registry -> registry.names().forEach(name -> metrics.gauge(name, registry.board(name))));
             queues.ifAvailable(registry -> properties.getObject().queues().forEach((name, spec) -> {
                 if (spec.type() == OrdoProperties.QueueType.PRIORITY) {
                     metrics.gauge(name, registry.priority(name));

@@ -127,7 +127,9 @@ class OrdoMetricsAutoConfigurationTest {
 
     @Test
     void declaredQueuesAndBoards_afterRefresh_haveTheirGauges() {
-        runner.run(context -> {
+        runner.withPropertyValues("ordo.leaderboards.games.period=daily,all-time", "ordo.leaderboards.global.shards=3").run(context -> {
+            context.getBean(Leaderboards.class).periodic("games").addPointsAll(USER, 1);
+            context.getBean(Leaderboards.class).sharded("global").addPoints(USER, 1);
             Leaderboard weekly = context.getBean(Leaderboards.class).get("weekly");
             weekly.addPoints(USER, 3);
             weekly.addPoints(USER + "-b", 4);
@@ -141,6 +143,8 @@ class OrdoMetricsAutoConfigurationTest {
 
             MeterRegistry meters = context.getBean(MeterRegistry.class);
             assertThat(meters.get("ordo.leaderboard.size").tag("board", "weekly").gauge().value()).isEqualTo(2);
+            assertThat(meters.get("ordo.leaderboard.size").tag("board", "games").gauge().value()).isEqualTo(1);
+            assertThat(meters.get("ordo.leaderboard.size").tag("board", "global").gauge().value()).isEqualTo(1);
             assertThat(meters.get("ordo.queue.jobs").tags("queue", "reminders", "state", "ready").gauge().value()).isEqualTo(1);
             assertThat(meters.get("ordo.queue.jobs").tags("queue", "reminders", "state", "delayed").gauge().value()).isEqualTo(1);
             assertThat(meters.get("ordo.queue.jobs").tags("queue", "reminders", "state", "dead").gauge().value()).isZero();
