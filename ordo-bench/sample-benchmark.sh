@@ -4,5 +4,8 @@
 # SampleBenchmark's Javadoc). Usage: ordo-bench/sample-benchmark.sh [clients] [seconds] [warm-up seconds]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Boot's repackaging keeps a jar it made before when the sample's own classes did not change, even
+# if the Ordo jars inside did: remove it so it is made again from this checkout.
+rm -f ordo-samples/target/ordo-samples.jar ordo-samples/target/ordo-samples.jar.original
 ./mvnw -q -DskipTests package
 exec java -cp ordo-bench/target/benchmarks.jar dev.ordo.bench.SampleBenchmark ordo-samples/target/ordo-samples.jar "$@"

@@ -16,13 +16,31 @@ import java.util.Objects;
  * Names the period holding an instant ({@code day:2026-11-30}, {@code week:2026-W49},
  * {@code month:2026-11}, {@code every:PT6H:2026-11-30T18:00:00Z}: length and start, so periods of
  * one length on different grids never share a name) and tells when it ends.
+ *
+ * <p>Immutable in what it answers, and safe to share between threads. It remembers the last
+ * window it computed (start, end, name and zone, in one immutable record behind a volatile
+ * field), since every call on a periodic board asks for the current one: a later instant in that
+ * window is answered without calendar arithmetic.
  */
 public final class Period {
     private enum Kind { DAY, WEEK, MONTH, FIXED }
 
+    private static final Period DAILY = new Period(Kind.DAY, null, null);
+    private static final Period WEEKLY = new Period(Kind.WEEK, null, null);
+    private static final Period MONTHLY = new Period(Kind.MONTH, null, null);
+
     private final Kind kind;
     private final Duration length;
     private final Instant anchor;
+    /** The window last asked for: every write and read of a periodic board asks for the current one. */
+    private volatile Window last;
+
+    /** One period: the instants from {@code start} (inclusive) to {@code end} (exclusive) in {@code zone}, named {@code id}. */
+    private record Window(ZoneId zone, Instant start, Instant end, String id) {
+        boolean holds(Instant at, ZoneId in) {
+            return !at.isBefore(start) && at.isBefore(end) && zone.equals(in);
+        }
+    }
 
     private Period(Kind kind, Duration length, Instant anchor) {
         this.kind = kind;
@@ -36,7 +54,7 @@ public final class Period {
      * @return the daily period
      */
     public static Period daily() {
-        return new Period(Kind.DAY, null, null);
+        return DAILY;
     }
 
     /**
@@ -45,7 +63,7 @@ public final class Period {
      * @return the weekly period
      */
     public static Period weekly() {
-        return new Period(Kind.WEEK, null, null);
+        return WEEKLY;
     }
 
     /**
@@ -54,7 +72,7 @@ public final class Period {
      * @return the monthly period
      */
     public static Period monthly() {
-        return new Period(Kind.MONTH, null, null);
+        return MONTHLY;
     }
 
     /**
@@ -79,13 +97,7 @@ public final class Period {
      * @return the period's name, e.g. {@code day:2026-12-03}, part of its board's key
      */
     public String id(Instant at, ZoneId zone) {
-        LocalDate day = at.atZone(zone).toLocalDate();
-        return switch (kind) {
-            case DAY -> "day:" + day;
-            case WEEK -> String.format(Locale.ROOT, "week:%d-W%02d", day.get(IsoFields.WEEK_BASED_YEAR), day.get(IsoFields.WEEK_OF_WEEK_BASED_YEAR));
-            case MONTH -> String.format(Locale.ROOT, "month:%d-%02d", day.getYear(), day.getMonthValue());
-            case FIXED -> "every:" + length + ":" + anchor.plus(length.multipliedBy(index(at)));
-        };
+        return window(at, zone).id();
     }
 
     /**
@@ -96,13 +108,40 @@ public final class Period {
      * @return when the next period starts
      */
     public Instant end(Instant at, ZoneId zone) {
+        return window(at, zone).end();
+    }
+
+    private Window window(Instant at, ZoneId zone) {
+        Window window = last;
+        if (window == null || !window.holds(at, zone)) {
+            window = compute(at, zone);
+            last = window;
+        }
+        return window;
+    }
+
+    private Window compute(Instant at, ZoneId zone) {
+        if (kind == Kind.FIXED) {
+            Instant start = anchor.plus(length.multipliedBy(index(at)));
+            return new Window(zone, start, start.plus(length), "every:" + length + ":" + start);
+        }
         LocalDate day = at.atZone(zone).toLocalDate();
-        return switch (kind) {
-            case DAY -> day.plusDays(1).atStartOfDay(zone).toInstant();
-            case WEEK -> day.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY)).plusWeeks(1).atStartOfDay(zone).toInstant();
-            case MONTH -> day.withDayOfMonth(1).plusMonths(1).atStartOfDay(zone).toInstant();
-            case FIXED -> anchor.plus(length.multipliedBy(index(at) + 1));
+        LocalDate first = switch (kind) {
+            case DAY -> day;
+            case WEEK -> day.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY));
+            default -> day.withDayOfMonth(1);
         };
+        LocalDate next = switch (kind) {
+            case DAY -> first.plusDays(1);
+            case WEEK -> first.plusWeeks(1);
+            default -> first.plusMonths(1);
+        };
+        String id = switch (kind) {
+            case DAY -> "day:" + day;
+            case WEEK -> String.format(Locale.ROOT, "week:%d-W%02d", day.get(IsoFields.WEEK_BASED_YEAR), day.get(IsoFields.WEEK_OF_WEEK_BASED_YEAR));
+            default -> String.format(Locale.ROOT, "month:%d-%02d", day.getYear(), day.getMonthValue());
+        };
+        return new Window(zone, first.atStartOfDay(zone).toInstant(), next.atStartOfDay(zone).toInstant(), id);
     }
 
     private long index(Instant at) {

@@ -8,6 +8,8 @@ import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelCompilerMode;
+import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.web.method.HandlerMethod;
 
@@ -26,7 +28,9 @@ import java.util.stream.Stream;
 final class WebRateLimits {
     private final RateLimiters limiters;
     private final BeanFactoryResolver beans;
-    private final SpelExpressionParser parser = new SpelExpressionParser();
+    /** Compiles an expression to bytecode once it has run a few times (and interprets again if a compiled one fails): keys are evaluated on every request. */
+    private final SpelExpressionParser parser = new SpelExpressionParser(
+            new SpelParserConfiguration(SpelCompilerMode.MIXED, WebRateLimits.class.getClassLoader()));
     private final Map<String, Expression> expressions = new ConcurrentHashMap<>();
     private final Map<AnnotatedElementKey, Optional<WebRateLimit>> handlers = new ConcurrentHashMap<>();
 
