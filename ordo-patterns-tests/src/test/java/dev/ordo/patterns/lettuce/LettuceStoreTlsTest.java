@@ -1,7 +1,6 @@
 package dev.ordo.patterns.lettuce;
 
 import dev.ordo.patterns.Plain;
-import dev.ordo.engine.config.Config;
 import dev.ordo.engine.differential.RedisServer;
 import dev.ordo.patterns.store.Script;
 import dev.ordo.patterns.store.StoreCommand;
@@ -43,11 +42,7 @@ class LettuceStoreTlsTest {
 
     @Test
     void connect_rediss_toOrdoTlsPort_runsCommandsAndScripts() {
-        Config config = new Config();
-        config.set("tls-cert-file", server.certFile().toString(), true);
-        config.set("tls-key-file", server.keyFile().toString(), true);
-        config.set("tls-ca-cert-file", ca.certFile().toString(), true);
-        try (Ordo ordo = Ordo.embedded(config)) {
+        try (Ordo ordo = Ordo.embedded(server.serverConfig(ca))) {
             int port = ordo.openTlsPort(0);
             try (LettuceStore store = LettuceStore.connect("rediss://localhost:" + port, tls())) {
                 exercise(store);

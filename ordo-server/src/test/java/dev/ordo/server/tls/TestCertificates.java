@@ -1,5 +1,6 @@
 package dev.ordo.server.tls;
 
+import dev.ordo.engine.config.Config;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -142,6 +143,18 @@ public final class TestCertificates {
     /** The PEM private key file (PKCS#8, unencrypted). */
     public Path keyFile() {
         return dir.resolve(name + ".key");
+    }
+
+    /**
+     * Server settings presenting this (server) certificate and key and trusting {@code authority}
+     * for client certificates, as {@code tls-cert-file}, {@code tls-key-file} and {@code tls-ca-cert-file}.
+     */
+    public Config serverConfig(TestCertificates authority) {
+        Config config = new Config();
+        config.set("tls-cert-file", certFile().toString(), true);
+        config.set("tls-key-file", keyFile().toString(), true);
+        config.set("tls-ca-cert-file", authority.certFile().toString(), true);
+        return config;
     }
 
     /** The subject's common name. */

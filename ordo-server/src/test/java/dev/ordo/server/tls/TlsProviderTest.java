@@ -32,11 +32,7 @@ class TlsProviderTest {
     }
 
     private static Config config() {
-        Config config = new Config();
-        config.set("tls-cert-file", server.certFile().toString(), true);
-        config.set("tls-key-file", server.keyFile().toString(), true);
-        config.set("tls-ca-cert-file", ca.certFile().toString(), true);
-        return config;
+        return server.serverConfig(ca);
     }
 
     @Test

@@ -7,7 +7,6 @@ import dev.ordo.patterns.leaderboard.Leaderboard;
 import dev.ordo.patterns.store.Store;
 import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.server.Ordo;
-import dev.ordo.engine.config.Config;
 import dev.ordo.server.tls.TestCertificates;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.lettuce.core.resource.ClientResources;
@@ -91,11 +90,7 @@ class RedisModeTest {
         TestCertificates ca = TestCertificates.authority(dir, "starter-ca");
         TestCertificates server = ca.server("starter-server");
         TestCertificates client = ca.client("starter-client");
-        Config config = new Config();
-        config.set("tls-cert-file", server.certFile().toString(), true);
-        config.set("tls-key-file", server.keyFile().toString(), true);
-        config.set("tls-ca-cert-file", ca.certFile().toString(), true);
-        try (Ordo ordo = Ordo.embedded(config)) {
+        try (Ordo ordo = Ordo.embedded(server.serverConfig(ca))) {
             int port = ordo.openTlsPort(0);
             runner.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class)).withPropertyValues(
                     "spring.data.redis.host=localhost", "spring.data.redis.port=" + port,
