@@ -30,15 +30,28 @@ final class RedisModeConnection {
      */
     static LettuceStore connect(DataRedisConnectionDetails details, ClientResources resources, boolean tls) {
         SslBundle bundle = details.getSslBundle();
-        boolean secure = tls || bundle != null;
         SslOptions ssl = bundle == null ? null : sslOptions(bundle);
         if (details.getCluster() != null) {
-            List<RedisURI> seeds = details.getCluster().getNodes().stream()
-                    .map(node -> authenticated(RedisURI.Builder.redis(node.host(), node.port()), details.getUsername(), details.getPassword())
-                            .withSsl(secure).build())
-                    .toList();
-            return LettuceStore.connectCluster(resources, seeds, ssl);
+            return LettuceStore.connectCluster(resources, clusterSeeds(details, tls), ssl);
         }
+        return LettuceStore.connect(resources, uri(details, tls), ssl);
+    }
+
+    /** A Cluster's seed nodes, each with the data user's credentials. */
+    static List<RedisURI> clusterSeeds(DataRedisConnectionDetails details, boolean tls) {
+        boolean secure = tls || details.getSslBundle() != null;
+        return details.getCluster().getNodes().stream()
+                .map(node -> authenticated(RedisURI.Builder.redis(node.host(), node.port()), details.getUsername(), details.getPassword())
+                        .withSsl(secure).build())
+                .toList();
+    }
+
+    /**
+     * The URI of a standalone server, or of a Sentinel-managed master: the Sentinels with their own
+     * credentials, the master's name and the database, with the data user's credentials.
+     */
+    static RedisURI uri(DataRedisConnectionDetails details, boolean tls) {
+        boolean secure = tls || details.getSslBundle() != null;
         if (details.getSentinel() != null) {
             var sentinel = details.getSentinel();
             RedisURI.Builder uri = RedisURI.builder().withSentinelMasterId(sentinel.getMaster()).withDatabase(sentinel.getDatabase()).withSsl(secure);
@@ -46,13 +59,13 @@ final class RedisModeConnection {
                 uri.withSentinel(authenticated(RedisURI.Builder.redis(node.host(), node.port()), sentinel.getUsername(), sentinel.getPassword())
                         .withSsl(secure).build());
             }
-            return LettuceStore.connect(resources, authenticated(uri, details.getUsername(), details.getPassword()).build(), ssl);
+            return authenticated(uri, details.getUsername(), details.getPassword()).build();
         }
         if (details.getStandalone() != null) {
             var standalone = details.getStandalone();
             RedisURI.Builder uri = RedisURI.Builder.redis(standalone.getHost(), standalone.getPort())
                     .withDatabase(standalone.getDatabase()).withSsl(secure);
-            return LettuceStore.connect(resources, authenticated(uri, details.getUsername(), details.getPassword()).build(), ssl);
+            return authenticated(uri, details.getUsername(), details.getPassword()).build();
         }
         throw new IllegalStateException("Ordo's redis mode supports standalone, Sentinel and Cluster connections, not master/replica");
     }
