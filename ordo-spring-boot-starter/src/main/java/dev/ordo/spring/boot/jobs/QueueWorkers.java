@@ -33,11 +33,20 @@ final class QueueWorkers {
     private final ThreadFactory factory;
     /** Told of each claim and each job's handling (Ordo's metrics), or {@link JobObserver#NONE}. */
     private final JobObserver observer;
-    /** Guarded by this. */
-    private final List<Thread> threads = new ArrayList<>();
-    private volatile boolean claiming;
-    /** Set when the shutdown timeout passed: failures are then our interrupt's doing, not the job's, so they are not nacked. */
-    private volatile boolean abandoned;
+    /** The threads of the last start; guarded by this. A thread only ever reads the run it was started for. */
+    private Run current;
+
+    /**
+     * One start's threads and flags. A thread left running by an earlier stop (a handler past the
+     * shutdown timeout that ignored its interrupt) keeps reading its own run, which never claims
+     * again, so a later start cannot revive it beside the new threads.
+     */
+    private static final class Run {
+        final List<Thread> threads = new ArrayList<>();
+        volatile boolean claiming = true;
+        /** Set when the shutdown timeout passed: failures are then our interrupt's doing, not the job's, so they are not nacked. */
+        volatile boolean abandoned;
+    }
 
     QueueWorkers(String name, DelayedJobQueue<String> queue, OrdoProperties.QueueSpec spec, JobWorker worker, ThreadFactory factory,
                  JobObserver observer) {
@@ -58,31 +67,36 @@ final class QueueWorkers {
     }
 
     synchronized void start() {
-        if (claiming) {
+        if (current != null && current.claiming) {
             return;
         }
-        claiming = true;
-        abandoned = false;
-        threads.clear();
+        Run run = new Run();
         for (int n = 1; n <= spec.concurrency(); n++) {
-            Thread thread = factory.newThread(this::run);
+            Thread thread = factory.newThread(() -> run(run));
             thread.setName("ordo-job-" + name + "-" + n);
-            threads.add(thread);
+            run.threads.add(thread);
         }
-        threads.forEach(Thread::start);
+        current = run;
+        run.threads.forEach(Thread::start);
     }
 
     /** No claim starts after this; a claim already waiting returns within {@code poll-wait}. */
-    void stopClaiming() {
-        claiming = false;
+    synchronized void stopClaiming() {
+        if (current != null) {
+            current.claiming = false;
+        }
     }
 
     /** Waits until {@code deadline} (System.nanoTime) for the threads to end, then interrupts those left. */
     void awaitStop(long deadline) {
-        List<Thread> running;
+        Run run;
         synchronized (this) {
-            running = List.copyOf(threads);
+            run = current;
         }
+        if (run == null) {
+            return;
+        }
+        List<Thread> running = List.copyOf(run.threads);
         List<Thread> left = new ArrayList<>();
         for (Thread thread : running) {
             try {
@@ -98,28 +112,28 @@ final class QueueWorkers {
             }
         }
         if (!left.isEmpty()) {
-            abandoned = true;
+            run.abandoned = true;
             log.warn(left.size() + " handler(s) of ordo.queues." + name + " still running after shutdown-timeout " + spec.shutdownTimeout()
                     + "; interrupting them. Their jobs are left to time out and will run again.");
             left.forEach(Thread::interrupt);
         }
     }
 
-    private void run() {
-        while (claiming) {
+    private void run(Run run) {
+        while (run.claiming) {
             try (DelayedJobQueue<String>.Worker claims = queue.worker()) {
-                while (claiming) {
+                while (run.claiming) {
                     List<ClaimedJob<String>> jobs = observer.claim(name, () -> claims.claim(spec.batch(), spec.pollWait()));
                     for (int i = 0; i < jobs.size(); i++) {
-                        if (!claiming) {
+                        if (!run.claiming) {
                             release(jobs.subList(i, jobs.size()));
                             break;
                         }
-                        handle(jobs.get(i));
+                        handle(jobs.get(i), run);
                     }
                 }
             } catch (RuntimeException e) {
-                if (!claiming) {
+                if (!run.claiming) {
                     return;
                 }
                 log.warn("Claiming from ordo.queues." + name + " failed; trying again in " + spec.pollWait(), e);
@@ -132,7 +146,7 @@ final class QueueWorkers {
         }
     }
 
-    private void handle(ClaimedJob<String> job) {
+    private void handle(ClaimedJob<String> job, Run run) {
         JobObserver.Handling handling = observer.start(name);
         Throwable failure = null;
         try {
@@ -149,7 +163,7 @@ final class QueueWorkers {
                     log.warn("Job " + job.id() + " of ordo.queues." + name + " finished after its claim ended (its visibility timeout, "
                             + spec.visibilityTimeout() + ", passed); it may run again");
                 }
-            } else if (abandoned) {
+            } else if (run.abandoned) {
                 handling.abandon();
                 log.warn("Job " + job.id() + " of ordo.queues." + name + " failed after shutdown-timeout; left to time out", failure);
             } else {

@@ -221,6 +221,49 @@ class JobHandlerTest {
         }
     }
 
+    /** Ignores interrupts: holds the first job until released, then handles the rest at once. */
+    static class DeafHandler {
+        final CountDownLatch started = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        volatile Thread first;
+
+        @JobHandler("reminders")
+        void send(String payload) {
+            threads.add(Thread.currentThread());
+            if (payload.equals("stuck")) {
+                first = Thread.currentThread();
+                started.countDown();
+                while (true) {
+                    try {
+                        if (release.await(30, TimeUnit.SECONDS)) {
+                            return;
+                        }
+                    } catch (InterruptedException deaf) {
+                        // keeps waiting
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void restartAfterAnAbandonedStop_theLeftoverThreadEndsWithItsJob() throws Exception {
+        DeafHandler handler = new DeafHandler();
+        runner.withBean(DeafHandler.class, () -> handler).withPropertyValues("ordo.queues.reminders.shutdown-timeout=100ms").run(context -> {
+            reminders(context).schedule("s", "stuck", Due.now());
+            assertThat(handler.started.await(10, TimeUnit.SECONDS)).isTrue();
+            context.stop();
+            assertThat(handler.first.isAlive()).as("abandoned, still in its handler").isTrue();
+            context.start();
+            handler.release.countDown();
+            handler.first.join(10_000);
+            assertThat(handler.first.isAlive()).as("the abandoned thread claims nothing more after its job").isFalse();
+            reminders(context).schedule("n", "next", Due.now());
+            await("the new workers handle a job", () -> reminders(context).counts().ready() == 0 && reminders(context).counts().inFlight() <= 1);
+        });
+    }
+
     @Test
     void lazyHandlerBean_joinsTheRunningWorkersWhenCreated() {
         runner.withBean(PayloadHandler.class, PayloadHandler::new, definition -> definition.setLazyInit(true)).run(context -> {
