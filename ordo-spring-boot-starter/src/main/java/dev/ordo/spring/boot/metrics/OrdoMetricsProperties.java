@@ -16,11 +16,11 @@ public record OrdoMetricsProperties(@DefaultValue("5s") Duration refresh) {
     /**
      * Checks the refresh period.
      *
-     * @param refresh how often the gauges are read again; positive
+     * @param refresh how often the gauges are read again; at least 1 ms
      */
     public OrdoMetricsProperties {
-        if (refresh == null || refresh.isNegative() || refresh.isZero()) {
-            throw new IllegalArgumentException("ordo.metrics.refresh must be positive, such as 5s, not " + refresh);
+        if (refresh == null || refresh.toMillis() < 1) {
+            throw new IllegalArgumentException("ordo.metrics.refresh must be at least 1ms, such as 5s, not " + refresh);
         }
     }
 }

@@ -57,12 +57,21 @@ final class ServletRateLimiting {
             }
             for (String pair : query.split("&")) {
                 int eq = pair.indexOf('=');
-                String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                String key = decoded(eq < 0 ? pair : pair.substring(0, eq));
                 if (key.equals(name)) {
-                    return eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                    return eq < 0 ? "" : decoded(pair.substring(eq + 1));
                 }
             }
             return null;
         };
+    }
+
+    /** {@code text} URL-decoded, or as it is when it is not well formed ({@code %zz}): a client's typo is no server error. */
+    private static String decoded(String text) {
+        try {
+            return URLDecoder.decode(text, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException malformed) {
+            return text;
+        }
     }
 }

@@ -40,9 +40,13 @@ final class UrlRateLimit {
         return new UrlRateLimit(List.copyOf(patterns), filter.methods(), limits.create(filter.limiter(), filter.key(), where), filter.order());
     }
 
-    /** Whether a request of {@code method} to {@code path} (within the application) is limited here. */
+    /**
+     * Whether a request of {@code method} to {@code path} (within the application) is limited
+     * here. HEAD counts as GET when GET is listed: Spring serves HEAD with the GET handler, which
+     * runs in full.
+     */
     boolean matches(String method, PathContainer path) {
-        if (!methods.isEmpty() && !methods.contains(method)) {
+        if (!methods.isEmpty() && !methods.contains(method) && !("HEAD".equals(method) && methods.contains("GET"))) {
             return false;
         }
         for (PathPattern pattern : patterns) {

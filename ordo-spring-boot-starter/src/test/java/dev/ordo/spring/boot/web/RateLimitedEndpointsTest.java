@@ -17,7 +17,11 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -92,6 +96,12 @@ abstract class RateLimitedEndpointsTest {
         String open() {
             return "open";
         }
+
+        @GetMapping("/by-param")
+        @RateLimited(value = "api", key = "'param:' + #request.parameter('user')")
+        String byParam() {
+            return "ok";
+        }
     }
 
     @RestController
@@ -140,6 +150,16 @@ abstract class RateLimitedEndpointsTest {
 
     private HttpResponse<String> get(String path, String client) throws IOException, InterruptedException {
         return send("GET", path, client, null);
+    }
+
+    /** The status of a GET of {@code pathAndQuery} exactly as written, over a socket of its own. */
+    int rawGetStatus(String pathAndQuery) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.getOutputStream().write(("GET " + pathAndQuery + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            String statusLine = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+            return Integer.parseInt(statusLine.split(" ")[1]);
+        }
     }
 
     private static String header(HttpResponse<?> response, String name) {
@@ -237,5 +257,21 @@ abstract class RateLimitedEndpointsTest {
             assertThat(header(open, "RateLimit")).isNull();
             assertThat(send("POST", "/search/x", "u", null).statusCode()).as("a method the filter does not name").isEqualTo(200);
         }
+    }
+
+    @Test
+    void parameterKey_malformedPercentEncoding_countedUnderTheRawTextNotAServerError() throws Exception {
+        // java.net.http refuses to send such a URI: written by hand
+        assertThat(rawGetStatus("/by-param?user=%zz")).isEqualTo(200);
+        assertThat(rawGetStatus("/by-param?user=%zz")).isEqualTo(200);
+        assertThat(rawGetStatus("/by-param?user=%zz")).isEqualTo(429);
+        assertThat(get("/by-param?user=ok%20name", "c").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void urlFilterOnGet_headTakesFromTheSameBudget() throws Exception {
+        assertThat(send("HEAD", "/search/x", "head", null).statusCode()).isEqualTo(200);
+        assertThat(send("HEAD", "/search/x", "head", null).statusCode()).isEqualTo(200);
+        assertThat(get("/search/x", "head").statusCode()).as("HEAD runs the GET handler, so it counts").isEqualTo(429);
     }
 }
