@@ -3,6 +3,7 @@ package dev.ordo.spring.boot.test;
 import dev.ordo.spring.boot.EmbeddedOrdo;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationContext;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.TestContext;
 import org.springframework.test.context.support.AbstractTestExecutionListener;
 
@@ -10,6 +11,8 @@ import org.springframework.test.context.support.AbstractTestExecutionListener;
  * Empties the context's in-process Ordo before or after each test method, as
  * {@link AutoConfigureOrdo#flush()} ({@code ordo.test.flush}) says. Does nothing without that
  * property, in redis mode, or before the context is loaded, so it never touches a real server.
+ * After a class with {@code isolation = CLASS} it closes that class's context, and its Ordo:
+ * no other class shares it, so Spring's cache would only keep its port and threads open.
  */
 public final class OrdoFlushTestExecutionListener extends AbstractTestExecutionListener {
     /** Creates the listener; Spring's test framework calls this. */
@@ -34,6 +37,13 @@ public final class OrdoFlushTestExecutionListener extends AbstractTestExecutionL
     @Override
     public void afterTestMethod(TestContext testContext) {
         flushIf(testContext, AutoConfigureOrdo.Flush.AFTER_EACH);
+    }
+
+    @Override
+    public void afterTestClass(TestContext testContext) {
+        if (OrdoIsolationContextCustomizerFactory.isolatedPerClass(testContext.getTestClass())) {
+            testContext.markApplicationContextDirty(DirtiesContext.HierarchyMode.EXHAUSTIVE);
+        }
     }
 
     private static void flushIf(TestContext testContext, AutoConfigureOrdo.Flush when) {

@@ -1,19 +1,19 @@
 package dev.ordo.spring.boot.test;
 
-import org.springframework.core.annotation.MergedAnnotation;
-import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.context.ContextConfigurationAttributes;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.test.context.MergedContextConfiguration;
-import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.context.TestContextAnnotationUtils;
 
 import java.util.List;
 
 /**
  * Makes the test class part of the context's cache key when it is annotated
  * {@code @AutoConfigureOrdo(isolation = CLASS)}, so Spring's test context cache gives it a
- * context, and an in-process Ordo, of its own. Changes nothing in the context itself.
+ * context, and an in-process Ordo, of its own. Changes nothing in the context itself; the flush
+ * listener closes such a context after its class, as no other class can use it.
  */
 public final class OrdoIsolationContextCustomizerFactory implements ContextCustomizerFactory {
     /** Creates the factory; Spring's test framework calls this. */
@@ -22,12 +22,13 @@ public final class OrdoIsolationContextCustomizerFactory implements ContextCusto
 
     @Override
     public ContextCustomizer createContextCustomizer(Class<?> testClass, List<ContextConfigurationAttributes> configAttributes) {
-        MergedAnnotation<AutoConfigureOrdo> ordo = MergedAnnotations
-                .from(testClass, MergedAnnotations.SearchStrategy.TYPE_HIERARCHY).get(AutoConfigureOrdo.class);
-        if (ordo.isPresent() && ordo.getEnum("isolation", AutoConfigureOrdo.Isolation.class) == AutoConfigureOrdo.Isolation.CLASS) {
-            return new PerClass(testClass);
-        }
-        return null;
+        return isolatedPerClass(testClass) ? new PerClass(testClass) : null;
+    }
+
+    /** Whether {@code testClass}, its superclasses or (for {@code @Nested} classes) its enclosing classes ask for {@code isolation = CLASS}. */
+    static boolean isolatedPerClass(Class<?> testClass) {
+        AutoConfigureOrdo ordo = TestContextAnnotationUtils.findMergedAnnotation(testClass, AutoConfigureOrdo.class);
+        return ordo != null && ordo.isolation() == AutoConfigureOrdo.Isolation.CLASS;
     }
 
     /** A customizer equal only to the one of the same test class. */

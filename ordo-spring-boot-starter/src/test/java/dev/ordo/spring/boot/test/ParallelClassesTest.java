@@ -1,5 +1,6 @@
 package dev.ordo.spring.boot.test;
 
+import dev.ordo.spring.boot.EmbeddedOrdo;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
@@ -10,11 +11,16 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import java.net.ConnectException;
+import java.net.Socket;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder.request;
 
@@ -26,11 +32,16 @@ import static org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder.r
  */
 class ParallelClassesTest {
     static final CyclicBarrier BOTH_WROTE = new CyclicBarrier(2);
+    /** The ports of the in-process Ordos the classes ran on. */
+    static final Set<Integer> PORTS = ConcurrentHashMap.newKeySet();
 
     @Test
-    void isolationClass_parallelClassesEachHaveTheirOwnOrdo() {
+    void isolationClass_parallelClassesEachHaveTheirOwnOrdo_closedAfterTheirClass() {
+        PORTS.clear();
         TestExecutionSummary summary = runInParallel(IsolatedA.class, IsolatedB.class);
         assertThat(summary.getTestsSucceededCount()).as(failures(summary)).isEqualTo(2);
+        assertThat(PORTS).hasSize(2).allSatisfy(port -> assertThatThrownBy(() -> new Socket("127.0.0.1", port).close())
+                .as("port %d still open", port).isInstanceOf(ConnectException.class));
     }
 
     @Test
@@ -64,9 +75,11 @@ class ParallelClassesTest {
     /** Writes its name under one key, waits for the other class to do the same, and reads it back. */
     abstract static class Writer {
         @Autowired StringRedisTemplate redis;
+        @Autowired EmbeddedOrdo ordo;
 
         @Test
         void writeMeetRead() throws Exception {
+            PORTS.add(ordo.port());
             String me = getClass().getSimpleName();
             redis.opsForValue().set("owner", me);
             BOTH_WROTE.await(60, TimeUnit.SECONDS);
