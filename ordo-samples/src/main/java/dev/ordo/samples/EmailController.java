@@ -26,7 +26,7 @@ import java.util.UUID;
  */
 @RestController
 @RequestMapping("/api/emails")
-@RateLimited(value = "api", key = "#request.header('X-User') ?: #request.remoteAddr")
+@RateLimited(value = "api", key = SampleApplication.USER_KEY)
 class EmailController {
     private final DelayedJobQueue<String> emails;
     private final Outbox outbox;

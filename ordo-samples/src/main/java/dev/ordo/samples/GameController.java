@@ -28,7 +28,7 @@ import java.util.Map;
  */
 @RestController
 @RequestMapping("/api/game")
-@RateLimited(value = "api", key = "#request.header('X-User') ?: #request.remoteAddr")
+@RateLimited(value = "api", key = SampleApplication.USER_KEY)
 class GameController {
     /** The longest top list or window one request may ask for. */
     static final int MAX_ENTRIES = 100;

@@ -27,7 +27,7 @@ import java.util.List;
  */
 @RestController
 @RequestMapping("/api/reminders")
-@RateLimited(value = "api", key = "#request.header('X-User') ?: #request.remoteAddr")
+@RateLimited(value = "api", key = SampleApplication.USER_KEY)
 class ReminderController {
     /** The longest a reminder may wait. */
     static final Duration MAX_DELAY = Duration.ofDays(365);

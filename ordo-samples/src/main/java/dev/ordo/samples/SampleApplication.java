@@ -12,6 +12,15 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 @SpringBootApplication
 public class SampleApplication {
     /**
+     * Who a request is counted as, for the API's rate limit: the signed-in user where Spring
+     * Security runs, else the X-User header, else the client's address. The header stands in for
+     * an authenticated identity in this sample, which has no login: a client can send any name,
+     * and so could spend another user's budget or change names to get a fresh one. A real
+     * application keys on {@code #request.principalName} (or an API key it has checked).
+     */
+    static final String USER_KEY = "#request.principalName ?: #request.header('X-User') ?: #request.remoteAddr";
+
+    /**
      * Starts the application.
      *
      * @param args Spring Boot's command-line arguments, such as {@code --server.port=8081}
