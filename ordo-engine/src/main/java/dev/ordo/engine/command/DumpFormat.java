@@ -19,10 +19,13 @@ public interface DumpFormat {
     /**
      * The value a RESTORE payload holds, in the encoding Redis gives it on loading; throws
      * {@link dev.ordo.engine.error.ErrorReply} with {@code Errors.DUMP_PAYLOAD} when the payload's
-     * version or checksum is wrong, with {@code Errors.BAD_DATA_FORMAT} when its content is.
+     * version or checksum is wrong, with {@code Errors.BAD_DATA_FORMAT} when its content is, and
+     * with {@code Errors.OOM} when decoding it would allocate more than {@code decodeBudget}
+     * bytes beyond the payload (compressed strings expand up to 88 times), before allocating them.
      *
-     * @param payload the payload
+     * @param payload      the payload
+     * @param decodeBudget the most decoding may allocate beyond the payload's own bytes
      * @return the value
      */
-    Value restore(byte[] payload);
+    Value restore(byte[] payload, long decodeBudget);
 }

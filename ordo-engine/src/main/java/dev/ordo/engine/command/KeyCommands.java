@@ -392,8 +392,10 @@ final class KeyCommands {
     /**
      * RESTORE key ttl payload [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]: creates the key
      * from DUMP's payload, in Redis's order of checks (options, an existing key without REPLACE, the
-     * TTL, then the payload), none of which changes anything. A TTL of 0 means none; a time already
-     * passed stores nothing, but REPLACE still deletes the old key (logged as DEL). A relative TTL
+     * TTL, then the payload), none of which changes anything. A payload that would decode into
+     * more than the heap's data limit has left (its compressed strings expand up to 88 times) is
+     * refused with OOM before the memory is taken; Redis has no such check. A TTL of 0 means
+     * none; a time already passed stores nothing, but REPLACE still deletes the old key (logged as DEL). A relative TTL
      * is logged as the absolute one with ABSTTL.
      */
     private static void restore(Call c) {
@@ -430,7 +432,10 @@ final class KeyCommands {
         if (ttl < 0) {
             throw new ErrorReply(Errors.RESTORE_TTL);
         }
-        Value value = c.context().dumpFormat().restore(c.arg(3));
+        // Decoding may allocate what the heap's data limit still allows: never the heap itself.
+        MaxMemory memory = c.context().maxMemory();
+        long decodeBudget = memory == null ? Long.MAX_VALUE : Math.max(0, memory.budget().implicitMaxmemory() - memory.used());
+        Value value = c.context().dumpFormat().restore(c.arg(3), decodeBudget);
         boolean deleted = replace && db.delete(key);
         long expireAt = ttl == 0 ? Database.NO_EXPIRY : absTtl ? ttl : c.now() + Math.min(ttl, Long.MAX_VALUE - c.now());
         if (expireAt != Database.NO_EXPIRY && expireAt <= c.now()) {

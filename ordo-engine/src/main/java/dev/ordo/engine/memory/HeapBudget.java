@@ -16,6 +16,8 @@ package dev.ordo.engine.memory;
  *       headroom, whatever {@code client-query-buffer-limit} says.</li>
  *   <li><b>One command's working memory</b> (LCS's table): at most a quarter of the headroom,
  *       whatever {@code proto-max-bulk-len} allows.</li>
+ *   <li><b>One RESTORE's decoding</b> (LZF strings expanded, elements made objects): at most
+ *       what the data limit above has left, checked before allocating.</li>
  * </ul>
  */
 public final class HeapBudget {

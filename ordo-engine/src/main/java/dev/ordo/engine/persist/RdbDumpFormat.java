@@ -5,6 +5,7 @@ import dev.ordo.engine.config.Config;
 import dev.ordo.engine.encoding.DumpFooter;
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.text.Errors;
+import dev.ordo.engine.persist.rdb.DecodeBudgetExceeded;
 import dev.ordo.engine.persist.rdb.DumpPayload;
 import dev.ordo.engine.persist.rdb.RdbException;
 import dev.ordo.engine.value.Value;
@@ -28,15 +29,17 @@ public final class RdbDumpFormat implements DumpFormat {
     }
 
     @Override
-    public Value restore(byte[] payload) {
+    public Value restore(byte[] payload, long decodeBudget) {
         int body = DumpFooter.bodyLength(payload);
         if (body < 0) {
             throw new ErrorReply(Errors.DUMP_PAYLOAD);
         }
         try {
-            return DumpPayload.read(payload, body, config);
+            return DumpPayload.read(payload, body, config, decodeBudget);
         } catch (RdbException e) {
             throw new ErrorReply(Errors.BAD_DATA_FORMAT);
+        } catch (DecodeBudgetExceeded e) {
+            throw new ErrorReply(Errors.OOM);
         }
     }
 }

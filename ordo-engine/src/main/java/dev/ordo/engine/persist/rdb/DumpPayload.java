@@ -30,12 +30,13 @@ public final class DumpPayload {
      * The value in the body of an intact DUMP payload whose body is {@code bodyLength} bytes, in
      * the encoding Redis gives it on loading under {@code config}'s limits. Throws
      * {@link RdbException} when the body holds no value Ordo stores: malformed, truncated, an
-     * empty collection, or a type Ordo does not have.
+     * empty collection, or a type Ordo does not have; {@link DecodeBudgetExceeded} as soon as
+     * decoding would allocate more than {@code decodeBudget} bytes beyond the payload.
      */
-    public static Value read(byte[] payload, int bodyLength, Config config) throws RdbException {
+    public static Value read(byte[] payload, int bodyLength, Config config, long decodeBudget) throws RdbException {
         Value value;
         try {
-            value = RdbReader.readValue(payload, bodyLength, config);
+            value = RdbReader.readValue(payload, bodyLength, config, decodeBudget);
         } catch (RdbException e) {
             throw e;
         } catch (IOException e) {

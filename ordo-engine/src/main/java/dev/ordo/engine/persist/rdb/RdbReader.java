@@ -95,6 +95,16 @@ public final class RdbReader {
     /** The CRC of every byte before {@code buf[crcFrom]}, when computed here ({@link #checksum} is null). */
     private long crc;
     private int crcFrom;
+    /**
+     * What decoding a DUMP payload may still allocate beyond the payload's own bytes: each LZF
+     * string's decoded length, and {@link #ELEMENT_COST} for each collection element (a node of a
+     * list); unlimited for files, whose size the server's own data already bounds.
+     */
+    private long decodeBudget = Long.MAX_VALUE;
+    /** The most one collection element costs once decoded: an entry object, its links and a small value. */
+    static final long ELEMENT_COST = 64;
+    /** The decode budget the reader started with, for the error. */
+    private long decodeLimit = Long.MAX_VALUE;
     /** The file being read, when it is a file, and its checksum being computed on another thread. */
     private Path file;
     private FileChecksum checksum;
@@ -146,8 +156,10 @@ public final class RdbReader {
      * Reads one value as DUMP's payload holds it, its type byte first, from {@code bytes[0, length)};
      * bytes after the value are ignored, as Redis ignores them. Null for an empty collection.
      */
-    static Value readValue(byte[] bytes, int length, Config config) throws IOException {
+    static Value readValue(byte[] bytes, int length, Config config, long decodeBudget) throws IOException {
         RdbReader reader = new RdbReader(new java.io.ByteArrayInputStream(bytes, 0, length), null, config, length);
+        reader.decodeBudget = decodeBudget;
+        reader.decodeLimit = decodeBudget;
         int type = reader.u8();
         if (!isSupported(type)) {
             throw new RdbException("unsupported value type " + type + " (" + Rdb.typeName(type) + ")", 0);
@@ -587,7 +599,16 @@ public final class RdbReader {
             throw new RdbException(what + " of " + n + " elements cannot fit in the " + (fileLength - offset())
                     + " bytes left in the file", at);
         }
+        charge(n * ELEMENT_COST, at);
         return (int) n;
+    }
+
+    /** Takes {@code bytes} from the decode budget, before they are allocated. */
+    private void charge(long bytes, long at) {
+        if (bytes > decodeBudget) {
+            throw new DecodeBudgetExceeded(decodeLimit, at);
+        }
+        decodeBudget -= bytes;
     }
 
     private int sizeHint(int n) {
@@ -722,6 +743,7 @@ public final class RdbReader {
             throw new RdbException("LZF string claims " + length + " bytes from " + compressedLength
                     + " compressed bytes", at);
         }
+        charge(length, at);
         int n = (int) compressedLength;
         window(n, 0);
         byte[] src = strBuf;
