@@ -35,7 +35,7 @@ class RateLimiterTest {
         for (RateLimiter limiter : fivePerHour(backend.store())) {
             String what = limiter.getClass().getSimpleName() + " on " + backend;
             for (int i = 4; i >= 0; i--) {
-                assertThat(limiter.tryAcquire("alice")).as(what).isEqualTo(new Decision(true, i, Duration.ZERO));
+                assertThat(limiter.tryAcquire("alice")).as(what).isEqualTo(new Decision(true, i, Duration.ZERO, 0));
             }
             Decision refused = limiter.tryAcquire("alice");
             assertThat(refused.allowed()).as(what).isFalse();
@@ -61,9 +61,27 @@ class RateLimiterTest {
             String what = limiter.getClass().getSimpleName() + " on " + backend;
             assertThat(limiter.tryAcquire("k", 2).remaining()).as(what + ": the tighter limit").isEqualTo(1);
             assertThat(limiter.tryAcquire("k", 2).allowed()).as(what).isFalse();
-            assertThat(limiter.tryAcquire("k", 1)).as(what).isEqualTo(new Decision(true, 0, Duration.ZERO));
+            assertThat(limiter.tryAcquire("k", 1)).as(what).isEqualTo(new Decision(true, 0, Duration.ZERO, 0));
             assertThatThrownBy(() -> limiter.tryAcquire("k", 4)).as(what).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> limiter.tryAcquire("k", 0)).as(what).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @OnEveryBackend
+    void tryAcquire_secondLimitTighter_decisionNamesIt(Backend backend) {
+        Store store = backend.store();
+        List<RateLimiter> limiters = List.of(
+                SlidingLogLimiter.create(store, Backend.uniqueName("log3"), Limit.perHour(5), new Limit(3, Duration.ofDays(1))),
+                SlidingWindowLimiter.create(store, Backend.uniqueName("swc3"), Limit.perHour(5), new Limit(3, Duration.ofDays(1))),
+                TokenBucketLimiter.create(store, Backend.uniqueName("tb3"), TokenBucketLimiter.Bucket.of(Limit.perHour(5)),
+                        new TokenBucketLimiter.Bucket(3, 1, Duration.ofDays(1))));
+        for (RateLimiter limiter : limiters) {
+            String what = limiter.getClass().getSimpleName() + " on " + backend;
+            assertThat(limiter.tryAcquire("k", 3)).as(what + ": the daily limit is spent").isEqualTo(new Decision(true, 0, Duration.ZERO, 1));
+            Decision refused = limiter.tryAcquire("k");
+            assertThat(refused.allowed()).as(what).isFalse();
+            assertThat(refused.limit()).as(what + ": refused by the daily limit, the hourly has 2 left").isEqualTo(1);
+            assertThat(refused.retryAfter()).as(what).isGreaterThan(Duration.ofHours(1));
         }
     }
 
@@ -122,10 +140,10 @@ class RateLimiterTest {
             clock.advanceMillis(400);
             assertThat(limiter.tryAcquire("k").allowed()).isTrue();
             clock.advanceMillis(599.999);
-            assertThat(limiter.tryAcquire("k")).isEqualTo(new Decision(false, 0, Duration.ofNanos(1000)));
+            assertThat(limiter.tryAcquire("k")).isEqualTo(new Decision(false, 0, Duration.ofNanos(1000), 0));
             clock.advanceMillis(0.001);
-            assertThat(limiter.tryAcquire("k", 2)).isEqualTo(new Decision(true, 0, Duration.ZERO));
-            assertThat(limiter.tryAcquire("k")).isEqualTo(new Decision(false, 0, Duration.ofMillis(400)));
+            assertThat(limiter.tryAcquire("k", 2)).isEqualTo(new Decision(true, 0, Duration.ZERO, 0));
+            assertThat(limiter.tryAcquire("k")).isEqualTo(new Decision(false, 0, Duration.ofMillis(400), 0));
         }
     }
 
@@ -154,13 +172,13 @@ class RateLimiterTest {
             clock.micros.set(1_800_000_000_500_000L);
             assertThat(limiter.tryAcquire("k", 10).allowed()).isTrue();
             assertThat(limiter.tryAcquire("k")).as("the current window is full until it ends, then the previous weighs 1 - (10-1)/10")
-                    .isEqualTo(new Decision(false, 0, Duration.ofMillis(600)));
+                    .isEqualTo(new Decision(false, 0, Duration.ofMillis(600), 0));
             clock.micros.set(1_800_000_001_000_000L);
             assertThat(limiter.tryAcquire("k")).as("previous 10 weighs fully at the window start")
-                    .isEqualTo(new Decision(false, 0, Duration.ofMillis(100)));
+                    .isEqualTo(new Decision(false, 0, Duration.ofMillis(100), 0));
             clock.micros.set(1_800_000_001_500_000L);
-            assertThat(limiter.tryAcquire("k", 5)).as("previous 10 weighs half").isEqualTo(new Decision(true, 0, Duration.ZERO));
-            assertThat(limiter.tryAcquire("k")).isEqualTo(new Decision(false, 0, Duration.ofMillis(100)));
+            assertThat(limiter.tryAcquire("k", 5)).as("previous 10 weighs half").isEqualTo(new Decision(true, 0, Duration.ZERO, 0));
+            assertThat(limiter.tryAcquire("k")).isEqualTo(new Decision(false, 0, Duration.ofMillis(100), 0));
             clock.micros.set(1_800_000_003_000_000L);
             assertThat(limiter.tryAcquire("k", 10).allowed()).as("two windows later both counts are gone").isTrue();
         }
@@ -170,14 +188,14 @@ class RateLimiterTest {
     void tokenBucket_refillsContinuouslyUpToCapacity() {
         try (FakeClockStore clock = new FakeClockStore()) {
             RateLimiter limiter = TokenBucketLimiter.create(clock.store, "edge", new TokenBucketLimiter.Bucket(4, 2, Duration.ofSeconds(1)));
-            assertThat(limiter.tryAcquire("k", 4)).isEqualTo(new Decision(true, 0, Duration.ZERO));
-            assertThat(limiter.tryAcquire("k")).isEqualTo(new Decision(false, 0, Duration.ofMillis(500)));
+            assertThat(limiter.tryAcquire("k", 4)).isEqualTo(new Decision(true, 0, Duration.ZERO, 0));
+            assertThat(limiter.tryAcquire("k")).isEqualTo(new Decision(false, 0, Duration.ofMillis(500), 0));
             clock.advanceMillis(250);
-            assertThat(limiter.tryAcquire("k")).isEqualTo(new Decision(false, 0, Duration.ofMillis(250)));
+            assertThat(limiter.tryAcquire("k")).isEqualTo(new Decision(false, 0, Duration.ofMillis(250), 0));
             clock.advanceMillis(250);
-            assertThat(limiter.tryAcquire("k")).isEqualTo(new Decision(true, 0, Duration.ZERO));
+            assertThat(limiter.tryAcquire("k")).isEqualTo(new Decision(true, 0, Duration.ZERO, 0));
             clock.advanceMillis(60_000);
-            assertThat(limiter.tryAcquire("k")).as("never above capacity").isEqualTo(new Decision(true, 3, Duration.ZERO));
+            assertThat(limiter.tryAcquire("k")).as("never above capacity").isEqualTo(new Decision(true, 3, Duration.ZERO, 0));
         }
     }
 

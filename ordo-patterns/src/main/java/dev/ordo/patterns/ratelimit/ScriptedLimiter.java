@@ -104,6 +104,7 @@ abstract class ScriptedLimiter implements RateLimiter {
 
     private static Timed timed(Reply reply) {
         List<Reply> r = reply.asList();
-        return new Timed(new Decision(r.get(0).asLong() == 1L, r.get(1).asLong(), Duration.of(r.get(2).asLong(), java.time.temporal.ChronoUnit.MICROS)), r.get(3).asLong());
+        return new Timed(new Decision(r.get(0).asLong() == 1L, r.get(1).asLong(), Duration.of(r.get(2).asLong(), java.time.temporal.ChronoUnit.MICROS),
+                (int) r.get(4).asLong() - 1), r.get(3).asLong());
     }
 }

@@ -8,9 +8,10 @@ for i = 1, n do
     allowed = 0
     local oldest = redis.call('ZRANGE', KEYS[i], c + p - limit - 1, c + p - limit - 1, 'WITHSCORES')
     local w = tonumber(oldest[2]) + window - now
+    if refusing == 0 or w > wait then refusing = i end
     if w > wait then wait = w end
   end
-  if remaining == nil or limit - c < remaining then remaining = limit - c end
+  if remaining == nil or limit - c < remaining then remaining, tightest = limit - c, i end
 end
 if allowed == 1 then
   local stamp = string.format('%.0f', now) .. ':'
@@ -25,4 +26,4 @@ if allowed == 1 then
   end
   remaining = remaining - p
 end
-return {allowed, remaining, math.ceil(wait), now}
+return {allowed, remaining, math.ceil(wait), now, allowed == 1 and tightest or refusing}

@@ -22,10 +22,11 @@ for i = 1, n do
     else
       delay = window * (1 - (limit - cur - p) / prev) - elapsed
     end
+    if refusing == 0 or delay > wait then refusing = i end
     if delay > wait then wait = delay end
   end
   local left = math.floor(limit - estimate)
-  if remaining == nil or left < remaining then remaining = left end
+  if remaining == nil or left < remaining then remaining, tightest = left, i end
 end
 if allowed == 1 then
   for i = 1, n do
@@ -36,4 +37,4 @@ if allowed == 1 then
   remaining = remaining - p
 end
 if remaining < 0 then remaining = 0 end
-return {allowed, remaining, math.ceil(wait), now}
+return {allowed, remaining, math.ceil(wait), now, allowed == 1 and tightest or refusing}

@@ -13,9 +13,10 @@ for i = 1, n do
   if tokens < p then
     allowed = 0
     local delay = (p - tokens) / rate
+    if refusing == 0 or delay > wait then refusing = i end
     if delay > wait then wait = delay end
   end
-  if remaining == nil or tokens < remaining then remaining = tokens end
+  if remaining == nil or tokens < remaining then remaining, tightest = tokens, i end
 end
 if allowed == 1 then
   for i = 1, n do
@@ -26,4 +27,4 @@ if allowed == 1 then
   end
   remaining = remaining - p
 end
-return {allowed, math.floor(remaining), math.ceil(wait), now}
+return {allowed, math.floor(remaining), math.ceil(wait), now, allowed == 1 and tightest or refusing}

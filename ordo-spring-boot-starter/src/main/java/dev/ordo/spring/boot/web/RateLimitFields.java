@@ -22,9 +22,9 @@ import java.util.Set;
  * <p>A policy is named {@code <limiter>-<window>} ({@code 1s}, {@code 10m}, {@code 500ms}), which
  * a client reading both fields can match with the configuration ({@code ordo.rate-limits.api.limits=10/1s});
  * a window written twice in one limiter names the later limit {@code <limiter>-<index>} instead.
- * {@code w} is whole seconds, so a window that is not (500ms) has no {@code w}. The limiter
- * reports one remaining count, under its tightest limit, not which limit that is: RateLimit names
- * the policy with the fewest permits. {@code t} and Retry-After are the retry-after rounded up to
+ * {@code w} is whole seconds, so a window that is not (500ms) has no {@code w}. RateLimit names
+ * the policy the decision says decided (the limit with the fewest permits left, or the one a
+ * refusal waits for); a limiter that does not say gets the policy with the fewest permits. {@code t} and Retry-After are the retry-after rounded up to
  * whole seconds, at least 1. Never a {@code pk}: keys are user data. Integers stay within the 15
  * digits the format allows ({@link Limit#MAX_PERMITS} has 13).
  */
@@ -37,16 +37,21 @@ final class RateLimitFields {
     static final String RETRY_AFTER = "Retry-After";
 
     private final String policy;
-    private final String current;
+    /** Each limit's quoted policy name, in the limiter's order. */
+    private final List<String> names;
+    /** The policy with the fewest permits, for decisions that do not name their limit. */
+    private final String tightest;
 
-    private RateLimitFields(String policy, String current) {
+    private RateLimitFields(String policy, List<String> names, String tightest) {
         this.policy = policy;
-        this.current = current;
+        this.names = names;
+        this.tightest = tightest;
     }
 
     /** The fields of limiter {@code name}, which enforces {@code limits}. */
     static RateLimitFields of(String name, List<Limit> limits) {
         List<String> members = new ArrayList<>();
+        List<String> quotedNames = new ArrayList<>();
         Set<String> names = new HashSet<>();
         String tightest = null;
         long fewest = Long.MAX_VALUE;
@@ -58,6 +63,7 @@ final class RateLimitFields {
                 names.add(policyName);
             }
             String quoted = string(policyName);
+            quotedNames.add(quoted);
             long seconds = limit.window().getSeconds();
             boolean wholeSeconds = limit.window().getNano() == 0;
             members.add(quoted + ";q=" + limit.permits() + (wholeSeconds ? ";w=" + seconds : ""));
@@ -66,7 +72,7 @@ final class RateLimitFields {
                 tightest = quoted;
             }
         }
-        return new RateLimitFields(String.join(", ", members), tightest);
+        return new RateLimitFields(String.join(", ", members), List.copyOf(quotedNames), tightest);
     }
 
     /** The RateLimit-Policy value. */
@@ -76,7 +82,8 @@ final class RateLimitFields {
 
     /** The RateLimit value after {@code decision}. */
     String rateLimit(Decision decision) {
-        String value = current + ";r=" + Math.max(0, decision.remaining());
+        String name = decision.limit() >= 0 && decision.limit() < names.size() ? names.get(decision.limit()) : tightest;
+        String value = name + ";r=" + Math.max(0, decision.remaining());
         return decision.allowed() ? value : value + ";t=" + retryAfterSeconds(decision);
     }
 

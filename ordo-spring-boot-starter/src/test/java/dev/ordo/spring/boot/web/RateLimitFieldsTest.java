@@ -17,7 +17,11 @@ class RateLimitFieldsTest {
                 new Limit(1000, Duration.ofHours(1)), new Limit(5, Duration.ofMillis(500)), new Limit(50, Duration.ofMinutes(10))));
 
         assertThat(fields.policy()).isEqualTo("\"api-1s\";q=10;w=1, \"api-1h\";q=1000;w=3600, \"api-500ms\";q=5, \"api-10m\";q=50;w=600");
-        assertThat(fields.rateLimit(new Decision(true, 3, Duration.ZERO))).as("the policy with the fewest permits").isEqualTo("\"api-500ms\";r=3");
+        assertThat(fields.rateLimit(new Decision(true, 3, Duration.ZERO))).as("no limit named: the policy with the fewest permits")
+                .isEqualTo("\"api-500ms\";r=3");
+        assertThat(fields.rateLimit(new Decision(true, 7, Duration.ZERO, 1))).as("the limit the decision names").isEqualTo("\"api-1h\";r=7");
+        assertThat(fields.rateLimit(new Decision(false, 0, Duration.ofSeconds(3000), 1))).as("refused by the hourly limit")
+                .isEqualTo("\"api-1h\";r=0;t=3000");
     }
 
     @Test
