@@ -85,19 +85,35 @@ class RateLimiterTest {
         }
     }
 
+    /** A limiter's name as its keys hold it: {@code \\} and {@code :} escaped. */
+    private static String tagged(String name) {
+        return name.replace("\\", "\\\\").replace(":", "\\:");
+    }
+
+    @OnEveryBackend
+    void tryAcquire_nameWithAColonAndAKeyWithOne_neverShareAState(Backend backend) {
+        Store store = backend.store();
+        String base = Backend.uniqueName("login");
+        // {base:sms:victim} would be both limiters' key if names were not escaped
+        RateLimiter sms = SlidingLogLimiter.create(store, base + ":sms", Limit.perHour(1));
+        RateLimiter login = SlidingLogLimiter.create(store, base, Limit.perHour(1));
+        assertThat(login.tryAcquire("sms:victim").allowed()).as("an attacker's key on the login limiter").isTrue();
+        assertThat(sms.tryAcquire("victim").allowed()).as("the victim's own budget on the sms limiter").isTrue();
+    }
+
     @OnEveryBackend
     void tryAcquire_state_expiresWhenIdle(Backend backend) {
         Store store = backend.store();
         String name = Backend.uniqueName("ttl");
         SlidingLogLimiter.create(store, name, Limit.perMinute(10)).tryAcquire("k");
-        long ttl = store.call(StoreCommand.of("PTTL").key("{" + name + ":k}:log:10/60000000us")).asLong();
+        long ttl = store.call(StoreCommand.of("PTTL").key("{" + tagged(name) + ":k}:log:10/60000000us")).asLong();
         assertThat(ttl).isPositive().isLessThanOrEqualTo(60_002);
         String swc = Backend.uniqueName("ttl");
         SlidingWindowLimiter.create(store, swc, Limit.perMinute(10)).tryAcquire("k");
-        assertThat(store.call(StoreCommand.of("PTTL").key("{" + swc + ":k}:swc:10/60000000us")).asLong()).isPositive().isLessThanOrEqualTo(120_002);
+        assertThat(store.call(StoreCommand.of("PTTL").key("{" + tagged(swc) + ":k}:swc:10/60000000us")).asLong()).isPositive().isLessThanOrEqualTo(120_002);
         String tb = Backend.uniqueName("ttl");
         TokenBucketLimiter.create(store, tb, TokenBucketLimiter.Bucket.of(Limit.perMinute(10))).tryAcquire("k");
-        assertThat(store.call(StoreCommand.of("PTTL").key("{" + tb + ":k}:tb:10/10/60000000us")).asLong()).isPositive().isLessThanOrEqualTo(8_001);
+        assertThat(store.call(StoreCommand.of("PTTL").key("{" + tagged(tb) + ":k}:tb:10/10/60000000us")).asLong()).isPositive().isLessThanOrEqualTo(8_001);
     }
 
     @OnEveryBackend

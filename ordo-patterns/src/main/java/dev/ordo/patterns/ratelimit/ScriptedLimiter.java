@@ -12,9 +12,12 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * What the three limiters share: one script per decision, over one key per limit, all under the
- * hash tag {@code {name:key}} (so a key's limits share a cluster slot). The script answers
+ * hash tag {@code {name:key}} (so a key's limits share a cluster slot). In that tag the name has
+ * its {@code \} and {@code :} escaped with a {@code \}, so the first bare {@code :} ends it: limiter
+ * {@code a:b}'s key {@code c} ({@code {a\:b:c}}) is never limiter {@code a}'s key {@code b:c}
+ * ({@code {a:b:c}}), and a name with neither character keeps the plain layout. The script answers
  * {allowed (1/0), remaining, microseconds until the request would be granted, the server time
- * it decided at (microseconds)}.
+ * it decided at (microseconds), the 1-based index of the limit that decided}.
  */
 abstract class ScriptedLimiter implements RateLimiter {
     /**
@@ -41,14 +44,15 @@ abstract class ScriptedLimiter implements RateLimiter {
     }
 
     private final Store store;
-    private final String name;
+    /** The name as it stands in the hash tag: {@code \} and {@code :} escaped. */
+    private final String tagName;
     private final Script script;
     private final List<Spec> specs;
     private final long maxPermits;
 
     ScriptedLimiter(Store store, String name, Script script, List<Spec> specs, long perRequestCap) {
         this.store = Objects.requireNonNull(store, "store");
-        this.name = Objects.requireNonNull(name, "name");
+        this.tagName = Objects.requireNonNull(name, "name").replace("\\", "\\\\").replace(":", "\\:");
         this.script = script;
         if (specs.isEmpty()) {
             throw new IllegalArgumentException("a limiter needs at least one limit");
@@ -94,7 +98,7 @@ abstract class ScriptedLimiter implements RateLimiter {
 
     /** KEYS: one per limit, all under the key's hash tag. */
     private List<String> keys(String key) {
-        String tag = "{" + name + ":" + key + "}";
+        String tag = "{" + tagName + ":" + key + "}";
         List<String> keys = new ArrayList<>(specs.size());
         for (Spec spec : specs) {
             keys.add(tag + ":" + spec.keySuffix());
