@@ -45,18 +45,36 @@ public final class Leaderboards {
         return new Leaderboards(boards, cachedTops);
     }
 
+    /** What an entry declares, and the getter that returns it as its own kind (its bean's factory method). */
+    private enum Kind {
+        SINGLE("get"), PERIODIC("periodic"), SHARDED("sharded");
+
+        final String getter;
+
+        Kind(String getter) {
+            this.getter = getter;
+        }
+
+        /** Sharded when it has more than one shard, else periodic when it declares a period, else single. */
+        static Kind of(LeaderboardSpec spec) {
+            return spec.shards() != 1 ? SHARDED : spec.period().isEmpty() ? SINGLE : PERIODIC;
+        }
+    }
+
     private static Board<String> board(Store store, String name, LeaderboardSpec spec) {
         BoardOptions options = (spec.order() == OrdoProperties.Order.LOWEST_FIRST ? BoardOptions.lowestFirst() : BoardOptions.highestFirst())
                 .withTieRule(spec.tieRule()).withMetadata(spec.metadata());
         if (spec.shards() != 1 && !spec.period().isEmpty()) {
             throw new IllegalArgumentException("ordo.leaderboards." + name + " declares both shards and a period; a board can be one or the other");
         }
-        if (spec.shards() != 1) {
-            return ShardedLeaderboard.create(store, name, spec.shards(), options);
-        }
-        if (spec.period().isEmpty()) {
-            return Leaderboard.create(store, name, options);
-        }
+        return switch (Kind.of(spec)) {
+            case SINGLE -> Leaderboard.create(store, name, options);
+            case SHARDED -> ShardedLeaderboard.create(store, name, spec.shards(), options);
+            case PERIODIC -> periodic(store, name, spec, options);
+        };
+    }
+
+    private static PeriodicLeaderboard periodic(Store store, String name, LeaderboardSpec spec, BoardOptions options) {
         PeriodicLeaderboard.Builder periodic = PeriodicLeaderboard.builder(store, name).options(options)
                 .zone(spec.zone()).retention(spec.retention());
         for (BoardPeriod period : spec.period()) {
@@ -72,7 +90,7 @@ public final class Leaderboards {
 
     /** The getter that returns the declared board's own kind, for its bean. */
     static String getterFor(LeaderboardSpec spec) {
-        return spec.shards() != 1 ? "sharded" : spec.period().isEmpty() ? "get" : "periodic";
+        return Kind.of(spec).getter;
     }
 
     /**
