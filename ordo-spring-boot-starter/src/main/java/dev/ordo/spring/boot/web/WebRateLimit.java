@@ -6,8 +6,13 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.expression.BeanResolver;
 import org.springframework.expression.Expression;
+import org.springframework.expression.MethodResolver;
+import org.springframework.expression.PropertyAccessor;
+import org.springframework.expression.spel.support.ReflectiveMethodResolver;
+import org.springframework.expression.spel.support.ReflectivePropertyAccessor;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
@@ -26,6 +31,16 @@ import java.util.function.BiConsumer;
  */
 final class WebRateLimit {
     private static final Log log = LogFactory.getLog(WebRateLimit.class);
+
+    /**
+     * The accessors every evaluation shares. A new evaluation context would otherwise make its
+     * own, whose caches start empty, so each request looked its getters up by reflection again
+     * (about 17 us a key). SpEL does not compile every expression: an Elvis whose right side has
+     * never run (the usual {@code #request.principalName ?: #request.header('X-User')} when users
+     * sign in) stays interpreted. Both are thread-safe, with concurrent caches.
+     */
+    private static final List<PropertyAccessor> PROPERTY_ACCESSORS = List.of(new ReflectivePropertyAccessor());
+    private static final List<MethodResolver> METHOD_RESOLVERS = List.of(new ReflectiveMethodResolver());
 
     /** The status of a refusal, Too Many Requests. */
     static final int TOO_MANY_REQUESTS = 429;
@@ -55,6 +70,8 @@ final class WebRateLimit {
         StandardEvaluationContext context = new StandardEvaluationContext(request);
         context.setVariable("request", request);
         context.setBeanResolver(beans);
+        context.setPropertyAccessors(PROPERTY_ACCESSORS);
+        context.setMethodResolvers(METHOD_RESOLVERS);
         Object value = key.getValue(context);
         return value == null ? "" : value.toString();
     }
