@@ -4,6 +4,7 @@
 # SampleBenchmark's Javadoc). Usage: ordo-bench/sample-benchmark.sh [clients] [seconds] [warm-up seconds]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+command -v wrk >/dev/null || { echo "sample-benchmark.sh: the load comes from wrk: apt-get install wrk" >&2; exit 2; }
 # Boot's repackaging keeps a jar it made before when the sample's own classes did not change, even
 # if the Ordo jars inside did: remove it so it is made again from this checkout.
 rm -f ordo-samples/target/ordo-samples.jar ordo-samples/target/ordo-samples.jar.original

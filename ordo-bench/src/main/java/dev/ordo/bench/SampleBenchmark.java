@@ -1,7 +1,5 @@
 package dev.ordo.bench;
 
-import org.HdrHistogram.Histogram;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -16,10 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,8 +27,9 @@ import java.util.regex.Pattern;
  *       so embedded mode's extra time and heap show beside the redis-mode anchor;</li>
  *   <li>the leaderboard endpoint under load: each operation adds points to a random one of 10,000
  *       players (POST, which writes the daily, weekly and all-time boards and returns the ranks)
- *       and then reads the weekly top 10 (GET); {@code clients} threads loop for the measured
- *       seconds after a warm-up, and throughput and latency percentiles are printed.</li>
+ *       and then reads the weekly top 10 (GET). The load is wrk's ({@code apt-get install wrk}):
+ *       {@code clients} keep-alive connections for the measured seconds after a warm-up;
+ *       operations a second and each request's latency percentiles are printed.</li>
  * </ul>
  * The API's rate limit stays on (every request still takes a permit, as in production) with a
  * limit no client reaches. Both applications get the same JVM flags. Usage:
@@ -47,8 +42,12 @@ public final class SampleBenchmark {
     private SampleBenchmark() {
     }
 
+    /** What one load run measured: operations a second, and the median and 99th percentile of a request's latency. */
+    private record Load(double opsPerSecond, double p50Ms, double p99Ms) {
+    }
+
     /** One mode's figures. */
-    private record Figures(String mode, double startedSeconds, double heapMiB, double opsPerSecond, Histogram latency) {
+    private record Figures(String mode, double startedSeconds, double heapMiB, Load load) {
     }
 
     /**
@@ -70,21 +69,17 @@ public final class SampleBenchmark {
         }
         System.out.printf(Locale.ROOT, "%nSample leaderboard endpoint, %d clients, %d s measured after %d s warm-up, %d cores%n",
                 clients, seconds, warmUp, Runtime.getRuntime().availableProcessors());
-        System.out.printf(Locale.ROOT, "%-34s %10s %12s %10s %9s %9s %9s%n", "mode", "started s", "heap MiB", "ops/s", "p50 ms", "p99 ms",
-                "p99.9 ms");
+        System.out.printf(Locale.ROOT, "%-34s %10s %12s %10s %14s %14s%n", "mode", "started s", "heap MiB", "ops/s", "request p50 ms",
+                "request p99 ms");
         for (Figures f : rows) {
-            System.out.printf(Locale.ROOT, "%-34s %10.2f %12.1f %10.0f %9.2f %9.2f %9.2f%n", f.mode(), f.startedSeconds(), f.heapMiB(),
-                    f.opsPerSecond(), ms(f.latency(), 50), ms(f.latency(), 99), ms(f.latency(), 99.9));
+            System.out.printf(Locale.ROOT, "%-34s %10.2f %12.1f %10.0f %14.2f %14.2f%n", f.mode(), f.startedSeconds(), f.heapMiB(),
+                    f.load().opsPerSecond(), f.load().p50Ms(), f.load().p99Ms());
         }
         Figures embedded = rows.get(0);
         Figures anchor = rows.get(1);
         System.out.printf(Locale.ROOT, "embedded / redis: throughput %.2fx; startup +%.2f s; heap after GC +%.1f MiB%n",
-                embedded.opsPerSecond() / anchor.opsPerSecond(), embedded.startedSeconds() - anchor.startedSeconds(),
+                embedded.load().opsPerSecond() / anchor.load().opsPerSecond(), embedded.startedSeconds() - anchor.startedSeconds(),
                 embedded.heapMiB() - anchor.heapMiB());
-    }
-
-    private static double ms(Histogram h, double percentile) {
-        return h.getValueAtPercentile(percentile) / 1e6;
     }
 
     private static Figures run(Path jar, String mode, List<String> extra, int clients, int seconds, int warmUp) throws Exception {
@@ -101,10 +96,8 @@ public final class SampleBenchmark {
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             String base = "http://127.0.0.1:" + port;
             double heap = heapAfterGc(app, http, base);
-            load(http, base, clients, warmUp, null);
-            Histogram latency = new Histogram(3);
-            long ops = load(http, base, clients, seconds, latency);
-            return new Figures(mode, started, heap, ops / (double) seconds, latency);
+            load(base, clients, warmUp);
+            return new Figures(mode, started, heap, load(base, clients, seconds));
         } finally {
             app.destroy();
             app.waitFor();
@@ -145,57 +138,70 @@ public final class SampleBenchmark {
         return Double.parseDouble(m.group(1)) / (1024 * 1024);
     }
 
-    /** Runs the operation from {@code clients} threads for {@code seconds}; returns the operations done. */
-    private static long load(HttpClient http, String base, int clients, int seconds, Histogram latency) throws Exception {
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong ops = new AtomicLong();
-        List<Throwable> failures = new ArrayList<>();
-        CountDownLatch done = new CountDownLatch(clients);
-        for (int c = 0; c < clients; c++) {
-            Thread t = new Thread(() -> {
-                Histogram mine = new Histogram(3);
-                try {
-                    HttpRequest top = HttpRequest.newBuilder(URI.create(base + "/api/game/boards/weekly/top?n=10"))
-                            .header("X-User", Thread.currentThread().getName()).build();
-                    while (!stop.get()) {
-                        String player = "player-" + ThreadLocalRandom.current().nextInt(PLAYERS);
-                        HttpRequest add = HttpRequest.newBuilder(URI.create(base + "/api/game/players/" + player + "/points"))
-                                .header("X-User", Thread.currentThread().getName()).header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString("{\"points\": 1}")).build();
-                        long start = System.nanoTime();
-                        expectOk(http.send(add, HttpResponse.BodyHandlers.ofString()));
-                        expectOk(http.send(top, HttpResponse.BodyHandlers.ofString()));
-                        mine.recordValue(System.nanoTime() - start);
-                        ops.incrementAndGet();
-                    }
-                } catch (Throwable e) {
-                    synchronized (failures) {
-                        failures.add(e);
-                    }
-                } finally {
-                    if (latency != null) {
-                        synchronized (latency) {
-                            latency.add(mine);
-                        }
-                    }
-                    done.countDown();
-                }
-            }, "client-" + c);
-            t.start();
+    /** The requests wrk sends on each connection: a POST adding a point, then the GET of the top 10, again and again. */
+    private static final String WRK_SCRIPT = """
+            local n = 0
+            local users = tonumber(os.getenv("SAMPLE_USERS"))
+            request = function()
+              n = n + 1
+              local user = "client-" .. (n %% users)
+              if n %% 2 == 1 then
+                return wrk.format("POST", "/api/game/players/player-" .. math.random(0, %d) .. "/points",
+                  { ["Content-Type"] = "application/json", ["X-User"] = user }, '{"points": 1}')
+              end
+              return wrk.format("GET", "/api/game/boards/weekly/top?n=10", { ["X-User"] = user })
+            end
+            response = function(status, headers, body)
+              if status ~= 200 then
+                wrk.thread:stop()
+                io.stderr:write("HTTP " .. status .. ": " .. body .. "\\n")
+                os.exit(1)
+              end
+            end
+            """.formatted(PLAYERS - 1);
+    private static final Pattern REQUESTS = Pattern.compile("^\\s*(\\d+) requests in", Pattern.MULTILINE);
+    private static final Pattern ERRORS = Pattern.compile("Non-2xx or 3xx responses|Socket errors");
+
+    /**
+     * Loads the application with wrk for {@code seconds}: {@code clients} keep-alive connections on
+     * two wrk threads, each connection alternating the POST and the GET, so an operation is two
+     * requests. wrk is C and event-driven: it leaves the two cores to the application (a Java
+     * HttpClient with a thread per client took a large share of them, in both modes alike).
+     */
+    private static Load load(String base, int clients, int seconds) throws Exception {
+        Path script = Files.createTempFile("ordo-sample", ".lua");
+        try {
+            Files.writeString(script, WRK_SCRIPT);
+            ProcessBuilder builder = new ProcessBuilder("wrk", "-t", String.valueOf(Math.min(2, clients)), "-c", String.valueOf(clients), "-d", seconds + "s", "--latency",
+                    "-s", script.toString(), base).redirectErrorStream(true);
+            builder.environment().put("SAMPLE_USERS", String.valueOf(clients));
+            Process wrk = builder.start();
+            String out = new String(wrk.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (wrk.waitFor() != 0 || ERRORS.matcher(out).find()) {
+                throw new IllegalStateException("wrk failed:\n" + out);
+            }
+            Matcher requests = REQUESTS.matcher(out);
+            if (!requests.find()) {
+                throw new IllegalStateException("no request count in wrk's output:\n" + out);
+            }
+            return new Load(Long.parseLong(requests.group(1)) / 2.0 / seconds, latencyMs(out, "50"), latencyMs(out, "99"));
+        } finally {
+            Files.deleteIfExists(script);
         }
-        Thread.sleep(seconds * 1000L);
-        long counted = ops.get();
-        stop.set(true);
-        done.await();
-        if (!failures.isEmpty()) {
-            throw new IllegalStateException("a client failed", failures.get(0));
-        }
-        return counted;
     }
 
-    private static void expectOk(HttpResponse<String> response) {
-        if (response.statusCode() != 200) {
-            throw new IllegalStateException("HTTP " + response.statusCode() + ": " + response.body());
+    /** wrk's latency percentile {@code p} (one request), in milliseconds. */
+    private static double latencyMs(String wrkOutput, String p) {
+        Matcher m = Pattern.compile("^\\s*" + p + "%\\s+([0-9.]+)(us|ms|s)\\s*$", Pattern.MULTILINE).matcher(wrkOutput);
+        if (!m.find()) {
+            throw new IllegalStateException("no " + p + "% latency in wrk's output:\n" + wrkOutput);
         }
+        double value = Double.parseDouble(m.group(1));
+        return switch (m.group(2)) {
+            case "us" -> value / 1000;
+            case "s" -> value * 1000;
+            default -> value;
+        };
     }
+
 }
