@@ -23,8 +23,8 @@ public final class Database {
 
     private final int index;
     private final Keyspace keyspace;
-    private final KeyTable<Entry> entries = new KeyTable<>();
-    private final KeyTable<Entry> volatileEntries = new KeyTable<>();
+    private final KeyTable<Entry> entries;
+    private final KeyTable<Entry> volatileEntries;
     /** INFO keyspace's avg_ttl: a running average of the sampled keys' remaining time, in ms. */
     private long avgTtl;
 
@@ -73,6 +73,8 @@ public final class Database {
     Database(int index, Keyspace keyspace) {
         this.index = index;
         this.keyspace = keyspace;
+        this.entries = new KeyTable<>(keyspace::tablesResized);
+        this.volatileEntries = new KeyTable<>(keyspace::tablesResized);
     }
 
     /**

@@ -26,9 +26,22 @@ public final class KeyTable<V> {
     private int mask;
     private int size;
     private int tombstones;
+    /** Told whenever the slot arrays are replaced, so an owner can cache {@link #allocatedBytes}; null for none. */
+    private final Runnable resized;
 
     /** An empty table. */
     public KeyTable() {
+        this(null);
+    }
+
+    /**
+     * An empty table that runs {@code resized} whenever its slot arrays are replaced (growth,
+     * shrinking, clearing), so its owner can cache {@link #allocatedBytes} between them.
+     *
+     * @param resized told of each replacement; null for nothing
+     */
+    public KeyTable(Runnable resized) {
+        this.resized = resized;
         allocate(MIN_CAPACITY);
     }
 
@@ -234,6 +247,9 @@ public final class KeyTable<V> {
         values = new Object[capacity];
         mask = capacity - 1;
         tombstones = 0;
+        if (resized != null) {
+            resized.run();
+        }
     }
 
     private void rehash(int capacity) {

@@ -24,6 +24,8 @@ public final class Keyspace {
     private long dirty;
     /** The heap bytes of every stored key, entry and value, kept in O(1) per change by the databases. */
     private long storedBytes;
+    /** The databases' key-table bytes, recounted only after a table was resized ({@code -1} until then): read before every command. */
+    private long tableBytes = -1;
     private boolean loading;
     private volatile boolean activeExpireEnabled = true;
     private boolean touching = true;
@@ -337,30 +339,44 @@ public final class Keyspace {
 
     /**
      * Verifies the accounting: {@link #storedBytes} equals what every stored key, entry and value
-     * holds now, each value measured afresh. Walks everything; throws {@link AssertionError} on a
-     * difference, naming the first key whose value changed without being accounted.
+     * holds now, each value measured afresh, and {@link #tableBytes} equals the key tables' bytes
+     * counted afresh. Walks everything; throws {@link AssertionError} on a difference, naming the
+     * first key whose value changed without being accounted.
      */
     public void checkAccounting() {
         long total = 0;
+        long tables = 0;
         for (Database db : databases) {
             total += db.checkAccounting();
+            tables += db.tableBytes();
         }
         if (total != storedBytes) {
             throw new AssertionError("stored bytes are " + storedBytes + " but the keys hold " + total);
         }
+        if (tables != tableBytes()) {
+            throw new AssertionError("key tables are counted as " + tableBytes() + " bytes but hold " + tables);
+        }
     }
 
     /**
-     * The heap bytes of the databases' key tables; O(databases).
+     * The heap bytes of the databases' key tables: O(1), and O(databases) after a table was resized.
      *
      * @return the bytes
      */
     public long tableBytes() {
-        long bytes = 0;
-        for (Database db : databases) {
-            bytes += db.tableBytes();
+        if (tableBytes < 0) {
+            long bytes = 0;
+            for (Database db : databases) {
+                bytes += db.tableBytes();
+            }
+            tableBytes = bytes;
         }
-        return bytes;
+        return tableBytes;
+    }
+
+    /** A database's key table replaced its slot arrays: {@link #tableBytes} is counted again when next read. */
+    void tablesResized() {
+        tableBytes = -1;
     }
 
     /**

@@ -67,6 +67,31 @@ class MemoryAccountingTest {
     }
 
     @Test
+    void tableBytes_tablesGrowShrinkSwapAndFlush_matchAFreshCount() {
+        try (EngineTestSupport support = new EngineTestSupport()) {
+            EmbeddedClient client = support.client();
+            Keyspace keyspace = HostedEngine.of(support.engine).keyspace();
+            long empty = keyspace.tableBytes();
+            for (int i = 0; i < 2_000; i++) {
+                client.call("SET", "k" + i, "v", "EX", "100");
+            }
+            keyspace.checkAccounting();
+            long grown = keyspace.tableBytes();
+            assertThat(grown).isGreaterThan(empty);
+            for (int i = 0; i < 1_990; i++) {
+                client.call("DEL", "k" + i);
+            }
+            keyspace.checkAccounting();
+            assertThat(keyspace.tableBytes()).isLessThan(grown);
+            client.call("SWAPDB", "0", "1");
+            keyspace.checkAccounting();
+            client.call("FLUSHALL");
+            keyspace.checkAccounting();
+            assertThat(keyspace.tableBytes()).isEqualTo(empty);
+        }
+    }
+
+    @Test
     void memoryUsage_agreesWithStoredBytes() {
         try (EngineTestSupport support = new EngineTestSupport()) {
             EmbeddedClient client = support.client();
