@@ -30,6 +30,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -344,6 +347,52 @@ class OrdoMetricsTest {
 
         assertThat(meters.find("ordo.queue.jobs").tag("queue", name).gauges()).isEmpty();
         assertThatThrownBy(() -> metrics.gauge(name, DelayedJobQueue.create(store, name))).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void addRefreshTask_runsOnEachRefreshAfterTheGaugesUntilRemoved_andAThrowingTaskSkipsOnlyItself() {
+        String name = Backend.uniqueName("tasked");
+        Leaderboard board = Leaderboard.create(store, name, BoardOptions.highestFirst());
+        board.addPoints(SECRET, 1);
+        metrics.gauge(name, board);
+        List<Double> sizesSeen = new ArrayList<>();
+        Runnable failing = () -> {
+            throw new IllegalStateException("engine closing");
+        };
+        Runnable task = () -> sizesSeen.add(size(name));
+        metrics.addRefreshTask(failing);
+        metrics.addRefreshTask(task);
+        metrics.addRefreshTask(task);
+
+        metrics.refresh();
+        metrics.removeRefreshTask(task);
+        metrics.refresh();
+
+        assertThat(sizesSeen).as("run once per refresh, after the gauges were read").containsExactly(1.0);
+    }
+
+    @Test
+    void addRefreshTask_runsOnTheOneRefreshThread() throws InterruptedException {
+        try (OrdoMetrics refreshing = OrdoMetrics.create(meters, observations, Duration.ofMillis(20))) {
+            String name = Backend.uniqueName("threaded");
+            refreshing.gauge(name, DelayedJobQueue.create(store, name));
+            CountDownLatch ran = new CountDownLatch(2);
+            List<String> threads = new CopyOnWriteArrayList<>();
+            refreshing.addRefreshTask(() -> {
+                threads.add(Thread.currentThread().getName());
+                ran.countDown();
+            });
+
+            assertThat(ran.await(10, TimeUnit.SECONDS)).as("the task ran on two scheduled refreshes").isTrue();
+            assertThat(threads).containsOnly("ordo-metrics-refresh");
+        }
+    }
+
+    @Test
+    void addRefreshTask_afterClose_isRefused() {
+        metrics.close();
+
+        assertThatThrownBy(() -> metrics.addRefreshTask(() -> { })).isInstanceOf(IllegalStateException.class);
     }
 
     private double requests(String limiter, String algorithm, String result) {

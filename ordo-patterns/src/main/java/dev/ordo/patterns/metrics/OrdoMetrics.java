@@ -36,7 +36,8 @@ import java.util.function.Supplier;
  *   <li>cached gauges, {@code gauge(...)}: {@code ordo.queue.jobs} and {@code ordo.leaderboard.size}
  *       read the store on this object's refresh thread every {@code refresh} (and on {@link
  *       #refresh()}), never when a registry is scraped; NaN until the first read and after a read
- *       that failed;</li>
+ *       that failed; figures of the application's own kept for meters share that thread through
+ *       {@link #addRefreshTask(Runnable)};</li>
  *   <li>job handling, {@link #claim} and {@link #startJob}, for the code that runs a queue's jobs.</li>
  * </ul>
  *
@@ -53,6 +54,9 @@ public final class OrdoMetrics implements AutoCloseable {
     /** How often cached gauges are read from the store unless told otherwise. */
     public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(5);
 
+    /** The name of the refresh thread. */
+    private static final String REFRESH_THREAD = "ordo-metrics-refresh";
+
     private static final String[] QUEUE_STATES = {"delayed", "ready", "in-flight", "dead"};
 
     private final MeterRegistry meters;
@@ -61,6 +65,7 @@ public final class OrdoMetrics implements AutoCloseable {
     private final Map<OrdoObservation, DefaultOrdoObservationConvention> conventions = new EnumMap<>(OrdoObservation.class);
     private final List<CachedReading> readings = new CopyOnWriteArrayList<>();
     private final List<Meter> gauges = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<Runnable> refreshTasks = new CopyOnWriteArrayList<>();
     private ScheduledExecutorService refresher;
     private boolean closed;
 
@@ -217,10 +222,47 @@ public final class OrdoMetrics implements AutoCloseable {
         return new JobObservation(this, queue, context, observation(context).start());
     }
 
-    /** Reads every cached gauge's figures from the store now, on the calling thread. */
+    /**
+     * Runs {@code task} wherever the cached gauges are read: on this object's refresh thread every
+     * {@code refresh} (started now if none runs yet), after the gauges, and on each {@link
+     * #refresh()}. For figures an application keeps for meters of its own (the Spring Boot
+     * starter's in-process engine figures, say), so that one thread reads them all on one period
+     * instead of a thread each. A task that throws is skipped for that round only; it should
+     * return quickly, as every other reading waits for it. Adding a task already added does nothing.
+     *
+     * @param task what to run on each refresh
+     * @throws IllegalStateException when these metrics are closed
+     */
+    public void addRefreshTask(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        synchronized (this) {
+            checkOpen();
+            refreshTasks.addIfAbsent(task);
+            startRefresher();
+        }
+    }
+
+    /**
+     * Stops running {@code task}, added by {@link #addRefreshTask(Runnable)}, from the next refresh
+     * on (a refresh already running may still run it once); does nothing for a task not added.
+     *
+     * @param task the task to stop running
+     */
+    public void removeRefreshTask(Runnable task) {
+        refreshTasks.remove(task);
+    }
+
+    /** Reads every cached gauge's figures from the store now, then runs the refresh tasks, on the calling thread. */
     public void refresh() {
         for (CachedReading reading : readings) {
             reading.refresh();
+        }
+        for (Runnable task : refreshTasks) {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                // skipped this round; a throw here would end the scheduled refreshes for good
+            }
         }
     }
 
@@ -241,6 +283,7 @@ public final class OrdoMetrics implements AutoCloseable {
         }
         gauges.clear();
         readings.clear();
+        refreshTasks.clear();
     }
 
     /** A not yet started observation of {@code context}, named by the registry's convention for it or the default one. */
@@ -250,22 +293,31 @@ public final class OrdoMetrics implements AutoCloseable {
 
     private void bind(CachedReading reading, Gauge.Builder<CachedReading> gauge) {
         synchronized (this) {
-            if (closed) {
-                throw new IllegalStateException("these metrics are closed");
-            }
+            checkOpen();
             if (!readings.contains(reading)) {
                 readings.add(reading);
             }
-            if (refresher == null && !refresh.isZero()) {
-                refresher = Executors.newSingleThreadScheduledExecutor(task -> {
-                    Thread thread = new Thread(task, "ordo-metrics-refresh");
-                    thread.setDaemon(true);
-                    return thread;
-                });
-                refresher.scheduleWithFixedDelay(this::refresh, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
-            }
+            startRefresher();
         }
         gauges.add(gauge.strongReference(true).register(meters));
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("these metrics are closed");
+        }
+    }
+
+    /** Starts the one refresh thread, unless it runs or {@code refresh} is zero; call holding this object's lock. */
+    private void startRefresher() {
+        if (refresher == null && !refresh.isZero()) {
+            refresher = Executors.newSingleThreadScheduledExecutor(task -> {
+                Thread thread = new Thread(task, REFRESH_THREAD);
+                thread.setDaemon(true);
+                return thread;
+            });
+            refresher.scheduleWithFixedDelay(this::refresh, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     private static void checkName(String name) {

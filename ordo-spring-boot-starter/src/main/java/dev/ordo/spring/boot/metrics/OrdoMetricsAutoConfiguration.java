@@ -113,8 +113,8 @@ public final class OrdoMetricsAutoConfiguration {
     @ConditionalOnBean(EmbeddedOrdo.class)
     static class EmbeddedEngineMeters {
         @Bean(destroyMethod = "close")
-        EngineMeters ordoEngineMeters(EmbeddedOrdo ordo, MeterRegistry meters, OrdoMetricsProperties properties) {
-            return new EngineMeters(ordo.ordo().engine(), meters, properties.refresh());
+        EngineMeters ordoEngineMeters(EmbeddedOrdo ordo, MeterRegistry meters, OrdoMetrics metrics) {
+            return new EngineMeters(ordo.ordo().engine(), meters, metrics);
         }
     }
 }

@@ -173,6 +173,39 @@ class OrdoMetricsAutoConfigurationTest {
     }
 
     @Test
+    void embeddedMode_withMetrics_oneRefreshThreadServesGaugesAndEngineFigures() throws InterruptedException {
+        awaitNoRefreshThreads(); // those of contexts earlier tests closed
+        runner.withPropertyValues("ordo.metrics.refresh=20ms").run(context -> {
+            context.getBean(Store.class).call(StoreCommand.of("GETRANGE").key("log").arg(0).arg(1));
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+
+            long deadline = System.nanoTime() + 15_000_000_000L;
+            while (meters.find("ordo.command.duration").tag("command", "getrange").functionTimer() == null
+                    || meters.get("ordo.leaderboard.size").tag("board", "weekly").gauge().value() != 0) {
+                assertThat(System.nanoTime()).as("waiting for a scheduled refresh of both").isLessThan(deadline);
+                Thread.sleep(10);
+            }
+
+            assertThat(meters.get("ordo.command.duration").tag("command", "getrange").functionTimer().count()).isEqualTo(1);
+            assertThat(refreshThreads()).containsExactly("ordo-metrics-refresh");
+        });
+    }
+
+    /** The live threads that refresh Ordo's meters, by name. */
+    private static List<String> refreshThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                .filter(name -> name.startsWith("ordo-") && name.contains("metrics")).sorted().toList();
+    }
+
+    private static void awaitNoRefreshThreads() throws InterruptedException {
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        while (!refreshThreads().isEmpty()) {
+            assertThat(System.nanoTime()).as("waiting for closed contexts' refresh threads to end").isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
     void everyMeter_afterUse_carriesNoMemberKeyOrPayload() {
         runner.run(context -> {
             context.getBean(RateLimiters.class).get("api").tryAcquire(USER);
