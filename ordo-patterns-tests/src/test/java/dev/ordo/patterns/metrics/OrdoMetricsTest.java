@@ -4,6 +4,9 @@ import dev.ordo.patterns.Backend;
 import dev.ordo.patterns.leaderboard.Board;
 import dev.ordo.patterns.leaderboard.BoardOptions;
 import dev.ordo.patterns.leaderboard.Leaderboard;
+import dev.ordo.patterns.leaderboard.Period;
+import dev.ordo.patterns.leaderboard.PeriodicLeaderboard;
+import dev.ordo.patterns.leaderboard.ShardedLeaderboard;
 import dev.ordo.patterns.queue.ClaimedJob;
 import dev.ordo.patterns.queue.DelayedJobQueue;
 import dev.ordo.patterns.queue.Due;
@@ -220,6 +223,65 @@ class OrdoMetricsTest {
                 .hasAnObservation(o -> o.hasNameEqualTo("ordo.leaderboard.read").hasLowCardinalityKeyValue("operation", "top"))
                 .hasAnObservation(o -> o.hasNameEqualTo("ordo.leaderboard.read").hasLowCardinalityKeyValue("operation", "rank"));
         assertThat(board.rank(SECRET)).hasValue(1);
+    }
+
+    @Test
+    void instrument_eachKind_keepsItsTypeAndTimesEachCallOnceByBoardAndOperation() {
+        try (OrdoMetrics timers = OrdoMetrics.create(meters)) {
+            String plainName = Backend.uniqueName("plain");
+            String familyName = Backend.uniqueName("family");
+            String shardedName = Backend.uniqueName("sharded");
+            Leaderboard plain = timers.instrument(plainName, Leaderboard.create(store, plainName, BoardOptions.highestFirst()));
+            PeriodicLeaderboard family = timers.instrument(familyName,
+                    PeriodicLeaderboard.builder(store, familyName).period(Period.daily()).allTime().build());
+            ShardedLeaderboard sharded = timers.instrument(shardedName, ShardedLeaderboard.create(store, shardedName, 3, BoardOptions.highestFirst()));
+
+            plain.addPoints(SECRET, 1);
+            plain.page(1, 5);
+            family.addPointsAll(SECRET, 1);
+            family.current(Period.daily()).top(5);
+            sharded.addPoints(SECRET, 1);
+            sharded.top(5);
+
+            for (String name : List.of(plainName, familyName, shardedName)) {
+                assertThat(meters.get("ordo.leaderboard.write").tag("board", name).timer().count()).as(name).isEqualTo(1);
+                assertThat(meters.get("ordo.leaderboard.read").tag("board", name).timer().count()).as(name).isEqualTo(1);
+            }
+            assertThat(meters.get("ordo.leaderboard.read").tags("board", plainName, "operation", "page").timer().count()).isEqualTo(1);
+            assertThat(meters.get("ordo.leaderboard.write").tags("board", familyName, "operation", "addPointsAll").timer().count())
+                    .isEqualTo(1);
+            assertThat(meters.get("ordo.leaderboard.read").tags("board", shardedName, "operation", "top").timer().count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void instrument_kindThatThrows_rethrowsAndRecordsTheError() {
+        String name = Backend.uniqueName("failing");
+        Leaderboard board = metrics.instrument(name, Leaderboard.create(store, name, BoardOptions.highestFirst()));
+
+        assertThatThrownBy(() -> board.addPoints(SECRET, Double.NaN)).isInstanceOf(IllegalArgumentException.class);
+
+        TestObservationRegistryAssert.assertThat(observations).hasObservationWithNameEqualTo("ordo.leaderboard.write").that()
+                .hasBeenStopped().hasLowCardinalityKeyValue("board", name).hasLowCardinalityKeyValue("operation", "addPoints")
+                .assertThatError().isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void gauge_ofAnObservedBoard_countsWithoutObservingTheRefresh() {
+        String name = Backend.uniqueName("counted");
+        Leaderboard board = metrics.instrument(name, Leaderboard.create(store, name, BoardOptions.highestFirst()));
+        Board<String> anyBoard = board;
+        Board<String> wrapped = metrics.instrument(name + "-view", anyBoard);
+        board.addPoints(SECRET, 1);
+        metrics.gauge(name, board);
+        metrics.gauge(name + "-view", wrapped);
+
+        metrics.refresh();
+
+        assertThat(size(name)).isEqualTo(1);
+        assertThat(size(name + "-view")).isEqualTo(1);
+        TestObservationRegistryAssert.assertThat(observations).hasNumberOfObservationsWithNameEqualTo("ordo.leaderboard.write", 1)
+                .hasNumberOfObservationsWithNameEqualTo("ordo.leaderboard.read", 0);
     }
 
     @Test
