@@ -1,6 +1,10 @@
 package dev.ordo.spring.boot.metrics;
 
+import dev.ordo.patterns.leaderboard.Entry;
 import dev.ordo.patterns.leaderboard.Leaderboard;
+import dev.ordo.patterns.leaderboard.Period;
+import dev.ordo.patterns.leaderboard.PeriodicLeaderboard;
+import dev.ordo.patterns.leaderboard.ShardedLeaderboard;
 import dev.ordo.patterns.metrics.OrdoMetrics;
 import dev.ordo.patterns.queue.ClaimedJob;
 import dev.ordo.patterns.queue.DelayedJobQueue;
@@ -123,6 +127,59 @@ class OrdoMetricsAutoConfigurationTest {
                     .hasObservationWithNameEqualTo("ordo.ratelimiter.acquire").that()
                     .hasBeenStopped().hasLowCardinalityKeyValue("limiter", "api").hasLowCardinalityKeyValue("result", "allowed");
         });
+    }
+
+    @Test
+    void declaredBoards_ofEveryKind_timeEachCallByBoardAndKeepTheirBeanTypes() {
+        runner.withPropertyValues("ordo.leaderboards.games.period=daily,all-time", "ordo.leaderboards.global.shards=3",
+                "ordo.leaderboards.hot.cache-top.size=5", "ordo.leaderboards.hot.cache-top.max-age=1h").run(context -> {
+            Leaderboard weekly = context.getBean("weekly", Leaderboard.class);
+            PeriodicLeaderboard games = context.getBean("games", PeriodicLeaderboard.class);
+            ShardedLeaderboard global = context.getBean("global", ShardedLeaderboard.class);
+            Leaderboards boards = context.getBean(Leaderboards.class);
+
+            weekly.addPoints(USER, 1);
+            weekly.page(1, 10);
+            games.addPointsAll(USER, 1);
+            games.current(Period.daily()).top(3);
+            global.addPoints(USER, 1);
+            global.rank(USER);
+            boards.get("hot").setScore(USER, 2);
+            List<Entry<String>> hotTop = boards.cachedTop("hot").get();
+            boards.cachedTop("hot").get(); // served from the cache: no call on the board
+
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            assertThat(calls(meters, "ordo.leaderboard.write", "weekly", "addPoints")).isEqualTo(1);
+            assertThat(calls(meters, "ordo.leaderboard.read", "weekly", "page")).isEqualTo(1);
+            assertThat(calls(meters, "ordo.leaderboard.write", "games", "addPointsAll")).isEqualTo(1);
+            assertThat(calls(meters, "ordo.leaderboard.read", "games", "top")).isEqualTo(1);
+            assertThat(calls(meters, "ordo.leaderboard.write", "global", "addPoints")).isEqualTo(1);
+            assertThat(calls(meters, "ordo.leaderboard.read", "global", "rank")).isEqualTo(1);
+            assertThat(calls(meters, "ordo.leaderboard.write", "hot", "setScore")).isEqualTo(1);
+            assertThat(calls(meters, "ordo.leaderboard.read", "hot", "top")).isEqualTo(1);
+            assertThat(hotTop).extracting(Entry::member).containsExactly(USER);
+            assertThat(boards.board("weekly")).isSameAs(weekly);
+            assertThat(boards.periodic("games")).isSameAs(games);
+            assertThat(boards.sharded("global")).isSameAs(global);
+        });
+    }
+
+    @Test
+    void declaredBoard_withTheApplicationsObservationRegistry_observesThere() {
+        runner.withUserConfiguration(TestObservations.class).withPropertyValues("ordo.leaderboards.global.shards=2").run(context -> {
+            context.getBean("global", ShardedLeaderboard.class).top(3);
+
+            TestObservationRegistryAssert.assertThat(context.getBean(TestObservationRegistry.class))
+                    .hasNumberOfObservationsWithNameEqualTo("ordo.leaderboard.read", 1)
+                    .hasObservationWithNameEqualTo("ordo.leaderboard.read").that()
+                    .hasBeenStopped().hasLowCardinalityKeyValue("board", "global").hasLowCardinalityKeyValue("operation", "top");
+        });
+    }
+
+    /** How many calls the timer of {@code name} counted for the board's operation; 0 when there is no such timer. */
+    private static long calls(MeterRegistry meters, String name, String board, String operation) {
+        var timer = meters.find(name).tags("board", board, "operation", operation).timer();
+        return timer == null ? 0 : timer.count();
     }
 
     @Test
