@@ -4,6 +4,9 @@ import dev.ordo.patterns.Backend;
 import dev.ordo.patterns.leaderboard.Board;
 import dev.ordo.patterns.leaderboard.BoardOptions;
 import dev.ordo.patterns.leaderboard.Leaderboard;
+import dev.ordo.patterns.leaderboard.Period;
+import dev.ordo.patterns.leaderboard.PeriodicLeaderboard;
+import dev.ordo.patterns.leaderboard.ShardedLeaderboard;
 import dev.ordo.patterns.queue.ClaimedJob;
 import dev.ordo.patterns.queue.DelayedJobQueue;
 import dev.ordo.patterns.queue.Due;
@@ -30,6 +33,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -220,6 +226,65 @@ class OrdoMetricsTest {
     }
 
     @Test
+    void instrument_eachKind_keepsItsTypeAndTimesEachCallOnceByBoardAndOperation() {
+        try (OrdoMetrics timers = OrdoMetrics.create(meters)) {
+            String plainName = Backend.uniqueName("plain");
+            String familyName = Backend.uniqueName("family");
+            String shardedName = Backend.uniqueName("sharded");
+            Leaderboard plain = timers.instrument(plainName, Leaderboard.create(store, plainName, BoardOptions.highestFirst()));
+            PeriodicLeaderboard family = timers.instrument(familyName,
+                    PeriodicLeaderboard.builder(store, familyName).period(Period.daily()).allTime().build());
+            ShardedLeaderboard sharded = timers.instrument(shardedName, ShardedLeaderboard.create(store, shardedName, 3, BoardOptions.highestFirst()));
+
+            plain.addPoints(SECRET, 1);
+            plain.page(1, 5);
+            family.addPointsAll(SECRET, 1);
+            family.current(Period.daily()).top(5);
+            sharded.addPoints(SECRET, 1);
+            sharded.top(5);
+
+            for (String name : List.of(plainName, familyName, shardedName)) {
+                assertThat(meters.get("ordo.leaderboard.write").tag("board", name).timer().count()).as(name).isEqualTo(1);
+                assertThat(meters.get("ordo.leaderboard.read").tag("board", name).timer().count()).as(name).isEqualTo(1);
+            }
+            assertThat(meters.get("ordo.leaderboard.read").tags("board", plainName, "operation", "page").timer().count()).isEqualTo(1);
+            assertThat(meters.get("ordo.leaderboard.write").tags("board", familyName, "operation", "addPointsAll").timer().count())
+                    .isEqualTo(1);
+            assertThat(meters.get("ordo.leaderboard.read").tags("board", shardedName, "operation", "top").timer().count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void instrument_kindThatThrows_rethrowsAndRecordsTheError() {
+        String name = Backend.uniqueName("failing");
+        Leaderboard board = metrics.instrument(name, Leaderboard.create(store, name, BoardOptions.highestFirst()));
+
+        assertThatThrownBy(() -> board.addPoints(SECRET, Double.NaN)).isInstanceOf(IllegalArgumentException.class);
+
+        TestObservationRegistryAssert.assertThat(observations).hasObservationWithNameEqualTo("ordo.leaderboard.write").that()
+                .hasBeenStopped().hasLowCardinalityKeyValue("board", name).hasLowCardinalityKeyValue("operation", "addPoints")
+                .assertThatError().isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void gauge_ofAnObservedBoard_countsWithoutObservingTheRefresh() {
+        String name = Backend.uniqueName("counted");
+        Leaderboard board = metrics.instrument(name, Leaderboard.create(store, name, BoardOptions.highestFirst()));
+        Board<String> anyBoard = board;
+        Board<String> wrapped = metrics.instrument(name + "-view", anyBoard);
+        board.addPoints(SECRET, 1);
+        metrics.gauge(name, board);
+        metrics.gauge(name + "-view", wrapped);
+
+        metrics.refresh();
+
+        assertThat(size(name)).isEqualTo(1);
+        assertThat(size(name + "-view")).isEqualTo(1);
+        TestObservationRegistryAssert.assertThat(observations).hasNumberOfObservationsWithNameEqualTo("ordo.leaderboard.write", 1)
+                .hasNumberOfObservationsWithNameEqualTo("ordo.leaderboard.read", 0);
+    }
+
+    @Test
     void startJob_ackAndNack_timeEachJobByOutcomeWithoutObservationRegistry() {
         try (OrdoMetrics timersOnly = OrdoMetrics.create(meters)) {
             String name = Backend.uniqueName("jobs");
@@ -344,6 +409,52 @@ class OrdoMetricsTest {
 
         assertThat(meters.find("ordo.queue.jobs").tag("queue", name).gauges()).isEmpty();
         assertThatThrownBy(() -> metrics.gauge(name, DelayedJobQueue.create(store, name))).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void addRefreshTask_runsOnEachRefreshAfterTheGaugesUntilRemoved_andAThrowingTaskSkipsOnlyItself() {
+        String name = Backend.uniqueName("tasked");
+        Leaderboard board = Leaderboard.create(store, name, BoardOptions.highestFirst());
+        board.addPoints(SECRET, 1);
+        metrics.gauge(name, board);
+        List<Double> sizesSeen = new ArrayList<>();
+        Runnable failing = () -> {
+            throw new IllegalStateException("engine closing");
+        };
+        Runnable task = () -> sizesSeen.add(size(name));
+        metrics.addRefreshTask(failing);
+        metrics.addRefreshTask(task);
+        metrics.addRefreshTask(task);
+
+        metrics.refresh();
+        metrics.removeRefreshTask(task);
+        metrics.refresh();
+
+        assertThat(sizesSeen).as("run once per refresh, after the gauges were read").containsExactly(1.0);
+    }
+
+    @Test
+    void addRefreshTask_runsOnTheOneRefreshThread() throws InterruptedException {
+        try (OrdoMetrics refreshing = OrdoMetrics.create(meters, observations, Duration.ofMillis(20))) {
+            String name = Backend.uniqueName("threaded");
+            refreshing.gauge(name, DelayedJobQueue.create(store, name));
+            CountDownLatch ran = new CountDownLatch(2);
+            List<String> threads = new CopyOnWriteArrayList<>();
+            refreshing.addRefreshTask(() -> {
+                threads.add(Thread.currentThread().getName());
+                ran.countDown();
+            });
+
+            assertThat(ran.await(10, TimeUnit.SECONDS)).as("the task ran on two scheduled refreshes").isTrue();
+            assertThat(threads).containsOnly("ordo-metrics-refresh");
+        }
+    }
+
+    @Test
+    void addRefreshTask_afterClose_isRefused() {
+        metrics.close();
+
+        assertThatThrownBy(() -> metrics.addRefreshTask(() -> { })).isInstanceOf(IllegalStateException.class);
     }
 
     private double requests(String limiter, String algorithm, String result) {

@@ -43,12 +43,22 @@ public final class Leaderboard implements Board<String> {
     private final List<String> scriptKeys;
     private final boolean ownsMetadata;
     private final long expireAtMillis;
+    /** Told of each public call; {@link BoardObserver#NONE} unless {@link #withObserver} gave another. */
+    private final BoardObserver observer;
+    /** This board without an observer, which runs the calls {@link #observer} is told of: this board when it has none. */
+    private final Leaderboard unobserved;
 
     /**
      * A board on {@code keys}; {@code ownsMetadata} false when the metadata hash is shared with
      * other boards (a periodic family), {@code expireAtMillis} the PEXPIREAT every write sets (0: none).
      */
     Leaderboard(Store store, BoardKeys keys, String metaKey, BoardOptions options, boolean ownsMetadata, long expireAtMillis) {
+        this(store, keys, metaKey, options, ownsMetadata, expireAtMillis, BoardObserver.NONE);
+    }
+
+    /** As above, each public call told to {@code observer}. */
+    Leaderboard(Store store, BoardKeys keys, String metaKey, BoardOptions options, boolean ownsMetadata, long expireAtMillis,
+                BoardObserver observer) {
         this.store = Objects.requireNonNull(store, "store");
         this.keys = keys;
         this.metaKey = metaKey;
@@ -56,6 +66,9 @@ public final class Leaderboard implements Board<String> {
         this.ownsMetadata = ownsMetadata;
         this.expireAtMillis = expireAtMillis;
         this.scriptKeys = List.copyOf(scriptKeys(metaKey, List.of(keys)));
+        this.observer = Objects.requireNonNull(observer, "observer");
+        this.unobserved = observer == BoardObserver.NONE ? this
+                : new Leaderboard(store, keys, metaKey, options, ownsMetadata, expireAtMillis, BoardObserver.NONE);
     }
 
     /**
@@ -89,15 +102,33 @@ public final class Leaderboard implements Board<String> {
         return options;
     }
 
+    /**
+     * This board, on the same keys, telling {@code observer} of each public call that reads or
+     * writes it (instead of any observer this one has); {@link BoardObserver#NONE} gives the board
+     * without one. This board is unchanged.
+     *
+     * @param observer told of each call
+     * @return the board with that observer
+     */
+    public Leaderboard withObserver(BoardObserver observer) {
+        return new Leaderboard(store, keys, metaKey, options, ownsMetadata, expireAtMillis, observer);
+    }
+
     /** Adds {@code points} (finite, may be negative) to the member's score, creating it at {@code points}. */
     @Override
     public Placement<String> addPoints(String member, double points) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "addPoints", () -> unobserved.addPoints(member, points));
+        }
         return writeOne("add", member, points);
     }
 
     /** {@link #addPoints}, without blocking. */
     @Override
     public CompletionStage<Placement<String>> addPointsAsync(String member, double points) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.WRITE, "addPoints", () -> unobserved.addPointsAsync(member, points));
+        }
         return writeOneAsync("add", member, points);
     }
 
@@ -111,6 +142,9 @@ public final class Leaderboard implements Board<String> {
      * @return the member's new score
      */
     public double incrementScore(String member, double points) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "incrementScore", () -> unobserved.incrementScore(member, points));
+        }
         if ((options.tieRule() == TieRule.MEMBER_ORDER || options.tieRule() == TieRule.COMPETITION) && expireAtMillis == 0) {
             if (!Double.isFinite(points)) {
                 throw new IllegalArgumentException("points to add must be finite, got " + points);
@@ -123,6 +157,9 @@ public final class Leaderboard implements Board<String> {
     /** Sets the member's score. */
     @Override
     public Placement<String> setScore(String member, double score) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "setScore", () -> unobserved.setScore(member, score));
+        }
         return writeOne("set", member, score);
     }
 
@@ -134,12 +171,18 @@ public final class Leaderboard implements Board<String> {
      * @return a stage completing with where the member stands afterwards
      */
     public CompletionStage<Placement<String>> setScoreAsync(String member, double score) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.WRITE, "setScore", () -> unobserved.setScoreAsync(member, score));
+        }
         return writeOneAsync("set", member, score);
     }
 
     /** Keeps the better of the member's score and {@code score}: higher on descending boards, lower on ascending. */
     @Override
     public Placement<String> keepBest(String member, double score) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "keepBest", () -> unobserved.keepBest(member, score));
+        }
         return writeOne("best", member, score);
     }
 
@@ -151,6 +194,9 @@ public final class Leaderboard implements Board<String> {
      * @return a stage completing with where the member stands afterwards
      */
     public CompletionStage<Placement<String>> keepBestAsync(String member, double score) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.WRITE, "keepBest", () -> unobserved.keepBestAsync(member, score));
+        }
         return writeOneAsync("best", member, score);
     }
 
@@ -160,12 +206,18 @@ public final class Leaderboard implements Board<String> {
      */
     @Override
     public boolean remove(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "remove", () -> unobserved.remove(member));
+        }
         return remove(store, metaKey, List.of(keys), options, member, ownsMetadata);
     }
 
     /** The member's score, empty when it is not on the board. */
     @Override
     public OptionalDouble score(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "score", () -> unobserved.score(member));
+        }
         if (options.tieRule() == TieRule.FIRST_REACHED) {
             return placement(member).map(p -> OptionalDouble.of(p.score())).orElse(OptionalDouble.empty());
         }
@@ -175,6 +227,9 @@ public final class Leaderboard implements Board<String> {
     /** {@link #score}, without blocking. */
     @Override
     public CompletionStage<OptionalDouble> scoreAsync(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.READ, "score", () -> unobserved.scoreAsync(member));
+        }
         if (options.tieRule() == TieRule.FIRST_REACHED) {
             return placementAsync(member).thenApply(p -> p.map(x -> OptionalDouble.of(x.score())).orElse(OptionalDouble.empty()));
         }
@@ -192,6 +247,9 @@ public final class Leaderboard implements Board<String> {
     /** The member's 1-based rank under the tie rule, empty when it is not on the board. */
     @Override
     public OptionalLong rank(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "rank", () -> unobserved.rank(member));
+        }
         if (options.tieRule() == TieRule.MEMBER_ORDER) {
             return rank(store.call(rankCommand(member)));
         }
@@ -201,6 +259,9 @@ public final class Leaderboard implements Board<String> {
     /** {@link #rank}, without blocking. */
     @Override
     public CompletionStage<OptionalLong> rankAsync(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.READ, "rank", () -> unobserved.rankAsync(member));
+        }
         if (options.tieRule() == TieRule.MEMBER_ORDER) {
             return store.callAsync(rankCommand(member)).thenApply(Leaderboard::rank);
         }
@@ -222,6 +283,9 @@ public final class Leaderboard implements Board<String> {
      * @return its score and rank, or empty
      */
     public Optional<Placement<String>> placement(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "placement", () -> unobserved.placement(member));
+        }
         return placement(member, eval(BoardScripts.PLACEMENT, member(member)));
     }
 
@@ -232,6 +296,9 @@ public final class Leaderboard implements Board<String> {
      * @return a stage completing with its score and rank, or empty
      */
     public CompletionStage<Optional<Placement<String>>> placementAsync(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.READ, "placement", () -> unobserved.placementAsync(member));
+        }
         return store.evalAsync(BoardScripts.PLACEMENT, scriptKeys, scriptArgs(member(member))).thenApply(r -> placement(member, r));
     }
 
@@ -243,6 +310,9 @@ public final class Leaderboard implements Board<String> {
     /** The first {@code n} entries. */
     @Override
     public List<Entry<String>> top(int n) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "top", () -> unobserved.top(n));
+        }
         checkWindow("n", n);
         return range(0, n);
     }
@@ -250,6 +320,9 @@ public final class Leaderboard implements Board<String> {
     /** {@link #top}, without blocking. */
     @Override
     public CompletionStage<List<Entry<String>>> topAsync(int n) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.READ, "top", () -> unobserved.topAsync(n));
+        }
         checkWindow("n", n);
         return rangeAsync(0, n);
     }
@@ -262,6 +335,9 @@ public final class Leaderboard implements Board<String> {
      * @return the page's entries in rank order
      */
     public List<Entry<String>> page(int page, int size) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "page", () -> unobserved.page(page, size));
+        }
         if (page < 1) {
             throw new IllegalArgumentException("page must be 1 or more, got " + page);
         }
@@ -277,6 +353,9 @@ public final class Leaderboard implements Board<String> {
      */
     @Override
     public List<Entry<String>> around(String member, int size) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "around", () -> unobserved.around(member, size));
+        }
         checkWindow("size", size);
         if (size == 0) {
             return List.of();
@@ -288,6 +367,9 @@ public final class Leaderboard implements Board<String> {
     /** How many members the board holds. */
     @Override
     public long count() {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "count", () -> unobserved.count());
+        }
         return store.call(StoreCommand.of("ZCARD").key(keys.scores())).asLong();
     }
 
@@ -297,6 +379,9 @@ public final class Leaderboard implements Board<String> {
      * @return a stage completing with the number of members
      */
     public CompletionStage<Long> countAsync() {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.READ, "count", () -> unobserved.countAsync());
+        }
         return store.callAsync(StoreCommand.of("ZCARD").key(keys.scores())).thenApply(r -> r.asLong());
     }
 
@@ -308,6 +393,9 @@ public final class Leaderboard implements Board<String> {
      * @return its percentile, 0 to 100, or empty
      */
     public OptionalDouble percentile(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "percentile", () -> unobserved.percentile(member));
+        }
         List<Reply> r = eval(BoardScripts.STANDING, member(member)).asList();
         if (r == null) {
             return OptionalDouble.empty();
@@ -322,6 +410,13 @@ public final class Leaderboard implements Board<String> {
      * @param metadata its fields, e.g. a display name, replacing any stored
      */
     public void setMetadata(String member, Map<String, String> metadata) {
+        if (observer != BoardObserver.NONE) {
+            observer.observe(BoardObserver.Access.WRITE, "setMetadata", () -> {
+                unobserved.setMetadata(member, metadata);
+                return null;
+            });
+            return;
+        }
         store.call(StoreCommand.of("HSET").key(metaKey).arg(member(member)).arg(Metadata.encode(metadata)));
     }
 
@@ -332,6 +427,9 @@ public final class Leaderboard implements Board<String> {
      * @return its metadata, or an empty map
      */
     public Map<String, String> metadata(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "metadata", () -> unobserved.metadata(member));
+        }
         return Metadata.decode(store.call(StoreCommand.of("HGET").key(metaKey).arg(member(member))));
     }
 

@@ -38,6 +38,10 @@ public final class PeriodicLeaderboard implements Board<String> {
     private final Duration retention;
     private final BoardOptions options;
     private final InstantSource clock;
+    /** Told of each public call; {@link BoardObserver#NONE} unless {@link #withObserver} gave another. */
+    private final BoardObserver observer;
+    /** This family without an observer, which runs the calls {@link #observer} is told of: this family when it has none. */
+    private final PeriodicLeaderboard unobserved;
 
     private PeriodicLeaderboard(Builder b) {
         this.store = b.store;
@@ -48,9 +52,25 @@ public final class PeriodicLeaderboard implements Board<String> {
         this.retention = b.retention;
         this.options = b.options;
         this.clock = b.clock;
+        this.observer = BoardObserver.NONE;
+        this.unobserved = this;
         if (periods.isEmpty() && !allTime) {
             throw new IllegalArgumentException("a periodic board needs at least one period or the all-time board");
         }
+    }
+
+    /** {@code family}'s boards, each public call told to {@code observer}. */
+    private PeriodicLeaderboard(PeriodicLeaderboard family, BoardObserver observer) {
+        this.store = family.store;
+        this.tag = family.tag;
+        this.periods = family.periods;
+        this.allTime = family.allTime;
+        this.zone = family.zone;
+        this.retention = family.retention;
+        this.options = family.options;
+        this.clock = family.clock;
+        this.observer = Objects.requireNonNull(observer, "observer");
+        this.unobserved = family.unobserved;
     }
 
     /**
@@ -65,6 +85,19 @@ public final class PeriodicLeaderboard implements Board<String> {
     }
 
     /**
+     * This family, on the same keys, telling {@code observer} of each public call that reads or
+     * writes it (instead of any observer this one has), and the boards it hands out ({@link
+     * #primary}, {@link #current}, {@link #at}, {@link #allTime}) telling it of theirs;
+     * {@link BoardObserver#NONE} gives the family without one. This family is unchanged.
+     *
+     * @param observer told of each call
+     * @return the family with that observer
+     */
+    public PeriodicLeaderboard withObserver(BoardObserver observer) {
+        return observer == BoardObserver.NONE ? unobserved : new PeriodicLeaderboard(this, observer);
+    }
+
+    /**
      * Adds points on every current board; returns the placements, periods in declaration order, then all-time.
      *
      * @param member the member whose score changes
@@ -72,6 +105,9 @@ public final class PeriodicLeaderboard implements Board<String> {
      * @return one placement per board
      */
     public List<Placement<String>> addPointsAll(String member, double points) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "addPointsAll", () -> unobserved.addPointsAll(member, points));
+        }
         return write("add", member, points);
     }
 
@@ -83,6 +119,9 @@ public final class PeriodicLeaderboard implements Board<String> {
      * @return one placement per board
      */
     public List<Placement<String>> setScoreAll(String member, double score) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "setScoreAll", () -> unobserved.setScoreAll(member, score));
+        }
         return write("set", member, score);
     }
 
@@ -94,12 +133,18 @@ public final class PeriodicLeaderboard implements Board<String> {
      * @return one placement per board
      */
     public List<Placement<String>> keepBestAll(String member, double score) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "keepBestAll", () -> unobserved.keepBestAll(member, score));
+        }
         return write("best", member, score);
     }
 
     /** Adds points on every current board; returns the placement on the primary board. */
     @Override
     public Placement<String> addPoints(String member, double points) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "addPoints", () -> unobserved.addPoints(member, points));
+        }
         return addPointsAll(member, points).get(0);
     }
 
@@ -111,6 +156,9 @@ public final class PeriodicLeaderboard implements Board<String> {
      * @return a stage completing with one placement per board
      */
     public CompletionStage<List<Placement<String>>> addPointsAllAsync(String member, double points) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.WRITE, "addPointsAll", () -> unobserved.addPointsAllAsync(member, points));
+        }
         Instant now = clock.instant();
         return Leaderboard.writeAsync(store, metaKey(), currentBoards(now), expireAt(now), options, "add", member, points);
     }
@@ -118,18 +166,27 @@ public final class PeriodicLeaderboard implements Board<String> {
     /** Adds points on every current board, without blocking; completes with the placement on the primary board. */
     @Override
     public CompletionStage<Placement<String>> addPointsAsync(String member, double points) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.WRITE, "addPoints", () -> unobserved.addPointsAsync(member, points));
+        }
         return addPointsAllAsync(member, points).thenApply(all -> all.get(0));
     }
 
     /** Sets the score on every current board; returns the placement on the primary board. */
     @Override
     public Placement<String> setScore(String member, double score) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "setScore", () -> unobserved.setScore(member, score));
+        }
         return setScoreAll(member, score).get(0);
     }
 
     /** Keeps the better score on every current board; returns the placement on the primary board. */
     @Override
     public Placement<String> keepBest(String member, double score) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "keepBest", () -> unobserved.keepBest(member, score));
+        }
         return keepBestAll(member, score).get(0);
     }
 
@@ -145,48 +202,72 @@ public final class PeriodicLeaderboard implements Board<String> {
     /** The member's score on the primary board. */
     @Override
     public OptionalDouble score(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "score", () -> unobserved.score(member));
+        }
         return primary().score(member);
     }
 
     /** The member's rank on the primary board. */
     @Override
     public OptionalLong rank(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "rank", () -> unobserved.rank(member));
+        }
         return primary().rank(member);
     }
 
     /** The primary board's first {@code n} entries. */
     @Override
     public List<Entry<String>> top(int n) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "top", () -> unobserved.top(n));
+        }
         return primary().top(n);
     }
 
     /** The window around the member on the primary board. */
     @Override
     public List<Entry<String>> around(String member, int size) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "around", () -> unobserved.around(member, size));
+        }
         return primary().around(member, size);
     }
 
     /** How many members the primary board holds. */
     @Override
     public long count() {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "count", () -> unobserved.count());
+        }
         return primary().count();
     }
 
     /** {@link #score}, without blocking. */
     @Override
     public CompletionStage<OptionalDouble> scoreAsync(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.READ, "score", () -> unobserved.scoreAsync(member));
+        }
         return primary().scoreAsync(member);
     }
 
     /** {@link #rank}, without blocking. */
     @Override
     public CompletionStage<OptionalLong> rankAsync(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.READ, "rank", () -> unobserved.rankAsync(member));
+        }
         return primary().rankAsync(member);
     }
 
     /** {@link #top}, without blocking. */
     @Override
     public CompletionStage<List<Entry<String>>> topAsync(int n) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.READ, "top", () -> unobserved.topAsync(n));
+        }
         return primary().topAsync(n);
     }
 
@@ -227,6 +308,9 @@ public final class PeriodicLeaderboard implements Board<String> {
     /** Removes the member from every current board and the all-time board, and drops its metadata; true if it was on any. */
     @Override
     public boolean remove(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "remove", () -> unobserved.remove(member));
+        }
         return Leaderboard.remove(store, metaKey(), currentBoards(clock.instant()), options, member, true);
     }
 
@@ -237,11 +321,18 @@ public final class PeriodicLeaderboard implements Board<String> {
      * @param metadata its fields, e.g. a display name
      */
     public void setMetadata(String member, java.util.Map<String, String> metadata) {
+        if (observer != BoardObserver.NONE) {
+            observer.observe(BoardObserver.Access.WRITE, "setMetadata", () -> {
+                unobserved.setMetadata(member, metadata);
+                return null;
+            });
+            return;
+        }
         board(allTimeKey(), 0).setMetadata(member, metadata);
     }
 
     private Leaderboard board(String key, long expireAtMillis) {
-        return new Leaderboard(store, BoardKeys.of(key), metaKey(), options, false, expireAtMillis);
+        return new Leaderboard(store, BoardKeys.of(key), metaKey(), options, false, expireAtMillis, observer);
     }
 
     private List<Placement<String>> write(String mode, String member, double value) {

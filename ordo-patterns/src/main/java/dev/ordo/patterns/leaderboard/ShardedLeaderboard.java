@@ -63,6 +63,10 @@ public final class ShardedLeaderboard implements Board<String> {
     private final BoardOptions options;
     private final List<Leaderboard> shards;
     private final Comparator<Entry<String>> order;
+    /** Told of each public call; {@link BoardObserver#NONE} unless {@link #withObserver} gave another. */
+    private final BoardObserver observer;
+    /** This board without an observer, which runs the calls {@link #observer} is told of: this board when it has none. */
+    private final ShardedLeaderboard unobserved;
     private volatile RuntimeException lastSnapshotFailure;
 
     /** A half-built snapshot of a run that died expires after this long. */
@@ -81,6 +85,32 @@ public final class ShardedLeaderboard implements Board<String> {
         Comparator<Entry<String>> ascending = Comparator.comparingDouble((Entry<String> e) -> e.score())
                 .thenComparing((a, b) -> Arrays.compareUnsigned(utf8(a.member()), utf8(b.member())));
         this.order = options.descending() ? ascending.reversed() : ascending;
+        this.observer = BoardObserver.NONE;
+        this.unobserved = this;
+    }
+
+    /** {@code board}'s shards, each public call (its shards' too) told to {@code observer}. */
+    private ShardedLeaderboard(ShardedLeaderboard board, BoardObserver observer) {
+        this.store = board.store;
+        this.name = board.name;
+        this.options = board.options;
+        this.shards = board.unobserved.shards.stream().map(s -> s.withObserver(observer)).toList();
+        this.order = board.order;
+        this.observer = Objects.requireNonNull(observer, "observer");
+        this.unobserved = board.unobserved;
+    }
+
+    /**
+     * This board, on the same shards, telling {@code observer} of each public call that reads or
+     * writes it (instead of any observer this one has), and the shard boards it hands out ({@link
+     * #shards}, {@link #shardOf}) telling it of theirs; {@link BoardObserver#NONE} gives the board
+     * without one. This board is unchanged; a snapshot schedule belongs to the board that made it.
+     *
+     * @param observer told of each call
+     * @return the board with that observer
+     */
+    public ShardedLeaderboard withObserver(BoardObserver observer) {
+        return observer == BoardObserver.NONE ? unobserved : new ShardedLeaderboard(this, observer);
     }
 
     /**
@@ -133,6 +163,9 @@ public final class ShardedLeaderboard implements Board<String> {
      */
     @Override
     public Placement<String> addPoints(String member, double points) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "addPoints", () -> unobserved.addPoints(member, points));
+        }
         return placed(member, shardOf(member).incrementScore(member, points));
     }
 
@@ -144,12 +177,18 @@ public final class ShardedLeaderboard implements Board<String> {
      * @return the member's new score
      */
     public double incrementScore(String member, double points) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "incrementScore", () -> unobserved.incrementScore(member, points));
+        }
         return shardOf(member).incrementScore(member, points);
     }
 
     /** {@link #addPoints}, without blocking. */
     @Override
     public CompletionStage<Placement<String>> addPointsAsync(String member, double points) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.WRITE, "addPoints", () -> unobserved.addPointsAsync(member, points));
+        }
         return shardOf(member).addPointsAsync(member, points)
                 .thenCompose(p -> rankOfAsync(member, p.score()).thenApply(rank -> new Placement<>(member, p.score(), rank)));
     }
@@ -157,12 +196,18 @@ public final class ShardedLeaderboard implements Board<String> {
     /** Sets the member's score; returns it with the global rank read just after the write. */
     @Override
     public Placement<String> setScore(String member, double score) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "setScore", () -> unobserved.setScore(member, score));
+        }
         return placed(member, shardOf(member).setScore(member, score).score());
     }
 
     /** Keeps the better of the member's score and {@code score}; returns the score kept with the global rank read just after. */
     @Override
     public Placement<String> keepBest(String member, double score) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "keepBest", () -> unobserved.keepBest(member, score));
+        }
         return placed(member, shardOf(member).keepBest(member, score).score());
     }
 
@@ -173,24 +218,36 @@ public final class ShardedLeaderboard implements Board<String> {
     /** Removes the member; true if it was on the board. */
     @Override
     public boolean remove(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "remove", () -> unobserved.remove(member));
+        }
         return shardOf(member).remove(member);
     }
 
     /** The member's score, empty when it is not on the board. */
     @Override
     public OptionalDouble score(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "score", () -> unobserved.score(member));
+        }
         return shardOf(member).score(member);
     }
 
     /** {@link #score}, without blocking. */
     @Override
     public CompletionStage<OptionalDouble> scoreAsync(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.READ, "score", () -> unobserved.scoreAsync(member));
+        }
         return shardOf(member).scoreAsync(member);
     }
 
     /** How many members all shards hold. */
     @Override
     public long count() {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "count", () -> unobserved.count());
+        }
         long n = 0;
         for (Reply reply : store.callAll(shards.stream().map(s -> StoreCommand.of("ZCARD").key(s.key())).toList())) {
             n += reply.asLong();
@@ -201,6 +258,9 @@ public final class ShardedLeaderboard implements Board<String> {
     /** The member's global 1-based rank under the tie rule, empty when it is not on the board. */
     @Override
     public OptionalLong rank(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "rank", () -> unobserved.rank(member));
+        }
         OptionalDouble score = score(member);
         if (score.isEmpty()) {
             return OptionalLong.empty();
@@ -211,6 +271,9 @@ public final class ShardedLeaderboard implements Board<String> {
     /** {@link #rank}, without blocking. */
     @Override
     public CompletionStage<OptionalLong> rankAsync(String member) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.READ, "rank", () -> unobserved.rankAsync(member));
+        }
         return scoreAsync(member).thenCompose(score -> score.isEmpty()
                 ? CompletableFuture.completedFuture(OptionalLong.empty())
                 : rankOfAsync(member, score.getAsDouble()).thenApply(OptionalLong::of));
@@ -236,6 +299,9 @@ public final class ShardedLeaderboard implements Board<String> {
     /** The first {@code n} entries of the whole board. */
     @Override
     public List<Entry<String>> top(int n) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "top", () -> unobserved.top(n));
+        }
         Leaderboard.checkWindow("n", n);
         if (n == 0) {
             return List.of();
@@ -253,6 +319,9 @@ public final class ShardedLeaderboard implements Board<String> {
     /** {@link #top}, without blocking. */
     @Override
     public CompletionStage<List<Entry<String>>> topAsync(int n) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observeAsync(BoardObserver.Access.READ, "top", () -> unobserved.topAsync(n));
+        }
         Leaderboard.checkWindow("n", n);
         if (n == 0) {
             return CompletableFuture.completedFuture(List.of());
@@ -378,6 +447,9 @@ public final class ShardedLeaderboard implements Board<String> {
      */
     @Override
     public List<Entry<String>> around(String member, int size) {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.READ, "around", () -> unobserved.around(member, size));
+        }
         Leaderboard.checkWindow("size", size);
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             OptionalDouble score = score(member);
@@ -446,6 +518,9 @@ public final class ShardedLeaderboard implements Board<String> {
      * @return the number of members in the snapshot
      */
     public long mergeSnapshot() {
+        if (observer != BoardObserver.NONE) {
+            return observer.observe(BoardObserver.Access.WRITE, "mergeSnapshot", () -> unobserved.mergeSnapshot());
+        }
         String snapshot = snapshotKey();
         if (!store.clustered()) {
             StoreCommand union = StoreCommand.of("ZUNIONSTORE").key(snapshot).arg(shards.size());

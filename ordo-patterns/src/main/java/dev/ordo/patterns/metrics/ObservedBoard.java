@@ -1,135 +1,101 @@
 package dev.ordo.patterns.metrics;
 
 import dev.ordo.patterns.leaderboard.Board;
+import dev.ordo.patterns.leaderboard.BoardObserver;
+import dev.ordo.patterns.leaderboard.BoardObserver.Access;
 import dev.ordo.patterns.leaderboard.Entry;
 import dev.ordo.patterns.leaderboard.Placement;
-import io.micrometer.observation.Observation;
 
 import java.util.List;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 
 /**
- * A board that observes every call ({@link OrdoObservation#LEADERBOARD_WRITE} or {@code _READ},
- * keyed by the board's name and the method), then answers exactly as the board it wraps. Members
- * and scores are never key values.
+ * A board of any other type (a typed view, an application's own) that tells its {@link
+ * BoardObserver} of every call, then answers exactly as the board it wraps; the kinds of
+ * ordo-patterns observe themselves instead ({@code withObserver}). Members and scores are never
+ * key values.
  *
  * @param <M> the type of the members
  */
 final class ObservedBoard<M> implements Board<M> {
     private final Board<M> board;
-    private final OrdoMetrics metrics;
-    private final String name;
+    private final BoardObserver observer;
 
-    ObservedBoard(Board<M> board, OrdoMetrics metrics, String name) {
+    ObservedBoard(Board<M> board, BoardObserver observer) {
         this.board = board;
-        this.metrics = metrics;
-        this.name = name;
+        this.observer = observer;
+    }
+
+    /** The board wrapped, which tells no one of its calls. */
+    Board<M> board() {
+        return board;
     }
 
     @Override
     public Placement<M> addPoints(M member, double points) {
-        return write("addPoints", () -> board.addPoints(member, points));
+        return observer.observe(Access.WRITE, "addPoints", () -> board.addPoints(member, points));
     }
 
     @Override
     public Placement<M> setScore(M member, double score) {
-        return write("setScore", () -> board.setScore(member, score));
+        return observer.observe(Access.WRITE, "setScore", () -> board.setScore(member, score));
     }
 
     @Override
     public Placement<M> keepBest(M member, double score) {
-        return write("keepBest", () -> board.keepBest(member, score));
+        return observer.observe(Access.WRITE, "keepBest", () -> board.keepBest(member, score));
     }
 
     @Override
     public boolean remove(M member) {
-        return write("remove", () -> board.remove(member));
+        return observer.observe(Access.WRITE, "remove", () -> board.remove(member));
     }
 
     @Override
     public OptionalDouble score(M member) {
-        return read("score", () -> board.score(member));
+        return observer.observe(Access.READ, "score", () -> board.score(member));
     }
 
     @Override
     public OptionalLong rank(M member) {
-        return read("rank", () -> board.rank(member));
+        return observer.observe(Access.READ, "rank", () -> board.rank(member));
     }
 
     @Override
     public List<Entry<M>> top(int n) {
-        return read("top", () -> board.top(n));
+        return observer.observe(Access.READ, "top", () -> board.top(n));
     }
 
     @Override
     public List<Entry<M>> around(M member, int size) {
-        return read("around", () -> board.around(member, size));
+        return observer.observe(Access.READ, "around", () -> board.around(member, size));
     }
 
     @Override
     public long count() {
-        return read("count", board::count);
+        return observer.observe(Access.READ, "count", board::count);
     }
 
     @Override
     public CompletionStage<Placement<M>> addPointsAsync(M member, double points) {
-        return async(OrdoObservation.LEADERBOARD_WRITE, "addPoints", () -> board.addPointsAsync(member, points));
+        return observer.observeAsync(Access.WRITE, "addPoints", () -> board.addPointsAsync(member, points));
     }
 
     @Override
     public CompletionStage<OptionalDouble> scoreAsync(M member) {
-        return async(OrdoObservation.LEADERBOARD_READ, "score", () -> board.scoreAsync(member));
+        return observer.observeAsync(Access.READ, "score", () -> board.scoreAsync(member));
     }
 
     @Override
     public CompletionStage<OptionalLong> rankAsync(M member) {
-        return async(OrdoObservation.LEADERBOARD_READ, "rank", () -> board.rankAsync(member));
+        return observer.observeAsync(Access.READ, "rank", () -> board.rankAsync(member));
     }
 
     @Override
     public CompletionStage<List<Entry<M>>> topAsync(int n) {
-        return async(OrdoObservation.LEADERBOARD_READ, "top", () -> board.topAsync(n));
-    }
-
-    private <R> R write(String operation, Supplier<R> call) {
-        return observe(OrdoObservation.LEADERBOARD_WRITE, operation, call);
-    }
-
-    private <R> R read(String operation, Supplier<R> call) {
-        return observe(OrdoObservation.LEADERBOARD_READ, operation, call);
-    }
-
-    private <R> R observe(OrdoObservation kind, String operation, Supplier<R> call) {
-        return metrics.observation(new OrdoObservationContext(kind, name, null, operation)).observe(call);
-    }
-
-    private <R> CompletionStage<R> async(OrdoObservation kind, String operation, Supplier<CompletionStage<R>> call) {
-        Observation observation = metrics.observation(new OrdoObservationContext(kind, name, null, operation)).start();
-        CompletionStage<R> stage;
-        try {
-            stage = call.get();
-        } catch (RuntimeException | Error e) {
-            observation.error(e);
-            observation.stop();
-            throw e;
-        }
-        CompletableFuture<R> out = new CompletableFuture<>();
-        stage.whenComplete((value, failure) -> {
-            if (failure != null) {
-                observation.error(failure);
-            }
-            observation.stop();
-            if (failure == null) {
-                out.complete(value);
-            } else {
-                out.completeExceptionally(failure);
-            }
-        });
-        return out;
+        return observer.observeAsync(Access.READ, "top", () -> board.topAsync(n));
     }
 
     @Override

@@ -1,6 +1,10 @@
 package dev.ordo.patterns.metrics;
 
 import dev.ordo.patterns.leaderboard.Board;
+import dev.ordo.patterns.leaderboard.BoardObserver;
+import dev.ordo.patterns.leaderboard.Leaderboard;
+import dev.ordo.patterns.leaderboard.PeriodicLeaderboard;
+import dev.ordo.patterns.leaderboard.ShardedLeaderboard;
 import dev.ordo.patterns.queue.ClaimedJob;
 import dev.ordo.patterns.queue.DelayedJobQueue;
 import dev.ordo.patterns.queue.PriorityJobQueue;
@@ -32,11 +36,13 @@ import java.util.function.Supplier;
  * ObservationRegistry} the application gives. Three kinds of instrument:
  * <ul>
  *   <li>decorators, {@link #instrument(String, RateLimiter)} and {@link #instrument(String, Board)}:
- *       the same interface, counting and observing every call;</li>
+ *       the same interface, counting and observing every call; a plain, periodic or sharded board
+ *       keeps its own type ({@link #instrument(String, Leaderboard)} ...), observing itself;</li>
  *   <li>cached gauges, {@code gauge(...)}: {@code ordo.queue.jobs} and {@code ordo.leaderboard.size}
  *       read the store on this object's refresh thread every {@code refresh} (and on {@link
  *       #refresh()}), never when a registry is scraped; NaN until the first read and after a read
- *       that failed;</li>
+ *       that failed; figures of the application's own kept for meters share that thread through
+ *       {@link #addRefreshTask(Runnable)};</li>
  *   <li>job handling, {@link #claim} and {@link #startJob}, for the code that runs a queue's jobs.</li>
  * </ul>
  *
@@ -53,6 +59,9 @@ public final class OrdoMetrics implements AutoCloseable {
     /** How often cached gauges are read from the store unless told otherwise. */
     public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(5);
 
+    /** The name of the refresh thread. */
+    private static final String REFRESH_THREAD = "ordo-metrics-refresh";
+
     private static final String[] QUEUE_STATES = {"delayed", "ready", "in-flight", "dead"};
 
     private final MeterRegistry meters;
@@ -61,6 +70,7 @@ public final class OrdoMetrics implements AutoCloseable {
     private final Map<OrdoObservation, DefaultOrdoObservationConvention> conventions = new EnumMap<>(OrdoObservation.class);
     private final List<CachedReading> readings = new CopyOnWriteArrayList<>();
     private final List<Meter> gauges = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<Runnable> refreshTasks = new CopyOnWriteArrayList<>();
     private ScheduledExecutorService refresher;
     private boolean closed;
 
@@ -130,27 +140,75 @@ public final class OrdoMetrics implements AutoCloseable {
     /**
      * {@code board}, observing each write as {@link OrdoObservation#LEADERBOARD_WRITE} and each
      * read as {@link OrdoObservation#LEADERBOARD_READ} (keys {@code board}, {@code operation}).
+     * Plain, periodic and sharded boards have overloads that keep their type; this one wraps
+     * whatever board it is given (a typed view, say), observing the methods of {@link Board}.
      *
      * @param name  the board's name, a key value
-     * @param board the board to wrap (plain, periodic, sharded or typed)
+     * @param board the board to wrap
      * @param <M>   the type of the members
      * @return a board that answers as {@code board} does
      */
     public <M> Board<M> instrument(String name, Board<M> board) {
+        return new ObservedBoard<>(Objects.requireNonNull(board, "board"), observer(name));
+    }
+
+    /**
+     * {@code board} observing itself ({@link Leaderboard#withObserver}): each call of its class
+     * that writes as {@link OrdoObservation#LEADERBOARD_WRITE}, each that reads as {@link
+     * OrdoObservation#LEADERBOARD_READ}, keyed {@code board} = {@code name} and {@code operation}
+     * = the method ({@code addPoints}, {@code placement}, {@code page}, ...).
+     *
+     * @param name  the board's name, a key value
+     * @param board the board to observe
+     * @return the same board, on the same keys, observed
+     */
+    public Leaderboard instrument(String name, Leaderboard board) {
+        return Objects.requireNonNull(board, "board").withObserver(observer(name));
+    }
+
+    /**
+     * {@code family} observing itself ({@link PeriodicLeaderboard#withObserver}), as {@link
+     * #instrument(String, Leaderboard)} does, and the period boards it hands out ({@code current},
+     * {@code primary} ...) with it, under the family's {@code name}.
+     *
+     * @param name   the family's name, a key value
+     * @param family the family to observe
+     * @return the same family, on the same keys, observed
+     */
+    public PeriodicLeaderboard instrument(String name, PeriodicLeaderboard family) {
+        return Objects.requireNonNull(family, "family").withObserver(observer(name));
+    }
+
+    /**
+     * {@code board} observing itself ({@link ShardedLeaderboard#withObserver}), as {@link
+     * #instrument(String, Leaderboard)} does: one observation per call, however many shards it
+     * reads; the shard boards it hands out report under the same {@code name}.
+     *
+     * @param name  the board's name, a key value
+     * @param board the board to observe
+     * @return the same board, on the same shards, observed
+     */
+    public ShardedLeaderboard instrument(String name, ShardedLeaderboard board) {
+        return Objects.requireNonNull(board, "board").withObserver(observer(name));
+    }
+
+    private BoardObserver observer(String name) {
         checkName(name);
-        return new ObservedBoard<>(Objects.requireNonNull(board, "board"), this, name);
+        return new MeteredBoardObserver(this, name);
     }
 
     /**
      * Binds {@code ordo.leaderboard.size} (tag {@code board}): the board's member count, cached.
+     * The count is read without the board's observations (an observed board's refreshes are no
+     * calls of the application's).
      *
      * @param name  the board's name, a tag
      * @param board the board to count
      */
     public void gauge(String name, Board<?> board) {
         checkName(name);
-        Objects.requireNonNull(board, "board");
-        CachedReading reading = new CachedReading(1, () -> new double[] {board.count()});
+        Board<?> counted = unobserved(Objects.requireNonNull(board, "board"));
+        CachedReading reading = new CachedReading(1, () -> new double[] {counted.count()});
         bind(reading, Gauge.builder("ordo.leaderboard.size", reading, r -> r.value(0))
                 .description("Members on the board, as last read").tag("board", name));
     }
@@ -217,10 +275,47 @@ public final class OrdoMetrics implements AutoCloseable {
         return new JobObservation(this, queue, context, observation(context).start());
     }
 
-    /** Reads every cached gauge's figures from the store now, on the calling thread. */
+    /**
+     * Runs {@code task} wherever the cached gauges are read: on this object's refresh thread every
+     * {@code refresh} (started now if none runs yet), after the gauges, and on each {@link
+     * #refresh()}. For figures an application keeps for meters of its own (the Spring Boot
+     * starter's in-process engine figures, say), so that one thread reads them all on one period
+     * instead of a thread each. A task that throws is skipped for that round only; it should
+     * return quickly, as every other reading waits for it. Adding a task already added does nothing.
+     *
+     * @param task what to run on each refresh
+     * @throws IllegalStateException when these metrics are closed
+     */
+    public void addRefreshTask(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        synchronized (this) {
+            checkOpen();
+            refreshTasks.addIfAbsent(task);
+            startRefresher();
+        }
+    }
+
+    /**
+     * Stops running {@code task}, added by {@link #addRefreshTask(Runnable)}, from the next refresh
+     * on (a refresh already running may still run it once); does nothing for a task not added.
+     *
+     * @param task the task to stop running
+     */
+    public void removeRefreshTask(Runnable task) {
+        refreshTasks.remove(task);
+    }
+
+    /** Reads every cached gauge's figures from the store now, then runs the refresh tasks, on the calling thread. */
     public void refresh() {
         for (CachedReading reading : readings) {
             reading.refresh();
+        }
+        for (Runnable task : refreshTasks) {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                // skipped this round; a throw here would end the scheduled refreshes for good
+            }
         }
     }
 
@@ -241,6 +336,7 @@ public final class OrdoMetrics implements AutoCloseable {
         }
         gauges.clear();
         readings.clear();
+        refreshTasks.clear();
     }
 
     /** A not yet started observation of {@code context}, named by the registry's convention for it or the default one. */
@@ -250,22 +346,45 @@ public final class OrdoMetrics implements AutoCloseable {
 
     private void bind(CachedReading reading, Gauge.Builder<CachedReading> gauge) {
         synchronized (this) {
-            if (closed) {
-                throw new IllegalStateException("these metrics are closed");
-            }
+            checkOpen();
             if (!readings.contains(reading)) {
                 readings.add(reading);
             }
-            if (refresher == null && !refresh.isZero()) {
-                refresher = Executors.newSingleThreadScheduledExecutor(task -> {
-                    Thread thread = new Thread(task, "ordo-metrics-refresh");
-                    thread.setDaemon(true);
-                    return thread;
-                });
-                refresher.scheduleWithFixedDelay(this::refresh, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
-            }
+            startRefresher();
         }
         gauges.add(gauge.strongReference(true).register(meters));
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("these metrics are closed");
+        }
+    }
+
+    /** Starts the one refresh thread, unless it runs or {@code refresh} is zero; call holding this object's lock. */
+    private void startRefresher() {
+        if (refresher == null && !refresh.isZero()) {
+            refresher = Executors.newSingleThreadScheduledExecutor(task -> {
+                Thread thread = new Thread(task, REFRESH_THREAD);
+                thread.setDaemon(true);
+                return thread;
+            });
+            refresher.scheduleWithFixedDelay(this::refresh, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** {@code board} telling no observer of its calls: the same board without its own, or the one an {@link ObservedBoard} wraps. */
+    private static Board<?> unobserved(Board<?> board) {
+        if (board instanceof Leaderboard plain) {
+            return plain.withObserver(BoardObserver.NONE);
+        } else if (board instanceof PeriodicLeaderboard family) {
+            return family.withObserver(BoardObserver.NONE);
+        } else if (board instanceof ShardedLeaderboard sharded) {
+            return sharded.withObserver(BoardObserver.NONE);
+        } else if (board instanceof ObservedBoard<?> observed) {
+            return unobserved(observed.board());
+        }
+        return board;
     }
 
     private static void checkName(String name) {

@@ -20,9 +20,17 @@ import io.micrometer.observation.docs.ObservationDocumentation;
 public enum OrdoObservation implements ObservationDocumentation {
     /** One rate-limit decision ({@code tryAcquire}, blocking or not); result {@code allowed}, {@code refused} or {@code error}. */
     RATE_LIMITER_ACQUIRE("ordo.ratelimiter.acquire", Key.LIMITER, Key.ALGORITHM, Key.RESULT),
-    /** One write to a board: {@code addPoints}, {@code setScore}, {@code keepBest}, {@code remove}. */
+    /**
+     * One write to a board: {@code addPoints}, {@code setScore}, {@code keepBest}, {@code remove};
+     * on the kinds' own methods also {@code incrementScore}, {@code setMetadata}, a family's
+     * {@code addPointsAll}, {@code setScoreAll}, {@code keepBestAll} and a sharded board's {@code mergeSnapshot}.
+     */
     LEADERBOARD_WRITE("ordo.leaderboard.write", Key.BOARD, Key.OPERATION),
-    /** One read of a board: {@code score}, {@code rank}, {@code top}, {@code around}, {@code count}. */
+    /**
+     * One read of a board: {@code score}, {@code rank}, {@code top}, {@code around}, {@code count};
+     * on a plain board's own methods also {@code placement}, {@code page}, {@code percentile},
+     * {@code metadata}.
+     */
     LEADERBOARD_READ("ordo.leaderboard.read", Key.BOARD, Key.OPERATION),
     /** One claim of a batch of jobs, waiting or not. */
     QUEUE_CLAIM("ordo.queue.claim", Key.QUEUE),
@@ -78,7 +86,7 @@ public enum OrdoObservation implements ObservationDocumentation {
         RESULT("result"),
         /** The board's name. */
         BOARD("board"),
-        /** The board method called, as named in {@link dev.ordo.patterns.leaderboard.Board}, without {@code Async}. */
+        /** The board method called, as named in {@link dev.ordo.patterns.leaderboard.Board} or the board's class, without {@code Async}. */
         OPERATION("operation"),
         /** The queue's name. */
         QUEUE("queue"),

@@ -11,6 +11,7 @@ import dev.ordo.patterns.store.Store;
 import dev.ordo.spring.boot.OrdoProperties.BoardPeriod;
 import dev.ordo.spring.boot.OrdoProperties.LeaderboardSpec;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -20,7 +21,9 @@ import java.util.TreeMap;
  * also a bean named after its entry, of its kind: a {@link Leaderboard}, or a
  * {@link PeriodicLeaderboard} when it declares a {@code period}, or a {@link ShardedLeaderboard}
  * when it has more than one shard; so {@code @Qualifier("weekly") Leaderboard board} finds it.
- * Every kind is a {@code Board<String>}, which {@link #board} returns whatever the kind.
+ * Every kind is a {@code Board<String>}, which {@link #board} returns whatever the kind. Each is
+ * decorated as it is built by the {@link LeaderboardDecorator} beans (with metrics on, observed
+ * per call), keeping its kind.
  */
 public final class Leaderboards {
     private final Map<String, Board<String>> boards;
@@ -31,18 +34,43 @@ public final class Leaderboards {
         this.cachedTops = cachedTops;
     }
 
-    /** Builds every declared board on {@code store}; a sharded periodic board is refused. */
-    static Leaderboards build(Store store, Map<String, LeaderboardSpec> specs) {
+    /**
+     * Builds every declared board on {@code store}, each then decorated by {@code decorators} in
+     * order, before its cached top reads it; a sharded periodic board is refused.
+     */
+    static Leaderboards build(Store store, Map<String, LeaderboardSpec> specs, List<LeaderboardDecorator> decorators) {
         Map<String, Board<String>> boards = new TreeMap<>();
         Map<String, CachedTop> cachedTops = new TreeMap<>();
         specs.forEach((name, spec) -> {
             Board<String> board = board(store, name, spec);
-            boards.put(name, board);
+            for (LeaderboardDecorator decorator : decorators) {
+                board = decorate(decorator, name, board);
+            }
+            Board<String> built = board;
+            boards.put(name, built);
             if (spec.cacheTop() != null) {
-                cachedTops.put(name, CachedTop.of(() -> board.top(spec.cacheTop().size()), spec.cacheTop().maxAge()));
+                cachedTops.put(name, CachedTop.of(() -> built.top(spec.cacheTop().size()), spec.cacheTop().maxAge()));
             }
         });
         return new Leaderboards(boards, cachedTops);
+    }
+
+    /** {@code board} through the decorator's method for its kind, which returns the same kind. */
+    private static Board<String> decorate(LeaderboardDecorator decorator, String name, Board<String> board) {
+        Board<String> decorated;
+        if (board instanceof Leaderboard single) {
+            decorated = decorator.decorate(name, single);
+        } else if (board instanceof PeriodicLeaderboard periodic) {
+            decorated = decorator.decorate(name, periodic);
+        } else if (board instanceof ShardedLeaderboard sharded) {
+            decorated = decorator.decorate(name, sharded);
+        } else {
+            throw new IllegalStateException("no decorator method for " + board.getClass());
+        }
+        if (decorated == null) {
+            throw new IllegalStateException(decorator + " returned null for ordo.leaderboards." + name);
+        }
+        return decorated;
     }
 
     /** What an entry declares, and the getter that returns it as its own kind (its bean's factory method). */

@@ -53,12 +53,13 @@ public final class OrdoPatternsAutoConfiguration {
      *
      * @param store      the store of the active mode
      * @param properties {@code ordo.*}
+     * @param decorators decorate each board keeping its kind (the metrics' observing one among them), in their order
      * @return the registry
      */
     @Bean
     @ConditionalOnBean(Store.class)
-    public Leaderboards ordoLeaderboards(Store store, OrdoProperties properties) {
-        return Leaderboards.build(store, properties.leaderboards());
+    public Leaderboards ordoLeaderboards(Store store, OrdoProperties properties, ObjectProvider<LeaderboardDecorator> decorators) {
+        return Leaderboards.build(store, properties.leaderboards(), decorators.orderedStream().toList());
     }
 
     /**

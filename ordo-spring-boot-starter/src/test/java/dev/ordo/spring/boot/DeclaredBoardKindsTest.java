@@ -1,5 +1,6 @@
 package dev.ordo.spring.boot;
 
+import dev.ordo.patterns.leaderboard.BoardObserver;
 import dev.ordo.patterns.leaderboard.CachedTop;
 import dev.ordo.patterns.leaderboard.Entry;
 import dev.ordo.patterns.leaderboard.Leaderboard;
@@ -23,6 +24,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -109,6 +113,63 @@ class DeclaredBoardKindsTest {
             hot.setScore("d", 4);
             assertThat(top.get()).extracting(Entry::member).containsExactly("c", "b");
             assertThatThrownBy(() -> boards.cachedTop("games")).hasMessageContaining("ordo.leaderboards.games.cache-top");
+        });
+    }
+
+    /** Gives every declared board an observer recording {@code name ACCESS operation}, as the metrics' decorator observes them. */
+    @Configuration(proxyBeanMethods = false)
+    static class RecordingDecorator {
+        final List<String> calls = new CopyOnWriteArrayList<>();
+
+        @Bean
+        LeaderboardDecorator recordingDecorator() {
+            return new LeaderboardDecorator() {
+                @Override
+                public Leaderboard decorate(String name, Leaderboard board) {
+                    return board.withObserver(recorder(name));
+                }
+
+                @Override
+                public PeriodicLeaderboard decorate(String name, PeriodicLeaderboard family) {
+                    return family.withObserver(recorder(name));
+                }
+
+                @Override
+                public ShardedLeaderboard decorate(String name, ShardedLeaderboard board) {
+                    return board.withObserver(recorder(name));
+                }
+            };
+        }
+
+        private BoardObserver recorder(String name) {
+            return new BoardObserver() {
+                @Override
+                public <R> R observe(Access access, String operation, Supplier<R> call) {
+                    calls.add(name + " " + access + " " + operation);
+                    return call.get();
+                }
+
+                @Override
+                public <R> CompletionStage<R> observeAsync(Access access, String operation, Supplier<CompletionStage<R>> call) {
+                    calls.add(name + " " + access + " " + operation);
+                    return call.get();
+                }
+            };
+        }
+    }
+
+    @Test
+    void leaderboardDecorator_decoratesEveryKindAsBuilt_andEachBeanKeepsItsKind() {
+        runner.withUserConfiguration(ByQualifier.class, RecordingDecorator.class).run(context -> {
+            Injected injected = context.getBean(Injected.class);
+            injected.games().addPointsAll("alice", 1);
+            injected.global().top(1);
+            injected.hot().count();
+            context.getBean(Leaderboards.class).cachedTop("hot").get();
+
+            assertThat(context.getBean(RecordingDecorator.class).calls)
+                    .containsExactly("games WRITE addPointsAll", "global READ top", "hot READ count", "hot READ top");
+            assertThat(injected.games()).isSameAs(context.getBean(Leaderboards.class).periodic("games"));
         });
     }
 

@@ -2,39 +2,41 @@ package dev.ordo.spring.boot.metrics;
 
 import dev.ordo.engine.Engine;
 import dev.ordo.engine.EngineStats;
+import dev.ordo.patterns.metrics.OrdoMetrics;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The in-process Ordo's own figures as meters: {@code ordo.command.duration} (a function timer
  * per command: INFO commandstats' calls and time), {@code ordo.memory.used} (bytes),
- * {@code ordo.keys} and {@code ordo.clients.connected}. Every {@code refresh} a daemon thread
- * takes an {@link Engine#stats()} snapshot and registers a timer for each command seen for the
- * first time; meters read the last snapshot, so a scrape never takes the engine's lock. Counts go
- * back to zero after CONFIG RESETSTAT, as a restarted process's would.
+ * {@code ordo.keys} and {@code ordo.clients.connected}. On each refresh of the patterns' {@link
+ * OrdoMetrics} (its one refresh thread, every {@code ordo.metrics.refresh}, beside its cached
+ * gauges) it takes an {@link Engine#stats()} snapshot and registers a timer for each command seen
+ * for the first time; meters read the last snapshot, so a scrape never takes the engine's lock.
+ * Counts go back to zero after CONFIG RESETSTAT, as a restarted process's would.
  */
 final class EngineMeters implements AutoCloseable {
     private final Engine engine;
     private final MeterRegistry meters;
     private final Set<String> commands = ConcurrentHashMap.newKeySet();
     private final List<Meter> registered = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService refresher;
+    private final OrdoMetrics refresher;
+    private final Runnable refreshTask = this::refresh;
     private volatile EngineStats stats;
 
-    EngineMeters(Engine engine, MeterRegistry meters, Duration refresh) {
+    /** Meters of {@code engine} on {@code meters}, refreshed by {@code refresher}'s refresh thread. */
+    EngineMeters(Engine engine, MeterRegistry meters, OrdoMetrics refresher) {
         this.engine = engine;
         this.meters = meters;
+        this.refresher = refresher;
         this.stats = engine.stats();
         registered.add(Gauge.builder("ordo.memory.used", this, m -> m.stats.usedMemory()).baseUnit("bytes")
                 .description("Memory the in-process Ordo counts toward maxmemory").register(meters));
@@ -43,12 +45,7 @@ final class EngineMeters implements AutoCloseable {
         registered.add(Gauge.builder("ordo.clients.connected", this, m -> m.stats.connectedClients())
                 .description("Clients connected to the in-process Ordo").register(meters));
         registerNewCommands();
-        refresher = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "ordo-engine-metrics");
-            thread.setDaemon(true);
-            return thread;
-        });
-        refresher.scheduleWithFixedDelay(this::refresh, refresh.toMillis(), refresh.toMillis(), TimeUnit.MILLISECONDS);
+        refresher.addRefreshTask(refreshTask);
     }
 
     /** Takes a new snapshot now; the meters show it from then on. */
@@ -76,10 +73,10 @@ final class EngineMeters implements AutoCloseable {
         return figures == null ? new EngineStats.CommandStats(0, 0, 0, 0) : figures;
     }
 
-    /** Stops the refresh thread and removes the meters. */
+    /** Stops being refreshed and removes the meters. */
     @Override
     public void close() {
-        refresher.shutdownNow();
+        refresher.removeRefreshTask(refreshTask);
         for (Meter meter : registered) {
             meters.remove(meter);
         }

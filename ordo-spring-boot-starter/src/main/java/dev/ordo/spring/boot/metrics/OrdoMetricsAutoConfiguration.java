@@ -1,8 +1,12 @@
 package dev.ordo.spring.boot.metrics;
 
+import dev.ordo.patterns.leaderboard.Leaderboard;
+import dev.ordo.patterns.leaderboard.PeriodicLeaderboard;
+import dev.ordo.patterns.leaderboard.ShardedLeaderboard;
 import dev.ordo.patterns.metrics.OrdoMetrics;
 import dev.ordo.spring.boot.EmbeddedOrdo;
 import dev.ordo.spring.boot.JobQueues;
+import dev.ordo.spring.boot.LeaderboardDecorator;
 import dev.ordo.spring.boot.Leaderboards;
 import dev.ordo.spring.boot.OrdoEmbeddedAutoConfiguration;
 import dev.ordo.spring.boot.OrdoPatternsAutoConfiguration;
@@ -25,7 +29,8 @@ import org.springframework.context.annotation.Configuration;
  * Ordo's meters, when the application has a {@link MeterRegistry} (Spring Boot's actuator makes
  * one): an {@link OrdoMetrics} on it and on the application's {@link ObservationRegistry} (whose
  * meter handler turns each observation into a timer; without one, a registry of its own does);
- * every declared rate limiter counted and observed; gauges for every declared queue and board; a
+ * every declared rate limiter counted and observed; every call on every declared board observed;
+ * gauges for every declared queue and board; a
  * {@link JobObserver} for queue workers; and in embedded mode the in-process Ordo's own figures.
  * The patterns' meters live in ordo-patterns and work without Spring; this only wires them.
  */
@@ -72,6 +77,39 @@ public final class OrdoMetricsAutoConfiguration {
     }
 
     /**
+     * Observes every call on every leaderboard declared under {@code ordo.leaderboards}, of every
+     * kind, keeping its kind ({@code ordo.leaderboard.write} and {@code ordo.leaderboard.read},
+     * keys {@code board} and {@code operation}).
+     *
+     * @param metrics the patterns' metrics
+     * @return the decorator the boards' registry applies
+     */
+    @Bean
+    public LeaderboardDecorator ordoLeaderboardMetrics(OrdoMetrics metrics) {
+        return new LeaderboardDecorator() {
+            @Override
+            public Leaderboard decorate(String name, Leaderboard board) {
+                return metrics.instrument(name, board);
+            }
+
+            @Override
+            public PeriodicLeaderboard decorate(String name, PeriodicLeaderboard family) {
+                return metrics.instrument(name, family);
+            }
+
+            @Override
+            public ShardedLeaderboard decorate(String name, ShardedLeaderboard board) {
+                return metrics.instrument(name, board);
+            }
+
+            @Override
+            public String toString() {
+                return "observations of each declared board";
+            }
+        };
+    }
+
+    /**
      * Times claims and the handling of jobs, for queue workers.
      *
      * @param metrics the patterns' metrics
@@ -113,8 +151,8 @@ public final class OrdoMetricsAutoConfiguration {
     @ConditionalOnBean(EmbeddedOrdo.class)
     static class EmbeddedEngineMeters {
         @Bean(destroyMethod = "close")
-        EngineMeters ordoEngineMeters(EmbeddedOrdo ordo, MeterRegistry meters, OrdoMetricsProperties properties) {
-            return new EngineMeters(ordo.ordo().engine(), meters, properties.refresh());
+        EngineMeters ordoEngineMeters(EmbeddedOrdo ordo, MeterRegistry meters, OrdoMetrics metrics) {
+            return new EngineMeters(ordo.ordo().engine(), meters, metrics);
         }
     }
 }

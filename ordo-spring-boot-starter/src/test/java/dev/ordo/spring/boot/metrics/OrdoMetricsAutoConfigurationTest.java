@@ -1,6 +1,10 @@
 package dev.ordo.spring.boot.metrics;
 
+import dev.ordo.patterns.leaderboard.Entry;
 import dev.ordo.patterns.leaderboard.Leaderboard;
+import dev.ordo.patterns.leaderboard.Period;
+import dev.ordo.patterns.leaderboard.PeriodicLeaderboard;
+import dev.ordo.patterns.leaderboard.ShardedLeaderboard;
 import dev.ordo.patterns.metrics.OrdoMetrics;
 import dev.ordo.patterns.queue.ClaimedJob;
 import dev.ordo.patterns.queue.DelayedJobQueue;
@@ -37,6 +41,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -126,6 +131,59 @@ class OrdoMetricsAutoConfigurationTest {
     }
 
     @Test
+    void declaredBoards_ofEveryKind_timeEachCallByBoardAndKeepTheirBeanTypes() {
+        runner.withPropertyValues("ordo.leaderboards.games.period=daily,all-time", "ordo.leaderboards.global.shards=3",
+                "ordo.leaderboards.hot.cache-top.size=5", "ordo.leaderboards.hot.cache-top.max-age=1h").run(context -> {
+            Leaderboard weekly = context.getBean("weekly", Leaderboard.class);
+            PeriodicLeaderboard games = context.getBean("games", PeriodicLeaderboard.class);
+            ShardedLeaderboard global = context.getBean("global", ShardedLeaderboard.class);
+            Leaderboards boards = context.getBean(Leaderboards.class);
+
+            weekly.addPoints(USER, 1);
+            weekly.page(1, 10);
+            games.addPointsAll(USER, 1);
+            games.current(Period.daily()).top(3);
+            global.addPoints(USER, 1);
+            global.rank(USER);
+            boards.get("hot").setScore(USER, 2);
+            List<Entry<String>> hotTop = boards.cachedTop("hot").get();
+            boards.cachedTop("hot").get(); // served from the cache: no call on the board
+
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            assertThat(calls(meters, "ordo.leaderboard.write", "weekly", "addPoints")).isEqualTo(1);
+            assertThat(calls(meters, "ordo.leaderboard.read", "weekly", "page")).isEqualTo(1);
+            assertThat(calls(meters, "ordo.leaderboard.write", "games", "addPointsAll")).isEqualTo(1);
+            assertThat(calls(meters, "ordo.leaderboard.read", "games", "top")).isEqualTo(1);
+            assertThat(calls(meters, "ordo.leaderboard.write", "global", "addPoints")).isEqualTo(1);
+            assertThat(calls(meters, "ordo.leaderboard.read", "global", "rank")).isEqualTo(1);
+            assertThat(calls(meters, "ordo.leaderboard.write", "hot", "setScore")).isEqualTo(1);
+            assertThat(calls(meters, "ordo.leaderboard.read", "hot", "top")).isEqualTo(1);
+            assertThat(hotTop).extracting(Entry::member).containsExactly(USER);
+            assertThat(boards.board("weekly")).isSameAs(weekly);
+            assertThat(boards.periodic("games")).isSameAs(games);
+            assertThat(boards.sharded("global")).isSameAs(global);
+        });
+    }
+
+    @Test
+    void declaredBoard_withTheApplicationsObservationRegistry_observesThere() {
+        runner.withUserConfiguration(TestObservations.class).withPropertyValues("ordo.leaderboards.global.shards=2").run(context -> {
+            context.getBean("global", ShardedLeaderboard.class).top(3);
+
+            TestObservationRegistryAssert.assertThat(context.getBean(TestObservationRegistry.class))
+                    .hasNumberOfObservationsWithNameEqualTo("ordo.leaderboard.read", 1)
+                    .hasObservationWithNameEqualTo("ordo.leaderboard.read").that()
+                    .hasBeenStopped().hasLowCardinalityKeyValue("board", "global").hasLowCardinalityKeyValue("operation", "top");
+        });
+    }
+
+    /** How many calls the timer of {@code name} counted for the board's operation; 0 when there is no such timer. */
+    private static long calls(MeterRegistry meters, String name, String board, String operation) {
+        var timer = meters.find(name).tags("board", board, "operation", operation).timer();
+        return timer == null ? 0 : timer.count();
+    }
+
+    @Test
     void declaredQueuesAndBoards_afterRefresh_haveTheirGauges() {
         runner.withPropertyValues("ordo.leaderboards.games.period=daily,all-time", "ordo.leaderboards.global.shards=3").run(context -> {
             context.getBean(Leaderboards.class).periodic("games").addPointsAll(USER, 1);
@@ -149,6 +207,7 @@ class OrdoMetricsAutoConfigurationTest {
             assertThat(meters.get("ordo.queue.jobs").tags("queue", "reminders", "state", "delayed").gauge().value()).isEqualTo(1);
             assertThat(meters.get("ordo.queue.jobs").tags("queue", "reminders", "state", "dead").gauge().value()).isZero();
             assertThat(meters.get("ordo.queue.jobs").tags("queue", "emails", "state", "ready").gauge().value()).isEqualTo(1);
+            assertThat(meters.find("ordo.leaderboard.read").timers()).as("the gauges' counts are no calls of the application's").isEmpty();
         });
     }
 
@@ -169,6 +228,28 @@ class OrdoMetricsAutoConfigurationTest {
             assertThat(meters.get("ordo.keys").gauge().value()).isGreaterThanOrEqualTo(1);
             assertThat(meters.get("ordo.clients.connected").gauge().value()).isGreaterThanOrEqualTo(1);
             assertThat(meters.get("ordo.memory.used").gauge().value()).isPositive();
+        });
+    }
+
+    @Test
+    void embeddedMode_withMetrics_oneRefreshThreadServesGaugesAndEngineFigures() {
+        // threads of other contexts (cached by other test classes, or closing) are there before this one starts
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
+        runner.withPropertyValues("ordo.metrics.refresh=20ms").run(context -> {
+            context.getBean(Store.class).call(StoreCommand.of("GETRANGE").key("log").arg(0).arg(1));
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+
+            long deadline = System.nanoTime() + 15_000_000_000L;
+            while (meters.find("ordo.command.duration").tag("command", "getrange").functionTimer() == null
+                    || meters.get("ordo.leaderboard.size").tag("board", "weekly").gauge().value() != 0) {
+                assertThat(System.nanoTime()).as("waiting for a scheduled refresh of both").isLessThan(deadline);
+                Thread.sleep(10);
+            }
+
+            assertThat(meters.get("ordo.command.duration").tag("command", "getrange").functionTimer().count()).isEqualTo(1);
+            List<String> started = Thread.getAllStackTraces().keySet().stream().filter(t -> !before.contains(t) && t.isAlive())
+                    .map(Thread::getName).filter(name -> name.startsWith("ordo-") && name.contains("metrics")).toList();
+            assertThat(started).as("refresh threads this context started").containsExactly("ordo-metrics-refresh");
         });
     }
 
