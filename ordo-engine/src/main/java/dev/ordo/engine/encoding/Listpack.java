@@ -153,6 +153,16 @@ public final class Listpack {
         return e < 0x80 || (e >= 0xC0 && e < 0xE0) || (e >= 0xF1 && e <= 0xF4);
     }
 
+    /**
+     * The length of the entry at {@code p} when it is a string of at most 63 bytes, whose data
+     * starts right after its one encoding byte; -1 for any other entry. The usual list element,
+     * read with one test instead of {@link #isInt}, {@link #stringOffset} and {@link #stringLength}.
+     */
+    public static int shortStringLength(byte[] b, int p) {
+        int e = b[p];
+        return (e & 0xC0) == 0x80 ? e & 0x3F : -1;
+    }
+
     /** The value of the integer entry at {@code p}. */
     public static long intValue(byte[] b, int p) {
         int e = b[p] & 0xFF;

@@ -928,8 +928,11 @@ public final class ListValue implements Value {
         }
 
         void emit(ElementSink sink) {
+            int shortLength;
             if (plain) {
                 sink.element(bytes, 0, bytes.length);
+            } else if ((shortLength = Listpack.shortStringLength(bytes, offset)) >= 0) {
+                sink.element(bytes, offset + 1, shortLength);
             } else if (Listpack.isInt(bytes, offset)) {
                 if (digits == null) {
                     digits = new byte[20];

@@ -145,4 +145,23 @@ class ListValueTest {
         assertThat(copy.size()).isEqualTo(600);
         assertThat(copy.memoryUsage()).isGreaterThan(list.memoryUsage() - 100);
     }
+
+    @Test
+    void forEach_stringsAroundEachEncodingsLengthLimit_comeBackWhole() {
+        ListValue list = new ListValue();
+        List<String> pushed = new ArrayList<>();
+        for (int length : new int[] {0, 1, 62, 63, 64, 65, 4094, 4095, 4096, 70_000}) {
+            String s = "x".repeat(Math.max(0, length - 1)) + (length > 0 ? "y" : "");
+            list.prepareForAdd(b(s), DEFAULT);
+            list.push(b(s), false);
+            pushed.add(s);
+            list.prepareForAdd(b("12"), DEFAULT);
+            list.push(b("12"), false);
+            pushed.add("12");
+        }
+        List<String> out = new ArrayList<>();
+        list.forEach((buf, off, len) -> out.add(new String(buf, off, len, StandardCharsets.US_ASCII)));
+        assertThat(out).isEqualTo(pushed);
+        list.checkInvariants();
+    }
 }
