@@ -25,8 +25,10 @@ import java.util.function.ToDoubleFunction;
  * each gets the same 1,000,000-member sorted set ({@code m:000000000000} .. with score = number),
  * then {@code redis-benchmark} (50 clients, 300,000 requests, {@code -r 1000000}) drives each
  * sorted-set command at {@code -P 1} and {@code -P 16}, after one unreported warm-up pass of every
- * command against both (as many requests again, so the JIT has compiled Ordo's hot paths, as it
- * would have in any server that has been up for a minute). Each row is measured in five rounds,
+ * command against both (ten times as many requests, 3,000,000, so the JIT has compiled Ordo's hot
+ * paths, as it would have in any server that has been up for a minute: a fresh server's LPUSH
+ * climbs from 10,000 to 800,000 requests a second over about five seconds, and a warm-up of
+ * 300,000 requests, under half a second, left some of that climb in the measured rounds). Each row is measured in five rounds,
  * alternating the servers (Redis, Ordo, Redis, Ordo ...), and shows the median of each figure:
  * one pass swings by 10 to 20% from run to run on a shared 2-core machine, for both servers alike,
  * and a -P 1 p99 by more (0.6 to 1.0 ms for the same server within minutes).
@@ -98,7 +100,7 @@ public final class WireBenchmark {
             ordoJvm.add(args[i]);
         }
         int requests = Integer.getInteger("requests", 300_000);
-        int warmup = Integer.getInteger("warmup", requests);
+        int warmup = Integer.getInteger("warmup", 10 * requests);
         int rounds = Integer.getInteger("rounds", 5);
         int redisPort = freePort();
         int ordoPort = freePort();
