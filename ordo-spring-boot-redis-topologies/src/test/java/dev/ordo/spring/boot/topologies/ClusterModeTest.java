@@ -1,0 +1,126 @@
+package dev.ordo.spring.boot.topologies;
+
+import dev.ordo.patterns.Backend;
+import dev.ordo.patterns.lettuce.LettuceStore;
+import dev.ordo.patterns.leaderboard.Entry;
+import dev.ordo.patterns.leaderboard.Leaderboard;
+import dev.ordo.patterns.leaderboard.ShardedLeaderboard;
+import dev.ordo.patterns.queue.ClaimedJob;
+import dev.ordo.patterns.queue.DelayedJobQueue;
+import dev.ordo.patterns.queue.Due;
+import dev.ordo.patterns.ratelimit.RateLimiter;
+import dev.ordo.patterns.store.Reply;
+import dev.ordo.patterns.store.Store;
+import dev.ordo.patterns.store.StoreCommand;
+import dev.ordo.spring.boot.EmbeddedOrdo;
+import dev.ordo.spring.boot.JobQueues;
+import dev.ordo.spring.boot.Leaderboards;
+import dev.ordo.spring.boot.OrdoEmbeddedAutoConfiguration;
+import dev.ordo.spring.boot.OrdoPatternsAutoConfiguration;
+import dev.ordo.spring.boot.RateLimiters;
+import dev.ordo.spring.boot.health.OrdoHealthAutoConfiguration;
+import dev.ordo.spring.boot.health.OrdoHealthIndicator;
+import dev.ordo.spring.boot.jobs.OrdoJobsAutoConfiguration;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Redis mode on a Redis Cluster, end to end: the three-master cluster of
+ * {@link Backend#REDIS_CLUSTER} (real {@code redis-server} processes on free loopback ports), named
+ * to the application in {@code spring.data.redis.cluster.nodes}. The declared patterns work
+ * through the store's cluster connection, whatever node their slots are on; each node is then
+ * read on its own (standalone connections, which are not redirected) to see where their keys went:
+ * a queue's and a limiter key's keys together on one node, a sharded board's shards on several.
+ */
+class ClusterModeTest {
+    private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(
+            OrdoEmbeddedAutoConfiguration.class, DataRedisAutoConfiguration.class, OrdoPatternsAutoConfiguration.class,
+            OrdoJobsAutoConfiguration.class, OrdoHealthAutoConfiguration.class, HealthContributorAutoConfiguration.class,
+            HealthContributorRegistryAutoConfiguration.class));
+
+    @Test
+    void clusterNodes_declaredPatternsWorkAcrossTheNodes() {
+        List<Store> nodes = Backend.REDIS_CLUSTER.nodes();
+        Backend.REDIS_CLUSTER.flush();
+        String seeds = nodes.stream().map(node -> "127.0.0.1:" + port(node)).collect(Collectors.joining(","));
+
+        runner.withBean(TicketHandler.class).withPropertyValues(
+                "spring.data.redis.cluster.nodes=" + seeds,
+                "ordo.leaderboards.weekly.order=highest-first",
+                "ordo.leaderboards.global.shards=8",
+                "ordo.rate-limits.api.limits=2/1h",
+                "ordo.queues.reminders.max-attempts=3",
+                "ordo.queues.tickets.concurrency=2",
+                "ordo.queues.tickets.poll-wait=200ms").run(context -> {
+            assertThat(context).hasNotFailed().doesNotHaveBean(EmbeddedOrdo.class);
+            Store store = context.getBean(Store.class);
+            assertThat(store).isInstanceOf(LettuceStore.class);
+            assertThat(store.call(StoreCommand.of("CLUSTER").arg("INFO")).asString()).contains("cluster_state:ok");
+
+            context.getBean(StringRedisTemplate.class).opsForValue().set("written-by-template", "yes");
+            assertThat(store.call(StoreCommand.of("GET").key("written-by-template")).asString()).isEqualTo("yes");
+            assertThat(nodesHolding(nodes, "written-by-template")).isEqualTo(1);
+
+            Leaderboard weekly = context.getBean(Leaderboards.class).get("weekly");
+            weekly.addPoints("alice", 5);
+            weekly.addPoints("bob", 7);
+            assertThat(weekly.top(2)).extracting(Entry::member).containsExactly("bob", "alice");
+            assertThat(nodesHolding(nodes, weekly.key())).isEqualTo(1);
+
+            RateLimiter api = context.getBean(RateLimiters.class).get("api");
+            assertThat(api.tryAcquire("u1").allowed()).isTrue();
+            assertThat(api.tryAcquire("u1").allowed()).isTrue();
+            assertThat(api.tryAcquire("u1").allowed()).isFalse();
+            assertThat(api.tryAcquire("u2").allowed()).isTrue();
+            assertThat(nodesHolding(nodes, "*api*u1*")).isEqualTo(1);
+
+            DelayedJobQueue<String> reminders = context.getBean(JobQueues.class).delayed("reminders");
+            assertThat(reminders.schedule("r1", "call mum", Due.now())).isTrue();
+            assertThat(reminders.schedule("r2", "water plants", Due.now())).isTrue();
+            List<ClaimedJob<String>> claimed = reminders.claim(1);
+            assertThat(claimed).hasSize(1);
+            assertThat(reminders.ack(claimed.get(0))).isTrue();
+            assertThat(reminders.counts().ready()).isEqualTo(1);
+            assertThat(nodesHolding(nodes, "*reminders*")).isEqualTo(1);
+
+            ShardedLeaderboard global = context.getBean(Leaderboards.class).sharded("global");
+            for (int i = 0; i < 40; i++) {
+                global.setScore("player-" + i, i);
+            }
+            assertThat(global.count()).isEqualTo(40);
+            assertThat(global.top(2)).extracting(Entry::member).containsExactly("player-39", "player-38");
+            assertThat(global.rank("player-0")).hasValue(40);
+            assertThat(global.around("player-20", 3)).extracting(Entry::member).containsExactly("player-21", "player-20", "player-19");
+            assertThat(nodesHolding(nodes, "{global#*")).isGreaterThan(1);
+
+            context.getBean(TicketHandler.class).scheduleThreeAndAwaitThem(context.getBean(JobQueues.class).delayed("tickets"));
+
+            Health health = context.getBean(OrdoHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails()).containsEntry("mode", "redis").containsKey("version");
+        });
+    }
+
+    /** The port a node listens on, from its own configuration. */
+    private static int port(Store node) {
+        List<Reply> nameAndValue = node.call(StoreCommand.of("CONFIG").arg("GET").arg("port")).asList();
+        return Integer.parseInt(nameAndValue.get(1).asString());
+    }
+
+    /** How many nodes hold a key matching {@code pattern} (KEYS on a node lists only its own keys). */
+    private static long nodesHolding(List<Store> nodes, String pattern) {
+        return nodes.stream().filter(node -> !node.call(StoreCommand.of("KEYS").arg(pattern)).asList().isEmpty()).count();
+    }
+}
