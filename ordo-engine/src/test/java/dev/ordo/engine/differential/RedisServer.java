@@ -39,10 +39,11 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /**
-     * Starts a Redis Sentinel ({@code redis-server <conf> --sentinel}) monitoring nothing yet, or
-     * skips / fails as {@link #start} does: a Sentinel needs a configuration file it can rewrite,
-     * an empty {@code sentinel.conf} in its directory. Tell it what to watch with
-     * {@code SENTINEL MONITOR}; {@code "--requirepass", p} makes clients authenticate.
+     * Starts a Redis Sentinel ({@code redis-server <conf> --sentinel}), or skips / fails as
+     * {@link #start} does: a Sentinel needs a configuration file it can rewrite, an empty
+     * {@code sentinel.conf} in its directory. What it watches comes in the arguments, one
+     * configuration line each, e.g. {@code "--sentinel", "monitor", name, "127.0.0.1", port, "1"}
+     * (or later by {@code SENTINEL MONITOR}); {@code "--requirepass", p} makes clients authenticate.
      */
     public static RedisServer sentinel(String... extraArgs) throws IOException, InterruptedException {
         String binary = requireTool("redis-server");
@@ -109,6 +110,7 @@ public final class RedisServer implements AutoCloseable {
         return "unknown";
     }
 
+    /** Stops the server and deletes its directory; a second call does nothing (a test may stop a server early). */
     @Override
     public void close() throws IOException {
         process.destroy();
@@ -116,6 +118,9 @@ public final class RedisServer implements AutoCloseable {
             process.waitFor();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (!Files.exists(dir)) {
+            return;
         }
         try (var files = Files.walk(dir)) {
             files.sorted((a, b) -> b.compareTo(a)).map(Path::toFile).forEach(File::delete);

@@ -22,7 +22,6 @@ import dev.ordo.spring.boot.health.OrdoHealthIndicator;
 import dev.ordo.spring.boot.jobs.OrdoJobsAutoConfiguration;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 import io.lettuce.core.sentinel.api.sync.RedisSentinelCommands;
 import org.junit.jupiter.api.Test;
@@ -35,6 +34,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -46,7 +46,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * port; the application names only the Sentinel and the master's name. The Sentinel and the
  * master want different credentials (the Sentinel a password of its own, the master an ACL user
  * for the data), so the store connects only when each side gets its own. What the declared
- * patterns write is read back from the master over a separate admin connection.
+ * patterns write is read back from the master over a separate admin connection. When the master
+ * dies, the Sentinel promotes its replica and the store follows it there.
  */
 class SentinelModeTest {
     private static final String MASTER_NAME = "ordo-master";
@@ -54,6 +55,8 @@ class SentinelModeTest {
     private static final String SENTINEL_PASSWORD = "sentinel-only-pass";
     private static final String DATA_USER = "ordo-app";
     private static final String DATA_PASSWORD = "data-user-pass";
+    /** Not 0, so that the admin connection, on this database, sees the keys only if the store writes there too. */
+    private static final int DATABASE = 3;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(
             OrdoEmbeddedAutoConfiguration.class, DataRedisAutoConfiguration.class, OrdoPatternsAutoConfiguration.class,
@@ -63,12 +66,12 @@ class SentinelModeTest {
     @Test
     void sentinelNodesAndMasterName_patternsWriteToTheMasterAsTheDataUser() throws Exception {
         try (RedisServer master = RedisServer.start("--requirepass", ADMIN_PASSWORD);
-             RedisServer sentinel = RedisServer.sentinel("--requirepass", SENTINEL_PASSWORD);
-             LettuceStore admin = LettuceStore.connect("redis://127.0.0.1:" + master.port(),
+             RedisServer sentinel = sentinelFor(master.port());
+             LettuceStore admin = LettuceStore.connect("redis://127.0.0.1:" + master.port() + "/" + DATABASE,
                      new LettuceStore.Credentials("default", ADMIN_PASSWORD))) {
             // The data user may run everything on every key, but is not the master's default user
             admin.call(StoreCommand.of("ACL").arg("SETUSER").arg(DATA_USER).arg("on").arg(">" + DATA_PASSWORD).arg("~*").arg("+@all"));
-            monitor(sentinel.port(), master.port());
+            awaitWatching(sentinel, 0);
 
             runner.withBean(TicketHandler.class).withPropertyValues(
                     "spring.data.redis.sentinel.master=" + MASTER_NAME,
@@ -76,6 +79,7 @@ class SentinelModeTest {
                     "spring.data.redis.sentinel.password=" + SENTINEL_PASSWORD,
                     "spring.data.redis.username=" + DATA_USER,
                     "spring.data.redis.password=" + DATA_PASSWORD,
+                    "spring.data.redis.database=" + DATABASE,
                     "ordo.leaderboards.weekly.order=highest-first",
                     "ordo.rate-limits.api.limits=2/1h",
                     "ordo.queues.reminders.max-attempts=3",
@@ -115,31 +119,134 @@ class SentinelModeTest {
 
                 context.getBean(TicketHandler.class).scheduleThreeAndAwaitThem(context.getBean(JobQueues.class).delayed("tickets"));
 
-            Health health = context.getBean(OrdoHealthIndicator.class).health();
+                Health health = context.getBean(OrdoHealthIndicator.class).health();
                 assertThat(health.getStatus()).isEqualTo(Status.UP);
                 assertThat(health.getDetails()).containsEntry("mode", "redis").containsEntry("version", serverInfo(admin, "redis_version"));
             });
         }
     }
 
-    /** Has the Sentinel watch the master under {@link #MASTER_NAME}, and waits until it has reached it. */
-    private static void monitor(int sentinelPort, int masterPort) throws InterruptedException {
-        RedisClient client = RedisClient.create(RedisURI.Builder.redis("127.0.0.1", sentinelPort)
+    @Test
+    void masterDies_sentinelPromotesTheReplica_storeAndWorkersFollowIt() throws Exception {
+        // Not a resource of the try: the test stops it, and closes it again (which does nothing) at the end.
+        // A replica's first sync starts at once, not after the 5 s Redis waits by default for more replicas.
+        RedisServer master = RedisServer.start("--requirepass", ADMIN_PASSWORD, "--masterauth", ADMIN_PASSWORD,
+                "--repl-diskless-sync-delay", "0");
+        try (RedisServer replica = replicaOf(master);
+             RedisServer sentinel = sentinelFor(master.port(), "down-after-milliseconds", "1000");
+             LettuceStore masterAdmin = LettuceStore.connect("redis://127.0.0.1:" + master.port(),
+                     new LettuceStore.Credentials("default", ADMIN_PASSWORD));
+             LettuceStore replicaAdmin = LettuceStore.connect("redis://127.0.0.1:" + replica.port(),
+                     new LettuceStore.Credentials("default", ADMIN_PASSWORD))) {
+            // ACL users are not replicated: the data user is made on both servers
+            for (Store admin : List.of(masterAdmin, replicaAdmin)) {
+                admin.call(StoreCommand.of("ACL").arg("SETUSER").arg(DATA_USER).arg("on").arg(">" + DATA_PASSWORD).arg("~*").arg("+@all"));
+            }
+            awaitWatching(sentinel, 1);
+
+            runner.withBean(TicketHandler.class).withPropertyValues(
+                    "spring.data.redis.sentinel.master=" + MASTER_NAME,
+                    "spring.data.redis.sentinel.nodes=127.0.0.1:" + sentinel.port(),
+                    "spring.data.redis.sentinel.password=" + SENTINEL_PASSWORD,
+                    "spring.data.redis.username=" + DATA_USER,
+                    "spring.data.redis.password=" + DATA_PASSWORD,
+                    "ordo.leaderboards.weekly.order=highest-first",
+                    "ordo.queues.tickets.poll-wait=200ms").run(context -> {
+                Store store = context.getBean(Store.class);
+                assertThat(serverInfo(store, "run_id")).isEqualTo(serverInfo(masterAdmin, "run_id"));
+                Leaderboard weekly = context.getBean(Leaderboards.class).get("weekly");
+                weekly.addPoints("alice", 5);
+                assertThat(masterAdmin.call(StoreCommand.of("WAIT").arg(1).arg(5000)).asLong()).as("replicas that have alice").isEqualTo(1);
+
+                master.close();
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                RuntimeException last = null;
+                while (true) {
+                    assertThat(System.nanoTime()).as("the store writing to the promoted replica (last failure: %s)", last).isLessThan(deadline);
+                    try {
+                        weekly.setScore("bob", 7);
+                        break;
+                    } catch (RuntimeException e) {
+                        last = e;
+                        Thread.sleep(50);
+                    }
+                }
+                assertThat(serverInfo(store, "run_id")).isEqualTo(serverInfo(replicaAdmin, "run_id"));
+                assertThat(weekly.top(2)).extracting(Entry::member).containsExactly("bob", "alice");
+                assertThat(replicaAdmin.call(StoreCommand.of("ZSCORE").key(weekly.key()).arg("bob")).asString()).isEqualTo("7");
+                context.getBean(TicketHandler.class).scheduleThreeAndAwaitThem(context.getBean(JobQueues.class).delayed("tickets"));
+                assertThat(context.getBean(OrdoHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+            });
+        } finally {
+            master.close();
+        }
+    }
+
+    /**
+     * A Sentinel watching the master under {@link #MASTER_NAME} from the start (its configuration
+     * given on the command line), with a password of its own and the master's as auth-pass, and the
+     * {@code settings} given (name and value pairs, e.g. down-after-milliseconds). Configured this
+     * way rather than with SENTINEL MONITOR and SET, the Sentinel never PINGs the master without
+     * the password: refused PINGs would count towards the master being down, and its first INFO,
+     * which finds the replicas, would fail and not come again for ten seconds.
+     */
+    private static RedisServer sentinelFor(int masterPort, String... settings) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--requirepass", SENTINEL_PASSWORD,
+                "--sentinel", "monitor", MASTER_NAME, "127.0.0.1", String.valueOf(masterPort), "1",
+                "--sentinel", "auth-pass", MASTER_NAME, ADMIN_PASSWORD));
+        for (int i = 0; i < settings.length; i += 2) {
+            args.addAll(List.of("--sentinel", settings[i], MASTER_NAME, settings[i + 1]));
+        }
+        return RedisServer.sentinel(args.toArray(String[]::new));
+    }
+
+    /** Waits until the Sentinel has reached the master (PINGs answered) and found its {@code replicas}. */
+    private static void awaitWatching(RedisServer sentinelServer, int replicas) throws InterruptedException {
+        RedisClient client = RedisClient.create(RedisURI.Builder.redis("127.0.0.1", sentinelServer.port())
                 .withPassword(SENTINEL_PASSWORD.toCharArray()).build());
         try (StatefulRedisSentinelConnection<String, String> connection = client.connectSentinel()) {
             RedisSentinelCommands<String, String> sentinel = connection.sync();
-            assertThat(sentinel.monitor(MASTER_NAME, "127.0.0.1", masterPort, 1)).isEqualTo("OK");
-            assertThat(sentinel.set(MASTER_NAME, "auth-pass", ADMIN_PASSWORD)).isEqualTo("OK");
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            Map<String, String> seen = sentinel.master(MASTER_NAME);
-            // "master" alone once the Sentinel is connected and authenticated ("master,disconnected" before)
-            while (!"master".equals(seen.get("flags"))) {
-                assertThat(System.nanoTime()).as("the Sentinel reaching the master: %s", seen).isLessThan(deadline);
+            long deadline = System.nanoTime() + 15_000_000_000L;
+            while (true) {
+                Map<String, String> master = sentinel.master(MASTER_NAME);
+                List<Map<String, String>> known = sentinel.replicas(MASTER_NAME);
+                // "master" alone once connected ("master,disconnected" before); a PING answered within the last second
+                if ("master".equals(master.get("flags")) && Long.parseLong(master.get("last-ok-ping-reply")) < 1000
+                        && known.size() == replicas && known.stream().allMatch(r -> "slave".equals(r.get("flags")))) {
+                    return;
+                }
+                assertThat(System.nanoTime()).as("the Sentinel reaching the master and its replicas: %s, %s", master, known)
+                        .isLessThan(deadline);
                 Thread.sleep(20);
-                seen = sentinel.master(MASTER_NAME);
             }
         } finally {
             client.shutdown();
+        }
+    }
+
+    /**
+     * A replica of {@code master}, returned once replicating, so that a Sentinel started next finds
+     * it in the master's first INFO (the next comes ten seconds later).
+     */
+    private static RedisServer replicaOf(RedisServer master) throws Exception {
+        RedisServer replica = RedisServer.start("--requirepass", ADMIN_PASSWORD, "--masterauth", ADMIN_PASSWORD,
+                "--replicaof", "127.0.0.1", String.valueOf(master.port()));
+        try (LettuceStore admin = LettuceStore.connect("redis://127.0.0.1:" + replica.port(),
+                new LettuceStore.Credentials("default", ADMIN_PASSWORD))) {
+            awaitInfo(admin, "replication", "master_link_status:up");
+            return replica;
+        } catch (Exception | AssertionError e) {
+            replica.close();
+            throw e;
+        }
+    }
+
+    /** Waits until the server's INFO {@code section} holds {@code line}. */
+    private static void awaitInfo(Store store, String section, String line) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!store.call(StoreCommand.of("INFO").arg(section)).asString().lines().toList().contains(line)) {
+            assertThat(System.nanoTime()).as("INFO %s holding %s", section, line).isLessThan(deadline);
+            Thread.sleep(20);
         }
     }
 
