@@ -32,6 +32,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,25 +40,37 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Redis mode on a Redis Cluster, end to end: the three-master cluster of
  * {@link Backend#REDIS_CLUSTER} (real {@code redis-server} processes on free loopback ports), named
- * to the application in {@code spring.data.redis.cluster.nodes}. The declared patterns work
+ * to the application in {@code spring.data.redis.cluster.nodes}, with an ACL user for the data that
+ * every connection to every node authenticates as. The declared patterns work
  * through the store's cluster connection, whatever node their slots are on; each node is then
  * read on its own (standalone connections, which are not redirected) to see where their keys went:
  * a queue's and a limiter key's keys together on one node, a sharded board's shards on several.
  */
 class ClusterModeTest {
+    private static final String DATA_USER = "ordo-app";
+    private static final String DATA_PASSWORD = "data-user-pass";
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(
             OrdoEmbeddedAutoConfiguration.class, DataRedisAutoConfiguration.class, OrdoPatternsAutoConfiguration.class,
             OrdoJobsAutoConfiguration.class, OrdoHealthAutoConfiguration.class, HealthContributorAutoConfiguration.class,
             HealthContributorRegistryAutoConfiguration.class));
 
     @Test
-    void clusterNodes_declaredPatternsWorkAcrossTheNodes() {
+    void clusterNodesAndDataUser_declaredPatternsWorkAcrossTheNodes() {
         List<Store> nodes = Backend.REDIS_CLUSTER.nodes();
         Backend.REDIS_CLUSTER.flush();
+        for (Store node : nodes) {
+            node.call(StoreCommand.of("ACL").arg("SETUSER").arg(DATA_USER).arg("on").arg(">" + DATA_PASSWORD).arg("~*").arg("+@all"));
+        }
+        // Each node's connections the fixture has open (its own cluster store's among them), each "id=<n>"
+        List<Set<String>> fixtureClients = nodes.stream()
+                .map(node -> clients(node).stream().map(client -> client.split(" ")[0]).collect(Collectors.toSet())).toList();
         String seeds = nodes.stream().map(node -> "127.0.0.1:" + port(node)).collect(Collectors.joining(","));
 
         runner.withBean(TicketHandler.class).withPropertyValues(
                 "spring.data.redis.cluster.nodes=" + seeds,
+                "spring.data.redis.username=" + DATA_USER,
+                "spring.data.redis.password=" + DATA_PASSWORD,
                 "ordo.leaderboards.weekly.order=highest-first",
                 "ordo.leaderboards.global.shards=8",
                 "ordo.rate-limits.api.limits=2/1h",
@@ -107,6 +120,13 @@ class ClusterModeTest {
 
             context.getBean(TicketHandler.class).scheduleThreeAndAwaitThem(context.getBean(JobQueues.class).delayed("tickets"));
 
+            // Every connection the application opened to every node, the store's included, is the data user's
+            for (int i = 0; i < nodes.size(); i++) {
+                Set<String> before = fixtureClients.get(i);
+                List<String> opened = clients(nodes.get(i)).stream().filter(client -> !before.contains(client.split(" ")[0])).toList();
+                assertThat(opened).as("clients of node %d", i).isNotEmpty().allSatisfy(client -> assertThat(client).contains(" user=" + DATA_USER + " "));
+            }
+
             Health health = context.getBean(OrdoHealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             assertThat(health.getDetails()).containsEntry("mode", "redis").containsKey("version");
@@ -117,6 +137,11 @@ class ClusterModeTest {
     private static int port(Store node) {
         List<Reply> nameAndValue = node.call(StoreCommand.of("CONFIG").arg("GET").arg("port")).asList();
         return Integer.parseInt(nameAndValue.get(1).asString());
+    }
+
+    /** The node's CLIENT LIST, a line a client. */
+    private static List<String> clients(Store node) {
+        return node.call(StoreCommand.of("CLIENT").arg("LIST")).asString().lines().toList();
     }
 
     /** How many nodes hold a key matching {@code pattern} (KEYS on a node lists only its own keys). */
