@@ -34,6 +34,9 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,9 +46,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Redis mode on a Sentinel-managed master, end to end: a real master {@code redis-server} and a
  * real Sentinel ({@code redis-server <conf> --sentinel}) monitoring it, each on a free loopback
- * port; the application names only the Sentinel and the master's name. The Sentinel and the
- * master want different credentials (the Sentinel a password of its own, the master an ACL user
- * for the data), so the store connects only when each side gets its own. What the declared
+ * port; the application names only the Sentinels (the first of them not running) and the master's
+ * name. The Sentinel and the master want different credentials (an ACL user of the Sentinel's own,
+ * and one on the master for the data), so the store connects only when each side gets its own. What the declared
  * patterns write is read back from the master over a separate admin connection. When the master
  * dies, the Sentinel promotes its replica and the store follows it there.
  */
@@ -53,6 +56,8 @@ class SentinelModeTest {
     private static final String MASTER_NAME = "ordo-master";
     private static final String ADMIN_PASSWORD = "master-admin-pass";
     private static final String SENTINEL_PASSWORD = "sentinel-only-pass";
+    private static final String SENTINEL_USER = "ordo-sentinel-client";
+    private static final String SENTINEL_USER_PASSWORD = "sentinel-user-pass";
     private static final String DATA_USER = "ordo-app";
     private static final String DATA_PASSWORD = "data-user-pass";
     /** Not 0, so that the admin connection, on this database, sees the keys only if the store writes there too. */
@@ -71,12 +76,21 @@ class SentinelModeTest {
                      new LettuceStore.Credentials("default", ADMIN_PASSWORD))) {
             // The data user may run everything on every key, but is not the master's default user
             admin.call(StoreCommand.of("ACL").arg("SETUSER").arg(DATA_USER).arg("on").arg(">" + DATA_PASSWORD).arg("~*").arg("+@all"));
+            // The application asks the Sentinel as a user of the Sentinel's own, neither the default user nor the data user
+            try (LettuceStore sentinelAdmin = LettuceStore.connect("redis://127.0.0.1:" + sentinel.port(),
+                    new LettuceStore.Credentials("default", SENTINEL_PASSWORD))) {
+                sentinelAdmin.call(StoreCommand.of("ACL").arg("SETUSER").arg(SENTINEL_USER).arg("on").arg(">" + SENTINEL_USER_PASSWORD)
+                        .arg("&*").arg("+@all"));
+            }
             awaitWatching(sentinel, 0);
+            int stopped = stoppedPort();
 
             runner.withBean(TicketHandler.class).withPropertyValues(
                     "spring.data.redis.sentinel.master=" + MASTER_NAME,
-                    "spring.data.redis.sentinel.nodes=127.0.0.1:" + sentinel.port(),
-                    "spring.data.redis.sentinel.password=" + SENTINEL_PASSWORD,
+                    // the first Sentinel listed is not running: the second answers
+                    "spring.data.redis.sentinel.nodes=127.0.0.1:" + stopped + ",127.0.0.1:" + sentinel.port(),
+                    "spring.data.redis.sentinel.username=" + SENTINEL_USER,
+                    "spring.data.redis.sentinel.password=" + SENTINEL_USER_PASSWORD,
                     "spring.data.redis.username=" + DATA_USER,
                     "spring.data.redis.password=" + DATA_PASSWORD,
                     "spring.data.redis.database=" + DATABASE,
@@ -247,6 +261,13 @@ class SentinelModeTest {
         while (!store.call(StoreCommand.of("INFO").arg(section)).asString().lines().toList().contains(line)) {
             assertThat(System.nanoTime()).as("INFO %s holding %s", section, line).isLessThan(deadline);
             Thread.sleep(20);
+        }
+    }
+
+    /** A loopback port nothing listens on (one just given up by a socket of this test). */
+    private static int stoppedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
         }
     }
 
