@@ -4,10 +4,14 @@ import dev.ordo.patterns.Backend;
 import dev.ordo.patterns.lettuce.LettuceStore;
 import dev.ordo.patterns.leaderboard.Entry;
 import dev.ordo.patterns.leaderboard.Leaderboard;
+import dev.ordo.patterns.leaderboard.Period;
+import dev.ordo.patterns.leaderboard.PeriodicLeaderboard;
 import dev.ordo.patterns.leaderboard.ShardedLeaderboard;
 import dev.ordo.patterns.queue.ClaimedJob;
 import dev.ordo.patterns.queue.DelayedJobQueue;
 import dev.ordo.patterns.queue.Due;
+import dev.ordo.patterns.queue.Job;
+import dev.ordo.patterns.queue.PriorityJobQueue;
 import dev.ordo.patterns.ratelimit.RateLimiter;
 import dev.ordo.patterns.store.Reply;
 import dev.ordo.patterns.store.Store;
@@ -32,6 +36,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -74,6 +79,14 @@ class ClusterModeTest {
                 "ordo.leaderboards.weekly.order=highest-first",
                 "ordo.leaderboards.global.shards=8",
                 "ordo.rate-limits.api.limits=2/1h",
+                "ordo.leaderboards.games.period=daily,weekly,all-time",
+                "ordo.leaderboards.profiles.metadata=true",
+                "ordo.leaderboards.hot.cache-top.size=2",
+                "ordo.rate-limits.login.limits=3/1m,5/1h",
+                "ordo.rate-limits.login.algorithm=sliding-log",
+                "ordo.rate-limits.burst.limits=1/1h",
+                "ordo.rate-limits.burst.algorithm=token-bucket",
+                "ordo.queues.emails.type=priority",
                 "ordo.queues.reminders.max-attempts=3",
                 "ordo.queues.tickets.concurrency=2",
                 "ordo.queues.tickets.poll-wait=200ms").run(context -> {
@@ -126,6 +139,37 @@ class ClusterModeTest {
                 List<String> opened = clients(nodes.get(i)).stream().filter(client -> !before.contains(client.split(" ")[0])).toList();
                 assertThat(opened).as("clients of node %d", i).isNotEmpty().allSatisfy(client -> assertThat(client).contains(" user=" + DATA_USER + " "));
             }
+
+            // The other kinds properties declare, each on its own slot (or slots)
+            Leaderboards boards = context.getBean(Leaderboards.class);
+            PeriodicLeaderboard games = boards.periodic("games");
+            assertThat(games.addPointsAll("alice", 5)).hasSize(3);
+            assertThat(games.current(Period.daily()).score("alice")).hasValue(5);
+            assertThat(games.allTime().score("alice")).hasValue(5);
+            Leaderboard profiles = boards.get("profiles");
+            profiles.setScore("alice", 3);
+            profiles.setMetadata("alice", Map.of("country", "NZ"));
+            assertThat(profiles.top(1)).singleElement().satisfies(entry -> assertThat(entry.metadata()).containsEntry("country", "NZ"));
+            Leaderboard hot = boards.get("hot");
+            hot.setScore("a", 1);
+            hot.setScore("b", 2);
+            hot.setScore("c", 3);
+            assertThat(boards.cachedTop("hot").get()).extracting(Entry::member).containsExactly("c", "b");
+
+            RateLimiter login = context.getBean(RateLimiters.class).get("login");
+            for (int i = 0; i < 3; i++) {
+                assertThat(login.tryAcquire("u1").allowed()).isTrue();
+            }
+            assertThat(login.tryAcquire("u1").allowed()).isFalse();
+            RateLimiter burst = context.getBean(RateLimiters.class).get("burst");
+            assertThat(burst.tryAcquire("u1").allowed()).isTrue();
+            assertThat(burst.tryAcquire("u1").allowed()).isFalse();
+
+            PriorityJobQueue<String> emails = context.getBean(JobQueues.class).priority("emails");
+            emails.offer(5, "newsletter");
+            emails.offer(0, "password reset");
+            assertThat(emails.poll()).get().extracting(Job::payload).isEqualTo("password reset");
+            assertThat(emails.poll()).get().extracting(Job::payload).isEqualTo("newsletter");
 
             Health health = context.getBean(OrdoHealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.UP);
