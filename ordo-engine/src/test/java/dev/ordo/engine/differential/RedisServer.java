@@ -34,10 +34,29 @@ public final class RedisServer implements AutoCloseable {
      */
     public static RedisServer start(String... extraArgs) throws IOException, InterruptedException {
         String binary = requireTool("redis-server");
-        int port = freePort();
         Path dir = Files.createTempDirectory("ordo-redis");
-        List<String> cmd = new ArrayList<>(List.of(binary, "--port", String.valueOf(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--dir", dir.toString()));
+        return launch(new ArrayList<>(List.of(binary)), dir, List.of("--save", "", "--appendonly", "no"), extraArgs);
+    }
+
+    /**
+     * Starts a Redis Sentinel ({@code redis-server <conf> --sentinel}), or skips / fails as
+     * {@link #start} does: a Sentinel needs a configuration file it can rewrite, an empty
+     * {@code sentinel.conf} in its directory. What it watches comes in the arguments, one
+     * configuration line each, e.g. {@code "--sentinel", "monitor", name, "127.0.0.1", port, "1"}
+     * (or later by {@code SENTINEL MONITOR}); {@code "--requirepass", p} makes clients authenticate.
+     */
+    public static RedisServer sentinel(String... extraArgs) throws IOException, InterruptedException {
+        String binary = requireTool("redis-server");
+        Path dir = Files.createTempDirectory("ordo-sentinel");
+        Path conf = Files.createFile(dir.resolve("sentinel.conf"));
+        return launch(new ArrayList<>(List.of(binary, conf.toString(), "--sentinel")), dir, List.of(), extraArgs);
+    }
+
+    private static RedisServer launch(List<String> cmd, Path dir, List<String> defaults, String... extraArgs)
+            throws IOException, InterruptedException {
+        int port = freePort();
+        cmd.addAll(List.of("--port", String.valueOf(port), "--bind", "127.0.0.1", "--dir", dir.toString()));
+        cmd.addAll(defaults);
         cmd.addAll(List.of(extraArgs));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
         long deadline = System.nanoTime() + 10_000_000_000L;
@@ -51,7 +70,7 @@ public final class RedisServer implements AutoCloseable {
             Thread.sleep(20);
         }
         p.destroyForcibly();
-        throw new IOException("redis-server did not start on port " + port + ": " + Files.readString(dir.resolve("redis.log")));
+        throw new IOException(cmd + " did not start on port " + port + ": " + Files.readString(dir.resolve("redis.log")));
     }
 
     public int port() {
@@ -91,6 +110,7 @@ public final class RedisServer implements AutoCloseable {
         return "unknown";
     }
 
+    /** Stops the server and deletes its directory; a second call does nothing (a test may stop a server early). */
     @Override
     public void close() throws IOException {
         process.destroy();
@@ -98,6 +118,9 @@ public final class RedisServer implements AutoCloseable {
             process.waitFor();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (!Files.exists(dir)) {
+            return;
         }
         try (var files = Files.walk(dir)) {
             files.sorted((a, b) -> b.compareTo(a)).map(Path::toFile).forEach(File::delete);
