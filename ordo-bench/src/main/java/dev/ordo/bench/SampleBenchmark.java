@@ -60,7 +60,7 @@ public final class SampleBenchmark {
         Path jar = Path.of(args[0]);
         int clients = args.length > 1 ? Integer.parseInt(args[1]) : 16;
         int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
-        int warmUp = args.length > 3 ? Integer.parseInt(args[3]) : 10;
+        int warmUp = args.length > 3 ? Integer.parseInt(args[3]) : 30;
         List<Figures> rows = new ArrayList<>();
         try (RedisProcess redis = RedisProcess.start().orElseThrow(() -> new IllegalStateException("redis-server is not installed"))) {
             rows.add(run(jar, "embedded", List.of(), clients, seconds, warmUp));

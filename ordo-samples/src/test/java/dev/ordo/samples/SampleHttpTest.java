@@ -1,13 +1,18 @@
 package dev.ordo.samples;
 
+import dev.ordo.patterns.queue.ClaimedJob;
+import dev.ordo.patterns.queue.DelayedJobQueue;
 import dev.ordo.patterns.store.Store;
 import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.spring.boot.EmbeddedOrdo;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -16,6 +21,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Predicate;
 
@@ -27,6 +33,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * delivered), and get throttled with 429. Each test is a different user ({@code X-User}), so
  * their rate-limit budgets and board entries do not mix.
  */
+// Closed after the class, so the application stops before SampleBackend's exit hook stops its
+// redis-server (two exit hooks run at once: a worker blocked on a server gone away held the exit).
+@DirtiesContext
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "ordo.rate-limits.api.limits=12/1h",
         "ordo.queues.reminders.backoff.kind=fixed",
@@ -38,6 +47,7 @@ class SampleHttpTest {
     @LocalServerPort int port;
     @Autowired ApplicationContext context;
     @Autowired Store store;
+    @Autowired @Qualifier("emails") DelayedJobQueue<String> emails;
 
     @DynamicPropertySource
     static void backend(DynamicPropertyRegistry registry) throws Exception {
@@ -83,6 +93,30 @@ class SampleHttpTest {
                 .isEqualTo(202);
         eventually(() -> read("/api/emails/sent"), body -> body.contains(to + ": weekly digest") && body.contains(to + ": password reset"));
         assertThat(post("/api/emails", "{\"subject\": \"nobody\"}").statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void emails_urgentOneQueuedLast_isClaimedFirst() throws Exception {
+        SmartLifecycle workers = context.getBean("ordoJobWorkerRegistry", SmartLifecycle.class);
+        workers.stop(); // so the queue's order, not two workers racing, decides what goes first
+        try {
+            String to = user + "@example.com";
+            for (String subject : new String[] {"newsletter", "invoice", "password reset"}) {
+                String urgent = subject.equals("password reset") ? ", \"urgent\": true" : "";
+                assertThat(post("/api/emails", "{\"to\": \"" + to + "\", \"subject\": \"" + subject + "\"" + urgent + "}").statusCode())
+                        .isEqualTo(202);
+            }
+            List<ClaimedJob<String>> claimed = emails.claim(10);
+            try {
+                assertThat(claimed).extracting(ClaimedJob::payload).filteredOn(p -> p.startsWith(to))
+                        .containsExactly(to + "\npassword reset", to + "\nnewsletter", to + "\ninvoice");
+            } finally {
+                emails.releaseAll(claimed);
+            }
+        } finally {
+            workers.start();
+        }
+        eventually(() -> read("/api/emails/sent"), body -> body.contains(user + "@example.com: invoice"));
     }
 
     @Test
