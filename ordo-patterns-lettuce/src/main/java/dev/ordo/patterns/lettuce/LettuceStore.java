@@ -12,11 +12,12 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.StaticCredentialsProvider;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.async.BaseRedisAsyncCommands;
-import io.lettuce.core.api.sync.BaseRedisCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -24,17 +25,21 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.ProtocolVersion;
+import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
 
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -49,6 +54,13 @@ import java.util.stream.Stream;
  * and completes on Lettuce's I/O thread when the reply arrives, so a caller never waits for the
  * server. A stage's dependent actions run on that I/O thread: keep them short, or move them with
  * the {@code ...Async(..., executor)} forms of {@link CompletionStage}.
+ *
+ * <p>Every command gets no more than the connection's timeout (its {@link RedisURI}'s, the first
+ * seed's on a cluster; Lettuce's 60 s unless the URI says otherwise, e.g. {@code ?timeout=2s}) to
+ * answer, or its call throws, and its stage fails, with a {@link StoreException} saying so. A
+ * blocking command (BZPOPMIN, BLMOVE, XREAD BLOCK, ...) gets its block time on top, so a worker
+ * waiting on an empty queue is not mistaken for a server that stopped answering; one that blocks
+ * for ever (a block time of 0) waits for ever.
  */
 public final class LettuceStore implements Store {
     private static final ConcurrentHashMap<String, ProtocolKeyword> KEYWORDS = new ConcurrentHashMap<>();
@@ -57,19 +69,20 @@ public final class LettuceStore implements Store {
 
     private final AbstractRedisClient client;
     private final StatefulConnection<String, String> connection;
-    private final BaseRedisCommands<String, String> commands;
     private final BaseRedisAsyncCommands<String, String> async;
     private final boolean clustered;
     private final boolean ownsClient;
+    /** The connection's command timeout: what a command that does not block gets to answer. */
+    private final Duration timeout;
 
-    private LettuceStore(AbstractRedisClient client, StatefulConnection<String, String> connection, BaseRedisCommands<String, String> commands,
-                         BaseRedisAsyncCommands<String, String> async, boolean clustered, boolean ownsClient) {
+    private LettuceStore(AbstractRedisClient client, StatefulConnection<String, String> connection,
+                         BaseRedisAsyncCommands<String, String> async, boolean clustered, boolean ownsClient, Duration timeout) {
         this.client = client;
         this.connection = connection;
-        this.commands = commands;
         this.async = async;
         this.clustered = clustered;
         this.ownsClient = ownsClient;
+        this.timeout = timeout;
     }
 
     /**
@@ -186,33 +199,35 @@ public final class LettuceStore implements Store {
     }
 
     private static LettuceStore connect(RedisURI uri, Tls tls) {
-        return standalone(RedisClient.create(uri), tls == null ? null : tls.sslOptions());
+        return standalone(RedisClient.create(uri), uri.getTimeout(), tls == null ? null : tls.sslOptions());
     }
 
     /**
      * Connects to one server, or to the master a Sentinel {@code uri} names, on {@code resources}
      * (an application's shared event loops and timers, such as Spring Boot's
-     * {@code ClientResources} bean), which closing the store leaves running.
+     * {@code ClientResources} bean), which closing the store leaves running. Commands time out
+     * after {@code uri}'s timeout ({@link RedisURI#getTimeout()}), blocking ones after their block
+     * time plus that.
      *
      * @param resources the client resources to share; the caller keeps owning them
-     * @param uri       the server, or the Sentinels and master, with credentials and database
+     * @param uri       the server, or the Sentinels and master, with credentials, database and command timeout
      * @param ssl       TLS settings when {@code uri} asks for TLS, or null for the JVM's defaults
      * @return a store owning its client and connection, not the resources; close it to disconnect
      */
     public static LettuceStore connect(ClientResources resources, RedisURI uri, SslOptions ssl) {
-        return standalone(RedisClient.create(resources, uri), ssl);
+        return standalone(RedisClient.create(resources, uri), uri.getTimeout(), ssl);
     }
 
-    /** A store on {@code client}, which it then owns, connected to the client's URI. */
-    private static LettuceStore standalone(RedisClient client, SslOptions ssl) {
+    /** A store on {@code client}, which it then owns, connected to the client's URI, whose timeout is {@code timeout}. */
+    private static LettuceStore standalone(RedisClient client, Duration timeout, SslOptions ssl) {
         try {
-            ClientOptions.Builder options = ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2);
+            ClientOptions.Builder options = ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).timeoutOptions(timeouts(timeout));
             if (ssl != null) {
                 options.sslOptions(ssl);
             }
             client.setOptions(options.build());
             var connection = client.connect(StringCodec.UTF8);
-            return new LettuceStore(client, connection, connection.sync(), connection.async(), false, true);
+            return new LettuceStore(client, connection, connection.async(), false, true, timeout);
         } catch (RuntimeException e) {
             client.shutdown();
             throw e;
@@ -226,56 +241,138 @@ public final class LettuceStore implements Store {
      * @return a store owning its cluster connection; close it to disconnect
      */
     public static LettuceStore connectCluster(String... seedUris) {
-        return cluster(RedisClusterClient.create(Stream.of(seedUris).map(RedisURI::create).toList()), null);
+        List<RedisURI> seeds = Stream.of(seedUris).map(RedisURI::create).toList();
+        return cluster(RedisClusterClient.create(seeds), seeds, null);
     }
 
     /**
      * Connects to a Redis Cluster through any of {@code seeds}, on {@code resources}, which
-     * closing the store leaves running; otherwise as {@link #connectCluster(String...)}.
+     * closing the store leaves running; otherwise as {@link #connectCluster(String...)}. Commands
+     * time out after the first seed's timeout ({@link RedisURI#getTimeout()}, which Lettuce uses
+     * for the whole cluster), blocking ones after their block time plus that.
      *
      * @param resources the client resources to share; the caller keeps owning them
-     * @param seeds     the nodes to learn the cluster's layout from, with credentials; one reachable is enough
+     * @param seeds     the nodes to learn the cluster's layout from, with credentials and command timeout; one reachable is enough
      * @param ssl       TLS settings when the seeds ask for TLS, or null for the JVM's defaults
      * @return a store owning its client and connection, not the resources; close it to disconnect
      */
     public static LettuceStore connectCluster(ClientResources resources, List<RedisURI> seeds, SslOptions ssl) {
-        return cluster(RedisClusterClient.create(resources, seeds), ssl);
+        return cluster(RedisClusterClient.create(resources, seeds), seeds, ssl);
     }
 
-    private static LettuceStore cluster(RedisClusterClient client, SslOptions ssl) {
+    private static LettuceStore cluster(RedisClusterClient client, List<RedisURI> seeds, SslOptions ssl) {
+        // Lettuce times a cluster's commands by its first seed's timeout.
+        Duration timeout = seeds.isEmpty() ? RedisURI.DEFAULT_TIMEOUT_DURATION : seeds.get(0).getTimeout();
         try {
-            ClusterClientOptions.Builder options = ClusterClientOptions.builder().protocolVersion(ProtocolVersion.RESP2)
+            ClusterClientOptions.Builder options = ClusterClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).timeoutOptions(timeouts(timeout))
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder().enablePeriodicRefresh(Duration.ofSeconds(30)).build());
             if (ssl != null) {
                 options.sslOptions(ssl);
             }
             client.setOptions(options.build());
             var connection = client.connect(StringCodec.UTF8);
-            return new LettuceStore(client, connection, connection.sync(), connection.async(), true, true);
+            return new LettuceStore(client, connection, connection.async(), true, true, timeout);
         } catch (RuntimeException e) {
             client.shutdown();
             throw e;
         }
     }
 
+    /**
+     * Lettuce's command timeouts: {@code timeout} for a command that answers at once, its block
+     * time plus {@code timeout} for a blocking one, none for one that blocks for ever (or when
+     * {@code timeout} is zero). Lettuce applies them to every command written, the asynchronous
+     * ones included, failing an expired command with a {@link RedisCommandTimeoutException}.
+     */
+    private static TimeoutOptions timeouts(Duration timeout) {
+        long base = timeout.toNanos();
+        return TimeoutOptions.builder().timeoutCommands(true).timeoutSource(new TimeoutOptions.TimeoutSource() {
+            @Override
+            public long getTimeout(RedisCommand<?, ?, ?> command) {
+                long block = command.getOutput() instanceof ReplyOutput out ? out.blockNanos : -1;
+                return commandTimeoutNanos(base, block);
+            }
+
+            @Override
+            public TimeUnit getTimeUnit() {
+                return TimeUnit.NANOSECONDS;
+            }
+        }).build();
+    }
+
+    /** What a command blocking {@code blockNanos} (-1: not blocking, 0: for ever) gets, 0 meaning no limit. */
+    private static long commandTimeoutNanos(long baseNanos, long blockNanos) {
+        if (baseNanos <= 0 || blockNanos == 0) {
+            return 0;
+        }
+        if (blockNanos < 0) {
+            return baseNanos;
+        }
+        long sum = baseNanos + blockNanos;
+        return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    /**
+     * How long {@code command} may block before the server answers, in nanoseconds: -1 for a
+     * command that answers at once, 0 for one that blocks until data arrive.
+     */
+    static long blockNanos(StoreCommand command) {
+        List<String> a = command.args();
+        if (a.isEmpty()) {
+            return -1;
+        }
+        return switch (command.name().toUpperCase(Locale.ROOT)) {
+            case "BLPOP", "BRPOP", "BZPOPMIN", "BZPOPMAX", "BLMOVE", "BRPOPLPUSH" -> nanos(a.get(a.size() - 1), 1_000_000_000L);
+            case "BLMPOP", "BZMPOP" -> nanos(a.get(0), 1_000_000_000L);
+            case "WAIT", "WAITAOF" -> nanos(a.get(a.size() - 1), 1_000_000L);
+            case "XREAD", "XREADGROUP" -> {
+                for (int i = 0; i + 1 < a.size(); i++) {
+                    if (a.get(i).equalsIgnoreCase("BLOCK") && !command.isKey(i)) {
+                        yield nanos(a.get(i + 1), 1_000_000L);
+                    }
+                }
+                yield -1;
+            }
+            default -> -1;
+        };
+    }
+
+    /** {@code value} units of {@code unitNanos} each; -1 when it is not a block time (the server refuses it at once). */
+    private static long nanos(String value, long unitNanos) {
+        BigDecimal amount;
+        try {
+            amount = new BigDecimal(value);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+        if (amount.signum() < 0) {
+            return -1;
+        }
+        if (amount.signum() == 0) {
+            return 0;
+        }
+        BigDecimal nanos = amount.multiply(BigDecimal.valueOf(unitNanos));
+        return nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : Math.max(1, nanos.longValue());
+    }
+
     @Override
     public Reply call(StoreCommand command) {
-        return dispatch(keyword(command.name()), args(command));
+        return join(send(keyword(command.name()), args(command), blockNanos(command)));
     }
 
     @Override
     public CompletionStage<Reply> callAsync(StoreCommand command) {
-        return send(keyword(command.name()), args(command));
+        return send(keyword(command.name()), args(command), blockNanos(command));
     }
 
     @Override
     public CompletionStage<Reply> evalAsync(Script script, List<String> keys, List<String> args) {
         CompletableFuture<Reply> out = new CompletableFuture<>();
-        send(EVALSHA, scriptArgs(script.sha1(), keys, args)).whenComplete((reply, failure) -> {
+        send(EVALSHA, scriptArgs(script.sha1(), keys, args), -1).whenComplete((reply, failure) -> {
             if (failure == null) {
                 out.complete(reply);
             } else if (failure instanceof StoreException e && e.isNoScript()) {
-                send(EVAL, scriptArgs(script.source(), keys, args)).whenComplete((again, failed) -> {
+                send(EVAL, scriptArgs(script.source(), keys, args), -1).whenComplete((again, failed) -> {
                     if (failed == null) {
                         out.complete(again);
                     } else {
@@ -289,12 +386,17 @@ public final class LettuceStore implements Store {
         return out;
     }
 
-    /** Sends one command without waiting; the stage fails with a {@link StoreException}. */
-    private CompletionStage<Reply> send(ProtocolKeyword type, CommandArgs<String, String> args) {
+    /**
+     * Sends one command without waiting; the stage fails with a {@link StoreException}, also when
+     * no reply came within the command's timeout. Cancelling the stage cancels the command.
+     *
+     * @param blockNanos how long the command blocks: -1 not at all, 0 for ever
+     */
+    private CompletionStage<Reply> send(ProtocolKeyword type, CommandArgs<String, String> args, long blockNanos) {
         CompletableFuture<Reply> out = new CompletableFuture<>();
         RedisFuture<Reply> future;
         try {
-            future = async.dispatch(type, new ReplyOutput(), args);
+            future = async.dispatch(type, new ReplyOutput(blockNanos), args);
         } catch (RedisException e) {
             out.completeExceptionally(new StoreException(e.getMessage(), e));
             return out;
@@ -304,10 +406,28 @@ public final class LettuceStore implements Store {
                 out.complete(reply);
             } else {
                 Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-                out.completeExceptionally(cause instanceof StoreException ? cause : new StoreException(cause.getMessage(), cause));
+                if (cause instanceof RedisCommandTimeoutException) {
+                    out.completeExceptionally(new StoreException(timedOut(type, blockNanos), cause));
+                } else {
+                    out.completeExceptionally(cause instanceof StoreException ? cause : new StoreException(cause.getMessage(), cause));
+                }
+            }
+        });
+        out.whenComplete((reply, failure) -> {
+            if (out.isCancelled()) {
+                future.cancel(true);
             }
         });
         return out;
+    }
+
+    /** Why a command failed with no reply in time: its name and the time it had. */
+    private String timedOut(ProtocolKeyword type, long blockNanos) {
+        String within = blockNanos > 0
+                ? Duration.ofNanos(commandTimeoutNanos(timeout.toNanos(), blockNanos)).toMillis() + " ms (its block time plus the connection's timeout of "
+                        + timeout.toMillis() + " ms)"
+                : timeout.toMillis() + " ms (the connection's timeout)";
+        return type + " timed out: no reply within " + within;
     }
 
     @Override
@@ -320,14 +440,19 @@ public final class LettuceStore implements Store {
         return join(evalAllAsync(script, keys, args));
     }
 
-    /** Waits for {@code stage}; a failure comes out as the {@link StoreException} it failed with. */
+    /**
+     * Waits for {@code stage}, which the commands' timeouts bound; a failure comes out as the
+     * {@link StoreException} it failed with. An interrupt cancels the commands still running.
+     */
     private static <T> T join(CompletionStage<T> stage) {
+        CompletableFuture<T> future = stage.toCompletableFuture();
         try {
-            return stage.toCompletableFuture().get();
+            return future.get();
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             throw cause instanceof StoreException s ? s : new StoreException(cause.getMessage(), cause);
         } catch (InterruptedException e) {
+            future.cancel(true);
             Thread.currentThread().interrupt();
             throw new StoreException("interrupted while waiting for a reply", e);
         }
@@ -362,10 +487,10 @@ public final class LettuceStore implements Store {
     public Store dedicated() {
         if (client instanceof RedisClusterClient cluster) {
             var c = cluster.connect(StringCodec.UTF8);
-            return new LettuceStore(client, c, c.sync(), c.async(), true, false);
+            return new LettuceStore(client, c, c.async(), true, false, timeout);
         }
         var c = ((RedisClient) client).connect(StringCodec.UTF8);
-        return new LettuceStore(client, c, c.sync(), c.async(), false, false);
+        return new LettuceStore(client, c, c.async(), false, false, timeout);
     }
 
     @Override
@@ -394,11 +519,7 @@ public final class LettuceStore implements Store {
     }
 
     private Reply dispatch(ProtocolKeyword type, CommandArgs<String, String> args) {
-        try {
-            return commands.dispatch(type, new ReplyOutput(), args);
-        } catch (RedisException e) {
-            throw new StoreException(e.getMessage(), e);
-        }
+        return join(send(type, args, -1));
     }
 
     private static ProtocolKeyword keyword(String name) {

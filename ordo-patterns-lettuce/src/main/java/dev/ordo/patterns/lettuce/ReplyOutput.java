@@ -31,8 +31,21 @@ final class ReplyOutput extends CommandOutput<String, String, Reply> {
         }
     }
 
+    /**
+     * How long the command may block before the server replies, in nanoseconds: -1 for a command
+     * that answers at once, 0 for a blocking command that waits for data however long it takes.
+     * {@link LettuceStore}'s timeout source reads it to give a blocking command its block time on
+     * top of the connection's timeout.
+     */
+    final long blockNanos;
+
     ReplyOutput() {
+        this(-1);
+    }
+
+    ReplyOutput(long blockNanos) {
         super(StringCodec.UTF8, null);
+        this.blockNanos = blockNanos;
     }
 
     @Override
