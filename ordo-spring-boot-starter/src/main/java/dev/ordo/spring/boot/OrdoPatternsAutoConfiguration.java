@@ -111,7 +111,7 @@ public final class OrdoPatternsAutoConfiguration {
                         ObjectProvider<ClientResources> resources) {
             DataRedisProperties redis = properties.getIfAvailable(DataRedisProperties::new);
             boolean tls = redis.getSsl().isEnabled() || (redis.getUrl() != null && redis.getUrl().startsWith("rediss:"));
-            return RedisModeConnection.connect(details, resources.getObject(), tls);
+            return RedisModeConnection.connect(details, resources.getObject(), tls, redis.getTimeout());
         }
 
         /** Client resources for Ordo's connection when the application has none (its Redis client is Jedis). */

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails.Node;
 
+import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,8 +62,9 @@ class RedisModeConnectionTest {
                 };
             }
         };
-        RedisURI uri = RedisModeConnection.uri(details, true);
+        RedisURI uri = RedisModeConnection.uri(details, true, Duration.ofMillis(300));
         assertThat(uri.getSentinelMasterId()).isEqualTo("mymaster");
+        assertThat(uri.getTimeout()).as("spring.data.redis.timeout bounds the master's commands").isEqualTo(Duration.ofMillis(300));
         assertThat(uri.getDatabase()).isEqualTo(3);
         assertThat(uri.isSsl()).isTrue();
         assertThat(credentials(uri).getUsername()).isEqualTo("app");
@@ -73,6 +75,7 @@ class RedisModeConnectionTest {
             assertThat(credentials(s).getUsername()).isNull();
             assertThat(credentials(s).getPassword()).containsExactly("sentinel-secret".toCharArray());
             assertThat(s.isSsl()).isTrue();
+            assertThat(s.getTimeout()).isEqualTo(Duration.ofMillis(300));
         });
     }
 
@@ -89,12 +92,13 @@ class RedisModeConnectionTest {
                 return () -> List.of(new Node("n1", 7000), new Node("n2", 7001));
             }
         };
-        List<RedisURI> seeds = RedisModeConnection.clusterSeeds(details, false);
+        List<RedisURI> seeds = RedisModeConnection.clusterSeeds(details, false, Duration.ofSeconds(2));
         assertThat(seeds).extracting(RedisURI::getHost).containsExactly("n1", "n2");
         assertThat(seeds).allSatisfy(seed -> {
             assertThat(credentials(seed).getUsername()).isNull();
             assertThat(credentials(seed).getPassword()).containsExactly("only-a-password".toCharArray());
             assertThat(seed.isSsl()).isFalse();
+            assertThat(seed.getTimeout()).isEqualTo(Duration.ofSeconds(2));
         });
 
         DataRedisConnectionDetails open = new DataRedisConnectionDetails() {
@@ -103,7 +107,9 @@ class RedisModeConnectionTest {
                 return () -> List.of(new Node("n1", 7000));
             }
         };
-        assertThat(credentials(RedisModeConnection.clusterSeeds(open, false).get(0)).hasPassword()).isFalse();
+        RedisURI openSeed = RedisModeConnection.clusterSeeds(open, false, null).get(0);
+        assertThat(credentials(openSeed).hasPassword()).isFalse();
+        assertThat(openSeed.getTimeout()).as("no spring.data.redis.timeout: Lettuce's default").isEqualTo(RedisURI.DEFAULT_TIMEOUT_DURATION);
     }
 
     private static RedisCredentials credentials(RedisURI uri) {
@@ -113,6 +119,6 @@ class RedisModeConnectionTest {
     @Test
     void masterReplica_refusedNamingWhatIsSupported() {
         assertThatThrownBy(() -> RedisModeConnection.uri(new DataRedisConnectionDetails() {
-        }, false)).hasMessageContaining("standalone, Sentinel and Cluster");
+        }, false, null)).hasMessageContaining("standalone, Sentinel and Cluster");
     }
 }
