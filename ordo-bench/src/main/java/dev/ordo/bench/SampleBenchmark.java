@@ -164,7 +164,7 @@ public final class SampleBenchmark {
 
     /**
      * Loads the application with wrk for {@code seconds}: {@code clients} keep-alive connections on
-     * two wrk threads, each connection alternating the POST and the GET, so an operation is two
+     * two wrk threads, each thread alternating the POST and the GET over its connections, so an operation is two
      * requests. wrk is C and event-driven: it leaves the two cores to the application (a Java
      * HttpClient with a thread per client took a large share of them, in both modes alike).
      */

@@ -106,7 +106,7 @@ class SampleHttpTest {
                 assertThat(post("/api/emails", "{\"to\": \"" + to + "\", \"subject\": \"" + subject + "\"" + urgent + "}").statusCode())
                         .isEqualTo(202);
             }
-            List<ClaimedJob<String>> claimed = emails.claim(10);
+            List<ClaimedJob<String>> claimed = emails.claim(100);
             try {
                 assertThat(claimed).extracting(ClaimedJob::payload).filteredOn(p -> p.startsWith(to))
                         .containsExactly(to + "\npassword reset", to + "\nnewsletter", to + "\ninvoice");

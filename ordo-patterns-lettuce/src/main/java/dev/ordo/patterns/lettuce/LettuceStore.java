@@ -326,8 +326,11 @@ public final class LettuceStore implements Store {
             case "BLMPOP", "BZMPOP" -> nanos(a.get(0), 1_000_000_000L);
             case "WAIT", "WAITAOF" -> nanos(a.get(a.size() - 1), 1_000_000L);
             case "XREAD", "XREADGROUP" -> {
-                for (int i = 0; i + 1 < a.size(); i++) {
-                    if (a.get(i).equalsIgnoreCase("BLOCK") && !command.isKey(i)) {
+                // Options come before STREAMS; GROUP's two names may be any word, BLOCK included.
+                for (int i = 0; i + 1 < a.size() && !a.get(i).equalsIgnoreCase("STREAMS"); i++) {
+                    if (a.get(i).equalsIgnoreCase("GROUP")) {
+                        i += 2;
+                    } else if (a.get(i).equalsIgnoreCase("BLOCK")) {
                         yield nanos(a.get(i + 1), 1_000_000L);
                     }
                 }
@@ -442,7 +445,8 @@ public final class LettuceStore implements Store {
 
     /**
      * Waits for {@code stage}, which the commands' timeouts bound; a failure comes out as the
-     * {@link StoreException} it failed with. An interrupt cancels the commands still running.
+     * {@link StoreException} it failed with. An interrupt cancels {@code stage} (for one command,
+     * the command itself; a batch's commands run on to their replies or timeouts).
      */
     private static <T> T join(CompletionStage<T> stage) {
         CompletableFuture<T> future = stage.toCompletableFuture();

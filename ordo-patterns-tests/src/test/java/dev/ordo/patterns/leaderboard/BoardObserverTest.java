@@ -106,4 +106,50 @@ class BoardObserverTest {
         assertThatThrownBy(() -> observed.topAsync(-1)).isInstanceOf(IllegalArgumentException.class);
         assertThat(recording.calls).containsExactly("READ top", "READ top async");
     }
+
+    /** Records into a shared list, tagged, so the order of two observers shows. */
+    private static final class Tagged implements BoardObserver {
+        private final String tag;
+        private final List<String> calls;
+
+        Tagged(String tag, List<String> calls) {
+            this.tag = tag;
+            this.calls = calls;
+        }
+
+        @Override
+        public <R> R observe(Access access, String operation, Supplier<R> call) {
+            calls.add(tag + " " + operation);
+            return call.get();
+        }
+
+        @Override
+        public <R> CompletionStage<R> observeAsync(Access access, String operation, Supplier<CompletionStage<R>> call) {
+            calls.add(tag + " " + operation + " async");
+            return call.get();
+        }
+    }
+
+    @Test
+    void withObserverTwice_everyKind_bothObserversToldOuterFirst() {
+        List<String> calls = new CopyOnWriteArrayList<>();
+        BoardObserver first = new Tagged("first", calls);
+        BoardObserver second = new Tagged("second", calls);
+        Leaderboard plain = Leaderboard.create(store, Backend.uniqueName("twice"), BoardOptions.highestFirst())
+                .withObserver(first).withObserver(second);
+        PeriodicLeaderboard family = PeriodicLeaderboard.builder(store, Backend.uniqueName("twice-family")).period(Period.daily()).build()
+                .withObserver(first).withObserver(second);
+        ShardedLeaderboard sharded = ShardedLeaderboard.create(store, Backend.uniqueName("twice-sharded"), 4, BoardOptions.highestFirst())
+                .withObserver(first).withObserver(second);
+
+        plain.addPoints(MEMBER, 1);
+        family.addPointsAll(MEMBER, 1);
+        sharded.addPoints(MEMBER, 1);
+        sharded.shardOf(MEMBER).rank(MEMBER);
+
+        assertThat(calls).containsExactly("first addPoints", "second addPoints", "first addPointsAll", "second addPointsAll",
+                "first addPoints", "second addPoints", "first rank", "second rank");
+        assertThat(plain.withObserver(BoardObserver.NONE).rank(MEMBER)).hasValue(1);
+        assertThat(calls).hasSize(8);
+    }
 }

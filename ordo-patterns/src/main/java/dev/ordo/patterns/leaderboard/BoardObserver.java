@@ -35,6 +35,35 @@ public interface BoardObserver {
     };
 
     /**
+     * An observer telling {@code outer} of each call and {@code inner} inside it, so both see every
+     * call (and {@code outer}'s time includes {@code inner}'s); {@link #NONE} on either side gives
+     * the other. What {@code withObserver} uses when a board already has an observer.
+     *
+     * @param outer told first, around {@code inner}
+     * @param inner told inside {@code outer}, around the call
+     * @return the two as one
+     */
+    static BoardObserver both(BoardObserver outer, BoardObserver inner) {
+        if (outer == NONE) {
+            return inner;
+        }
+        if (inner == NONE) {
+            return outer;
+        }
+        return new BoardObserver() {
+            @Override
+            public <R> R observe(Access access, String operation, Supplier<R> call) {
+                return outer.observe(access, operation, () -> inner.observe(access, operation, call));
+            }
+
+            @Override
+            public <R> CompletionStage<R> observeAsync(Access access, String operation, Supplier<CompletionStage<R>> call) {
+                return outer.observeAsync(access, operation, () -> inner.observeAsync(access, operation, call));
+            }
+        };
+    }
+
+    /**
      * Runs {@code call}, one blocking call on the board, and returns what it returns or throws what it throws.
      *
      * @param access    whether the call reads or writes the board

@@ -104,14 +104,15 @@ public final class Leaderboard implements Board<String> {
 
     /**
      * This board, on the same keys, telling {@code observer} of each public call that reads or
-     * writes it (instead of any observer this one has); {@link BoardObserver#NONE} gives the board
-     * without one. This board is unchanged.
+     * writes it (besides any observer this one has, which is told first); {@link BoardObserver#NONE} gives the board
+     * without any. This board is unchanged.
      *
      * @param observer told of each call
      * @return the board with that observer
      */
     public Leaderboard withObserver(BoardObserver observer) {
-        return new Leaderboard(store, keys, metaKey, options, ownsMetadata, expireAtMillis, observer);
+        return observer == BoardObserver.NONE ? unobserved
+                : new Leaderboard(store, keys, metaKey, options, ownsMetadata, expireAtMillis, BoardObserver.both(this.observer, observer));
     }
 
     /** Adds {@code points} (finite, may be negative) to the member's score, creating it at {@code points}. */

@@ -86,15 +86,15 @@ public final class PeriodicLeaderboard implements Board<String> {
 
     /**
      * This family, on the same keys, telling {@code observer} of each public call that reads or
-     * writes it (instead of any observer this one has), and the boards it hands out ({@link
+     * writes it (besides any observer this one has, which is told first), and the boards it hands out ({@link
      * #primary}, {@link #current}, {@link #at}, {@link #allTime}) telling it of theirs;
-     * {@link BoardObserver#NONE} gives the family without one. This family is unchanged.
+     * {@link BoardObserver#NONE} gives the family without any. This family is unchanged.
      *
      * @param observer told of each call
      * @return the family with that observer
      */
     public PeriodicLeaderboard withObserver(BoardObserver observer) {
-        return observer == BoardObserver.NONE ? unobserved : new PeriodicLeaderboard(this, observer);
+        return observer == BoardObserver.NONE ? unobserved : new PeriodicLeaderboard(this, BoardObserver.both(this.observer, observer));
     }
 
     /**

@@ -102,15 +102,15 @@ public final class ShardedLeaderboard implements Board<String> {
 
     /**
      * This board, on the same shards, telling {@code observer} of each public call that reads or
-     * writes it (instead of any observer this one has), and the shard boards it hands out ({@link
+     * writes it (besides any observer this one has, which is told first), and the shard boards it hands out ({@link
      * #shards}, {@link #shardOf}) telling it of theirs; {@link BoardObserver#NONE} gives the board
-     * without one. This board is unchanged; a snapshot schedule belongs to the board that made it.
+     * without any. This board is unchanged; a snapshot schedule belongs to the board that made it.
      *
      * @param observer told of each call
      * @return the board with that observer
      */
     public ShardedLeaderboard withObserver(BoardObserver observer) {
-        return observer == BoardObserver.NONE ? unobserved : new ShardedLeaderboard(this, observer);
+        return observer == BoardObserver.NONE ? unobserved : new ShardedLeaderboard(this, BoardObserver.both(this.observer, observer));
     }
 
     /**
