@@ -27,6 +27,14 @@ import java.util.concurrent.CompletionStage;
  * {@link TieRule#MEMBER_ORDER} boards score, rank, and top and pages without metadata (score also
  * on competition and dense boards); the rest run as scripts (see {@link BoardScripts}).
  *
+ * <p>Observed boards ({@link #withObserver}): each public method starts by handing the call, made
+ * on {@code unobserved} (this board without an observer), to the observer when there is one, so
+ * a call is reported once however the method is built; a new public method must do the same, and
+ * work on the board from inside a method goes through {@code unobserved} or private methods, never
+ * through this board's own observed methods. {@link PeriodicLeaderboard} and
+ * {@link ShardedLeaderboard} follow the same rule. (A public shell delegating to a package-private
+ * core would make the rule structural instead of written; not done yet.)
+ *
  * <p>Thread-safe: the state lives on the server.
  */
 public final class Leaderboard implements Board<String> {
