@@ -23,19 +23,29 @@ class BoardObserverTest {
     private final Store store = Backend.EMBEDDED.store();
     private final Recording recording = new Recording();
 
-    /** Records each call it runs as {@code ACCESS operation}. */
+    /** Records each call it runs as {@code [prefix]ACCESS operation}, into a list it may share with other recordings. */
     private static final class Recording implements BoardObserver {
-        final List<String> calls = new CopyOnWriteArrayList<>();
+        final List<String> calls;
+        private final String prefix;
+
+        Recording() {
+            this("", new CopyOnWriteArrayList<>());
+        }
+
+        Recording(String prefix, List<String> calls) {
+            this.prefix = prefix;
+            this.calls = calls;
+        }
 
         @Override
         public <R> R observe(Access access, String operation, Supplier<R> call) {
-            calls.add(access + " " + operation);
+            calls.add(prefix + access + " " + operation);
             return call.get();
         }
 
         @Override
         public <R> CompletionStage<R> observeAsync(Access access, String operation, Supplier<CompletionStage<R>> call) {
-            calls.add(access + " " + operation + " async");
+            calls.add(prefix + access + " " + operation + " async");
             return call.get();
         }
     }
@@ -107,34 +117,11 @@ class BoardObserverTest {
         assertThat(recording.calls).containsExactly("READ top", "READ top async");
     }
 
-    /** Records into a shared list, tagged, so the order of two observers shows. */
-    private static final class Tagged implements BoardObserver {
-        private final String tag;
-        private final List<String> calls;
-
-        Tagged(String tag, List<String> calls) {
-            this.tag = tag;
-            this.calls = calls;
-        }
-
-        @Override
-        public <R> R observe(Access access, String operation, Supplier<R> call) {
-            calls.add(tag + " " + operation);
-            return call.get();
-        }
-
-        @Override
-        public <R> CompletionStage<R> observeAsync(Access access, String operation, Supplier<CompletionStage<R>> call) {
-            calls.add(tag + " " + operation + " async");
-            return call.get();
-        }
-    }
-
     @Test
     void withObserverTwice_everyKind_bothObserversToldOuterFirst() {
         List<String> calls = new CopyOnWriteArrayList<>();
-        BoardObserver first = new Tagged("first", calls);
-        BoardObserver second = new Tagged("second", calls);
+        BoardObserver first = new Recording("first ", calls);
+        BoardObserver second = new Recording("second ", calls);
         Leaderboard plain = Leaderboard.create(store, Backend.uniqueName("twice"), BoardOptions.highestFirst())
                 .withObserver(first).withObserver(second);
         PeriodicLeaderboard family = PeriodicLeaderboard.builder(store, Backend.uniqueName("twice-family")).period(Period.daily()).build()
@@ -147,8 +134,8 @@ class BoardObserverTest {
         sharded.addPoints(MEMBER, 1);
         sharded.shardOf(MEMBER).rank(MEMBER);
 
-        assertThat(calls).containsExactly("first addPoints", "second addPoints", "first addPointsAll", "second addPointsAll",
-                "first addPoints", "second addPoints", "first rank", "second rank");
+        assertThat(calls).containsExactly("first WRITE addPoints", "second WRITE addPoints", "first WRITE addPointsAll",
+                "second WRITE addPointsAll", "first WRITE addPoints", "second WRITE addPoints", "first READ rank", "second READ rank");
         assertThat(plain.withObserver(BoardObserver.NONE).rank(MEMBER)).hasValue(1);
         assertThat(calls).hasSize(8);
     }
