@@ -3,7 +3,6 @@ package dev.ordo.patterns.metrics;
 import dev.ordo.patterns.leaderboard.BoardObserver;
 import io.micrometer.observation.Observation;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
@@ -30,28 +29,7 @@ final class MeteredBoardObserver implements BoardObserver {
 
     @Override
     public <R> CompletionStage<R> observeAsync(Access access, String operation, Supplier<CompletionStage<R>> call) {
-        Observation observation = observation(access, operation).start();
-        CompletionStage<R> stage;
-        try {
-            stage = call.get();
-        } catch (RuntimeException | Error e) {
-            observation.error(e);
-            observation.stop();
-            throw e;
-        }
-        CompletableFuture<R> out = new CompletableFuture<>();
-        stage.whenComplete((value, failure) -> {
-            if (failure != null) {
-                observation.error(failure);
-            }
-            observation.stop();
-            if (failure == null) {
-                out.complete(value);
-            } else {
-                out.completeExceptionally(failure);
-            }
-        });
-        return out;
+        return OrdoMetrics.observeStage(observation(access, operation), call, (value, failure) -> { });
     }
 
     private Observation observation(Access access, String operation) {

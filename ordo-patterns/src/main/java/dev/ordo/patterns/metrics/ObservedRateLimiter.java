@@ -5,7 +5,6 @@ import dev.ordo.patterns.ratelimit.RateLimiter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.observation.Observation;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -53,32 +52,13 @@ final class ObservedRateLimiter implements RateLimiter {
     @Override
     public CompletionStage<Decision> tryAcquireAsync(String key, long permits) {
         OrdoObservationContext context = new OrdoObservationContext(OrdoObservation.RATE_LIMITER_ACQUIRE, name, algorithm, null);
-        Observation observation = metrics.observation(context).start();
-        CompletionStage<Decision> stage;
-        try {
-            stage = limiter.tryAcquireAsync(key, permits);
-        } catch (RuntimeException | Error e) {
-            context.outcome("error");
-            observation.error(e);
-            observation.stop();
-            throw e;
-        }
-        CompletableFuture<Decision> out = new CompletableFuture<>();
-        stage.whenComplete((decision, failure) -> {
+        return OrdoMetrics.observeStage(metrics.observation(context), () -> limiter.tryAcquireAsync(key, permits), (decision, failure) -> {
             if (failure == null) {
                 count(decision, context);
             } else {
                 context.outcome("error");
-                observation.error(failure);
-            }
-            observation.stop();
-            if (failure == null) {
-                out.complete(decision);
-            } else {
-                out.completeExceptionally(failure);
             }
         });
-        return out;
     }
 
     private void count(Decision decision, OrdoObservationContext context) {

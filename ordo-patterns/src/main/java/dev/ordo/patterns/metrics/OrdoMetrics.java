@@ -25,10 +25,13 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -342,6 +345,39 @@ public final class OrdoMetrics implements AutoCloseable {
     /** A not yet started observation of {@code context}, named by the registry's convention for it or the default one. */
     Observation observation(OrdoObservationContext context) {
         return context.observation().observation(null, conventions.get(context.observation()), () -> context, observations);
+    }
+
+    /**
+     * Starts {@code observation} around the non-blocking {@code call} and stops it when the call's
+     * stage completes (or when the call throws), recording what it failed with; {@code settled}
+     * hears the value or the failure first, before the observation stops. The stage returned
+     * completes as the call's does, with the same value or failure.
+     */
+    static <R> CompletionStage<R> observeStage(Observation observation, Supplier<CompletionStage<R>> call, BiConsumer<R, Throwable> settled) {
+        observation.start();
+        CompletionStage<R> stage;
+        try {
+            stage = call.get();
+        } catch (RuntimeException | Error e) {
+            settled.accept(null, e);
+            observation.error(e);
+            observation.stop();
+            throw e;
+        }
+        CompletableFuture<R> out = new CompletableFuture<>();
+        stage.whenComplete((value, failure) -> {
+            settled.accept(value, failure);
+            if (failure != null) {
+                observation.error(failure);
+            }
+            observation.stop();
+            if (failure == null) {
+                out.complete(value);
+            } else {
+                out.completeExceptionally(failure);
+            }
+        });
+        return out;
     }
 
     private void bind(CachedReading reading, Gauge.Builder<CachedReading> gauge) {
