@@ -25,4 +25,5 @@ module dev.ordo.patterns {
     exports dev.ordo.patterns.queue;
     exports dev.ordo.patterns.ratelimit;
     exports dev.ordo.patterns.metrics;
+    exports dev.ordo.patterns.registry;
 }

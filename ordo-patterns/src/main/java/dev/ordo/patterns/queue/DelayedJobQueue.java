@@ -462,6 +462,71 @@ public final class DelayedJobQueue<T> {
     }
 
     /**
+     * A claimed job as {@link #inFlight} shows it.
+     *
+     * @param id the job's id
+     * @param attempt which attempt the claim is, from 1
+     * @param deadline when the claim expires and the job may be claimed again
+     */
+    public record InFlight(String id, int attempt, Instant deadline) {
+    }
+
+    /**
+     * Up to {@code max} claimed jobs, those whose claim expires first first. A job's claim age is
+     * its visibility timeout less the time left to its deadline.
+     *
+     * @param max the most to read, 1 to {@link #MAX_BATCH}
+     * @return the claimed jobs
+     */
+    public List<InFlight> inFlight(int max) {
+        checkBatch(max);
+        List<Reply> claimed = store.call(StoreCommand.of("ZRANGE").key(keys.get(2)).arg(0).arg(max - 1).arg("WITHSCORES")).asList();
+        if (claimed.isEmpty()) {
+            return List.of();
+        }
+        StoreCommand attempts = StoreCommand.of("HMGET").key(keys.get(6));
+        for (int i = 0; i < claimed.size(); i += 2) {
+            attempts.arg(claimed.get(i).asString());
+        }
+        List<Reply> tries = store.call(attempts).asList();
+        List<InFlight> out = new ArrayList<>(claimed.size() / 2);
+        for (int i = 0; i < claimed.size(); i += 2) {
+            Reply attempt = tries.get(i / 2);
+            out.add(new InFlight(claimed.get(i).asString(), attempt.isNil() ? 0 : (int) attempt.asLong(),
+                    Instant.ofEpochMilli((long) claimed.get(i + 1).asDouble())));
+        }
+        return out;
+    }
+
+    /**
+     * How many delayed jobs fall due in each of {@code buckets} consecutive spans of {@code width}
+     * from {@code from}, and (last element) how many after them: {@code buckets} + 1 counts, each
+     * one O(log N) read, sent together. Jobs already due (ready) are not counted.
+     *
+     * @param from where the first span starts
+     * @param width each span's length, at least a millisecond
+     * @param buckets how many spans, 1 to 1,000
+     * @return the counts, in order
+     */
+    public List<Long> dueHistogram(Instant from, Duration width, int buckets) {
+        if (buckets < 1 || buckets > 1000 || width.toMillis() < 1) {
+            throw new IllegalArgumentException("a due histogram takes 1 to 1000 buckets of at least 1 ms, got " + buckets + " of " + width);
+        }
+        long start = from.toEpochMilli();
+        long step = width.toMillis();
+        List<StoreCommand> counts = new ArrayList<>(buckets + 1);
+        for (int i = 0; i <= buckets; i++) {
+            long lo = start + i * step;
+            counts.add(StoreCommand.of("ZCOUNT").key(keys.get(0)).arg(lo).arg(i == buckets ? "+inf" : "(" + (lo + step)));
+        }
+        List<Long> out = new ArrayList<>(counts.size());
+        for (Reply r : store.callAll(counts)) {
+            out.add(r.asLong());
+        }
+        return out;
+    }
+
+    /**
      * Up to {@code max} dead letters, oldest first.
      *
      * @param max the most to read, 1 to {@link #MAX_BATCH}

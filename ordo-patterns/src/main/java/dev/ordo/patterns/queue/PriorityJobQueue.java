@@ -216,6 +216,29 @@ public final class PriorityJobQueue<T> {
     }
 
     /**
+     * How many jobs wait at each priority that has any, most urgent first: one range read per
+     * priority present (so at most {@link #MAX_PRIORITY} + 1 reads, and as many as there are
+     * priorities in use), each O(log N). Not atomic: offers and takes may come between the reads.
+     *
+     * @return the depth of every priority in use, by priority
+     */
+    public java.util.SortedMap<Integer, Long> depthByPriority() {
+        java.util.SortedMap<Integer, Long> out = new java.util.TreeMap<>();
+        int from = 0;
+        while (from <= MAX_PRIORITY) {
+            List<Reply> next = store.call(StoreCommand.of("ZRANGE").key(jobs).arg((long) (from * PRIORITY_UNIT)).arg("+inf")
+                    .arg("BYSCORE").arg("LIMIT").arg(0).arg(1).arg("WITHSCORES")).asList();
+            if (next.isEmpty()) {
+                break;
+            }
+            int priority = (int) (next.get(1).asDouble() / PRIORITY_UNIT);
+            out.put(priority, size(priority));
+            from = priority + 1;
+        }
+        return out;
+    }
+
+    /**
      * A worker with its own connection, for blocking takes; close it when done.
      *
      * @return a new worker

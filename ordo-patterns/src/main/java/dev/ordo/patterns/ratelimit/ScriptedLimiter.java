@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -19,7 +20,7 @@ import java.util.concurrent.CompletionStage;
  * {allowed (1/0), remaining, microseconds until the request would be granted, the server time
  * it decided at (microseconds), the 1-based index of the limit that decided}.
  */
-abstract class ScriptedLimiter implements RateLimiter {
+public abstract sealed class ScriptedLimiter implements RateLimiter permits SlidingLogLimiter, SlidingWindowLimiter, TokenBucketLimiter {
     /**
      * One limit as the script takes it: its key suffix (naming the kind and every parameter, so a
      * changed limit never reads another's state), its arguments, and the most permits it can grant.
@@ -76,6 +77,54 @@ abstract class ScriptedLimiter implements RateLimiter {
         return store.evalAsync(script, keys(key), args).thenApply(r -> timed(r).decision());
     }
 
+    /**
+     * Reads {@code key}'s state without taking a permit or writing anything: {@code remaining} is
+     * how many permits a request could take now (under the tightest limit, whose 0-based index is
+     * {@code limit}), {@code allowed} whether that is at least one, and {@code retryAfter} zero. For
+     * tools that show a key's standing (the Ordo Console); a caller deciding a request uses
+     * {@link #tryAcquire}, since a peek and a later request are two steps another client may come
+     * between.
+     *
+     * @param key the key to read
+     * @return the key's standing
+     */
+    public Decision peek(String key) {
+        Objects.requireNonNull(key, "key");
+        List<Reply> r = store.eval(script, keys(key), argv(0)).asList();
+        long remaining = r.get(1).asLong();
+        return new Decision(remaining >= 1, remaining, Duration.ZERO, (int) r.get(4).asLong() - 1);
+    }
+
+    /**
+     * A SCAN {@code MATCH} pattern that matches every key this limiter keeps (and no other
+     * limiter's), glob characters in its name escaped.
+     *
+     * @return the pattern
+     */
+    public String scanPattern() {
+        return "{" + tagName.replaceAll("([*?\\[\\]\\\\])", "\\\\$1") + ":*";
+    }
+
+    /**
+     * The key a request named, that this limiter stored under {@code storedKey}; empty when
+     * {@code storedKey} is not one of this limiter's keys.
+     *
+     * @param storedKey a key in the database, as SCAN returns it
+     * @return the limited key
+     */
+    public Optional<String> keyOf(String storedKey) {
+        String prefix = "{" + tagName + ":";
+        if (storedKey.startsWith(prefix)) {
+            for (Spec spec : specs) {
+                String suffix = "}:" + spec.keySuffix();
+                if (storedKey.endsWith(suffix) && storedKey.length() >= prefix.length() + suffix.length()) {
+                    return Optional.of(storedKey.substring(prefix.length(), storedKey.length() - suffix.length()));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
     /** As {@link #tryAcquire}, with the server time the script read. */
     Timed tryAcquireTimed(String key, long permits) {
         List<String> args = args(key, permits);
@@ -88,6 +137,10 @@ abstract class ScriptedLimiter implements RateLimiter {
         if (permits < 1 || permits > maxPermits) {
             throw new IllegalArgumentException("permits must be between 1 and " + maxPermits + " for this limiter, got " + permits);
         }
+        return argv(permits);
+    }
+
+    private List<String> argv(long permits) {
         List<String> args = new ArrayList<>(1 + 3 * specs.size());
         args.add(Long.toString(permits));
         for (Spec spec : specs) {

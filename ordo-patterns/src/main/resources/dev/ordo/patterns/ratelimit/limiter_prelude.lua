@@ -1,3 +1,4 @@
+-- p, the permits asked for, is 0 for a peek: the scripts then decide as for a request but write nothing
 local p = tonumber(ARGV[1])
 local n = #KEYS
 local t = redis.call('TIME')

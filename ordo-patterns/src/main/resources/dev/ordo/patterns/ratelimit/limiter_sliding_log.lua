@@ -13,7 +13,7 @@ for i = 1, n do
   end
   if remaining == nil or limit - c < remaining then remaining, tightest = limit - c, i end
 end
-if allowed == 1 then
+if allowed == 1 and p > 0 then
   local stamp = string.format('%.0f', now) .. ':'
   for i = 1, n do
     local entries = {}

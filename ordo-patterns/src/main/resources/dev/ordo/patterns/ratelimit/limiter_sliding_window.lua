@@ -28,7 +28,7 @@ for i = 1, n do
   local left = math.floor(limit - estimate)
   if remaining == nil or left < remaining then remaining, tightest = left, i end
 end
-if allowed == 1 then
+if allowed == 1 and p > 0 then
   for i = 1, n do
     local s = state[i]
     redis.call('HSET', KEYS[i], 'w', s[1], 'c', s[2] + p, 'p', s[3])

@@ -18,7 +18,7 @@ for i = 1, n do
   end
   if remaining == nil or tokens < remaining then remaining, tightest = tokens, i end
 end
-if allowed == 1 then
+if allowed == 1 and p > 0 then
   for i = 1, n do
     local l = level[i]
     local left = l[1] - p

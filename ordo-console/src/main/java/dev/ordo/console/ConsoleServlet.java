@@ -1,0 +1,126 @@
+package dev.ordo.console;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.security.Principal;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Serves a console inside a servlet container, below the path it is mapped to (the Spring Boot
+ * starter maps it to {@code /ordo/*}), so the application's own security filters guard it as
+ * they guard every other path. Requests go to {@link ConsoleHttp}; the live feed is an
+ * asynchronous response that stays open, one event per reading, until the client leaves. Who
+ * asked, for the console's log of writes, is the request's authenticated principal.
+ *
+ * <p>Write requests carry {@link ConsoleHttp#WRITE_HEADER}, as everywhere; the application's own
+ * CSRF protection (Spring Security's) applies on top, its token forwarded by the page.
+ */
+public final class ConsoleServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+
+    private final transient ConsoleHttp http;
+
+    /**
+     * A servlet serving {@code http}.
+     *
+     * @param http the console to serve
+     */
+    public ConsoleServlet(ConsoleHttp http) {
+        this.http = Objects.requireNonNull(http, "http");
+    }
+
+    @Override
+    protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        String path = req.getPathInfo() == null ? "/" : rawPath(req);
+        if (req.getPathInfo() == null && !req.getRequestURI().endsWith("/")) {
+            // /ordo -> /ordo/, so the page's relative links resolve below the mount
+            res.sendRedirect(req.getRequestURI() + "/");
+            return;
+        }
+        if (path.equals(ConsoleHttp.LIVE_PATH) && req.getMethod().equals("GET")) {
+            stream(req, res);
+            return;
+        }
+        Map<String, String> query = new HashMap<>();
+        req.getParameterMap().forEach((k, v) -> query.put(k, v[0]));
+        byte[] body;
+        try (InputStream in = req.getInputStream()) {
+            body = in.readNBytes(ConsoleHttp.MAX_BODY + 1);
+        }
+        Principal who = req.getUserPrincipal();
+        write(res, http.handle(new ConsoleHttp.Request(req.getMethod(), path, query, body, who == null ? "anonymous" : who.getName(),
+                "1".equals(req.getHeader(ConsoleHttp.WRITE_HEADER)))));
+    }
+
+    /** The path below the servlet's mapping, still URL-encoded (so an encoded {@code /} in a member stays one). */
+    private static String rawPath(HttpServletRequest req) {
+        String uri = req.getRequestURI();
+        String prefix = req.getContextPath() + req.getServletPath();
+        return uri.startsWith(prefix) ? uri.substring(prefix.length()) : req.getPathInfo();
+    }
+
+    private static void write(HttpServletResponse res, ConsoleHttp.Response r) throws IOException {
+        res.setStatus(r.status());
+        res.setContentType(r.contentType());
+        res.setHeader("Cache-Control", "no-store");
+        res.setHeader("X-Content-Type-Options", "nosniff");
+        res.setContentLength(r.body().length);
+        res.getOutputStream().write(r.body());
+    }
+
+    private void stream(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        res.setStatus(200);
+        res.setContentType("text/event-stream;charset=UTF-8");
+        res.setHeader("Cache-Control", "no-cache");
+        AsyncContext async = req.startAsync();
+        async.setTimeout(0);
+        PrintWriter out = res.getWriter();
+        out.flush();
+        AtomicReference<Runnable> stop = new AtomicReference<>();
+        stop.set(http.watch(event -> {
+            synchronized (out) {
+                out.write(event);
+                out.flush();
+                if (out.checkError()) {
+                    Runnable s = stop.get();
+                    if (s != null) {
+                        s.run();
+                    }
+                    async.complete();
+                }
+            }
+        }));
+        async.addListener(new AsyncListener() {
+            @Override
+            public void onComplete(AsyncEvent event) {
+                stop.get().run();
+            }
+
+            @Override
+            public void onTimeout(AsyncEvent event) {
+                stop.get().run();
+            }
+
+            @Override
+            public void onError(AsyncEvent event) {
+                stop.get().run();
+            }
+
+            @Override
+            public void onStartAsync(AsyncEvent event) {
+                // a new cycle: the feed goes on
+            }
+        });
+    }
+}
