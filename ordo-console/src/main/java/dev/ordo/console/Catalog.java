@@ -33,13 +33,15 @@ import java.util.Locale;
  */
 final class Catalog {
     private final Store store;
+    private final PatternRegistry registry;
 
-    Catalog(Store store) {
+    Catalog(Store store, String registryKey) {
         this.store = store;
+        this.registry = PatternRegistry.on(store, registryKey);
     }
 
     List<PatternInfo> all() {
-        return PatternRegistry.on(store).list();
+        return registry.list();
     }
 
     PatternInfo find(PatternInfo.Kind kind, String name) {

@@ -49,24 +49,43 @@ public final class Console implements AutoCloseable {
     static final int MAX_MERGED_DEPTH = 10_000;
 
     private final Store store;
+    private final List<Store> nodes;
     private final ConsoleOptions options;
     private final Catalog catalog;
     private final LiveFeed feed;
     private final String description;
 
     /**
-     * A console over {@code store}; {@code description} says which database it is (shown, never a password).
+     * A console over one server; {@code description} says which (shown, never a password).
      *
      * @param store the database
      * @param description what to call it on screen
      * @param options how the console behaves
      */
     public Console(Store store, String description, ConsoleOptions options) {
+        this(store, List.of(store), description, options);
+    }
+
+    /**
+     * A console over a database of several nodes (a Redis Cluster): {@code store} reaches keys
+     * wherever they live; {@code nodes}, one store per master, serve what each node answers for
+     * itself (INFO, which the overview sums; SCAN, which key browsing walks node by node).
+     *
+     * @param store the database
+     * @param nodes one store per master node, in a fixed order
+     * @param description what to call it on screen
+     * @param options how the console behaves
+     */
+    public Console(Store store, List<Store> nodes, String description, ConsoleOptions options) {
         this.store = Objects.requireNonNull(store, "store");
+        this.nodes = List.copyOf(nodes);
+        if (this.nodes.isEmpty()) {
+            throw new IllegalArgumentException("a console needs at least one node");
+        }
         this.options = Objects.requireNonNull(options, "options");
         this.description = description;
-        this.catalog = new Catalog(store);
-        this.feed = new LiveFeed(store, options);
+        this.catalog = new Catalog(store, options.registryKey());
+        this.feed = new LiveFeed(this.nodes, options);
     }
 
     ConsoleOptions options() {
@@ -321,15 +340,15 @@ public final class Console implements AutoCloseable {
         ScriptedLimiter limiter = catalog.limiter(info);
         List<Limit> limits = Catalog.limits(info);
         Set<String> keys = new LinkedHashSet<>();
-        String cursor = "0";
+        String cursor = START;
         int steps = 0;
         do {
-            List<Reply> r = store.call(StoreCommand.of("SCAN").arg(cursor).arg("MATCH").arg(limiter.scanPattern()).arg("COUNT").arg(count)).asList();
-            cursor = r.get(0).asString();
-            for (Reply k : r.get(1).asList()) {
-                limiter.keyOf(k.asString()).ifPresent(keys::add);
+            ScanStep step = scan(cursor, limiter.scanPattern(), count, null);
+            cursor = step.next();
+            for (String k : step.keys()) {
+                limiter.keyOf(k).ifPresent(keys::add);
             }
-        } while (!cursor.equals("0") && ++steps < LIMITER_SCAN_STEPS && keys.size() < options.maxPage());
+        } while (!cursor.equals(START) && ++steps < LIMITER_SCAN_STEPS && keys.size() < options.maxPage());
         List<KeyStanding> standings = new ArrayList<>();
         for (String key : keys) {
             standings.add(standing(limiter, limits, key));
@@ -337,7 +356,7 @@ public final class Console implements AutoCloseable {
         standings.sort((a, b) -> Double.compare(b.used(), a.used()));
         List<LimitView> views = limits.stream().map(l -> new LimitView(l.permits(), l.window().toMillis())).toList();
         return new LimiterView(name, info.setting("algorithm", "sliding-window"), views,
-                standings.subList(0, Math.min(top, standings.size())), keys.size(), cursor.equals("0"));
+                standings.subList(0, Math.min(top, standings.size())), keys.size(), cursor.equals(START));
     }
 
     KeyStanding limiterKey(String name, String key) {
@@ -359,21 +378,62 @@ public final class Console implements AutoCloseable {
     record KeyPage(String cursor, List<KeyRow> keys) {
     }
 
-    /** One SCAN step: the next cursor and the keys it returned, with their types. */
-    KeyPage keys(String match, String cursor, int count, String type) {
-        checkCount(count);
-        if (!cursor.matches("[0-9]{1,20}")) {
-            throw ApiException.badRequest("cursor must be a SCAN cursor (digits), got '" + cursor + "'");
+    /** The cursor that starts a walk over every node's keys, and that a finished walk returns. */
+    static final String START = "0";
+
+    /** One SCAN step's keys, and the console cursor that goes on from there ({@link #START} when done). */
+    record ScanStep(String next, List<String> keys) {
+    }
+
+    /**
+     * One SCAN step over the nodes in turn: the console's cursor is the node's SCAN cursor, prefixed
+     * with {@code <node>-} past the first node; when a node's walk ends, the cursor moves to the
+     * next node, and after the last node it is {@link #START} again.
+     */
+    private ScanStep scan(String cursor, String match, int count, String type) {
+        int node = 0;
+        String at = cursor;
+        int dash = cursor.indexOf('-');
+        if (dash > 0) {
+            node = parseCursorPart(cursor.substring(0, dash), cursor);
+            at = cursor.substring(dash + 1);
         }
-        StoreCommand scan = StoreCommand.of("SCAN").arg(cursor).arg("MATCH").arg(match.isEmpty() ? "*" : match).arg("COUNT").arg(count);
+        parseCursorPart(at, cursor);
+        if (node >= nodes.size()) {
+            throw ApiException.badRequest("cursor '" + cursor + "' names node " + node + " of " + nodes.size());
+        }
+        StoreCommand scan = StoreCommand.of("SCAN").arg(at).arg("MATCH").arg(match.isEmpty() ? "*" : match).arg("COUNT").arg(count);
         if (type != null && !type.isEmpty()) {
             scan.arg("TYPE").arg(type);
         }
-        List<Reply> r = store.call(scan).asList();
-        List<String> names = new ArrayList<>();
+        List<Reply> r = nodes.get(node).call(scan).asList();
+        List<String> keys = new ArrayList<>();
         for (Reply k : r.get(1).asList()) {
-            names.add(k.asString());
+            keys.add(k.asString());
         }
+        String next = r.get(0).asString();
+        if (next.equals("0")) {
+            return new ScanStep(node + 1 < nodes.size() ? (node + 1) + "-0" : START, keys);
+        }
+        return new ScanStep(node == 0 ? next : node + "-" + next, keys);
+    }
+
+    private static int parseCursorPart(String part, String cursor) {
+        if (!part.matches("[0-9]{1,20}")) {
+            throw ApiException.badRequest("'" + cursor + "' is not a console cursor (digits, or node-digits)");
+        }
+        try {
+            return (int) Math.min(Integer.MAX_VALUE, Long.parseUnsignedLong(part));
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("'" + cursor + "' is not a console cursor");
+        }
+    }
+
+    /** One SCAN step (over the nodes in turn): the next cursor and the keys it returned, with their types. */
+    KeyPage keys(String match, String cursor, int count, String type) {
+        checkCount(count);
+        ScanStep step = scan(cursor, match, count, type);
+        List<String> names = step.keys();
         List<StoreCommand> types = new ArrayList<>(names.size());
         for (String k : names) {
             types.add(StoreCommand.of("TYPE").key(k));
@@ -383,7 +443,7 @@ public final class Console implements AutoCloseable {
         for (int i = 0; i < names.size(); i++) {
             rows.add(new KeyRow(names.get(i), t.get(i).asString()));
         }
-        return new KeyPage(r.get(0).asString(), rows);
+        return new KeyPage(step.next(), rows);
     }
 
     record ZsetRow(long rank, String member, Object score) {

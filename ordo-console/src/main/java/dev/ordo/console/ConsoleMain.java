@@ -1,12 +1,17 @@
 package dev.ordo.console;
 
 import dev.ordo.patterns.lettuce.LettuceStore;
+import dev.ordo.patterns.registry.PatternRegistry;
 import dev.ordo.patterns.store.Store;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import dev.ordo.patterns.store.StoreCommand;
+
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -36,6 +41,10 @@ public final class ConsoleMain implements Callable<Integer> {
     @Option(names = "--writable", description = "Allow write actions (edit scores, retry or purge dead letters). Read-only by default.")
     boolean writable;
 
+    @Option(names = "--registry", paramLabel = "KEY", description = "The key of the pattern registry. Default: ${DEFAULT-VALUE}.",
+            defaultValue = PatternRegistry.KEY)
+    String registry;
+
     @Option(names = "--max-page", paramLabel = "ROWS", description = "The most rows one request returns. Default: ${DEFAULT-VALUE}.",
             defaultValue = "500")
     int maxPage;
@@ -54,16 +63,22 @@ public final class ConsoleMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ConsoleOptions defaults = ConsoleOptions.readOnly();
-        ConsoleOptions options = new ConsoleOptions(writable, maxPage, defaults.sampleEvery(), defaults.history());
-        Store db = cluster ? LettuceStore.connectCluster(store.split(",")) : LettuceStore.connect(store);
-        Console console = new Console(db, shown(store), options);
+        ConsoleOptions options = ConsoleOptions.readOnly().withWritable(writable).withMaxPage(maxPage).withRegistryKey(registry);
+        String[] seeds = store.split(",");
+        Store db = cluster ? LettuceStore.connectCluster(seeds) : LettuceStore.connect(store);
+        List<Store> nodes = cluster ? masters(db, URI.create(seeds[0].trim())) : List.of(db);
+        Console console = new Console(db, nodes, shown(store), options);
         ConsoleHttp http = new ConsoleHttp(console);
         ConsoleServer server = ConsoleServer.start(bind, port, (user, password) -> http);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             console.close();
+            for (Store node : nodes) {
+                if (node != db) {
+                    node.close();
+                }
+            }
             db.close();
             stopped.countDown();
         }, "ordo-console-stop"));
@@ -71,6 +86,31 @@ public final class ConsoleMain implements Callable<Integer> {
                 + "), store " + shown(store));
         stopped.await();
         return 0;
+    }
+
+    /**
+     * A store on each master of the cluster {@code db} reaches, from CLUSTER NODES, each with the
+     * scheme and credentials of {@code seed}.
+     */
+    static List<Store> masters(Store db, URI seed) {
+        List<URI> masters = new ArrayList<>();
+        for (String line : db.call(StoreCommand.of("CLUSTER").arg("NODES")).asString().split("\n")) {
+            String[] f = line.trim().split(" ");
+            if (f.length > 2 && List.of(f[2].split(",")).contains("master") && !f[2].contains("fail")) {
+                String address = f[1].split("@")[0];
+                int colon = address.lastIndexOf(':');
+                String host = colon > 0 ? address.substring(0, colon) : seed.getHost();
+                URI node = URI.create(seed.getScheme() + "://" + (seed.getRawUserInfo() == null ? "" : seed.getRawUserInfo() + "@")
+                        + host + ":" + address.substring(colon + 1));
+                masters.add(node);
+            }
+        }
+        masters.sort(java.util.Comparator.comparing(URI::toString));
+        List<Store> out = new ArrayList<>();
+        for (URI node : masters) {
+            out.add(LettuceStore.connect(node.toString()));
+        }
+        return out;
     }
 
     /** The store's URIs without their passwords. */

@@ -33,7 +33,7 @@ final class LiveFeed implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(LiveFeed.class.getName());
 
-    private final Store store;
+    private final List<Store> nodes;
     private final ConsoleOptions options;
     private final ArrayDeque<Sample> history = new ArrayDeque<>();
     private final List<Consumer<Sample>> watchers = new CopyOnWriteArrayList<>();
@@ -46,8 +46,8 @@ final class LiveFeed implements AutoCloseable {
     private long previousAt;
     private java.util.concurrent.ScheduledFuture<?> running;
 
-    LiveFeed(Store store, ConsoleOptions options) {
-        this.store = store;
+    LiveFeed(List<Store> nodes, ConsoleOptions options) {
+        this.nodes = nodes;
         this.options = options;
     }
 
@@ -75,7 +75,7 @@ final class LiveFeed implements AutoCloseable {
 
     /** Reads the server now (also the overview's first figures when nobody watches yet). */
     Sample sample() {
-        Map<String, String> info = info(store.call(StoreCommand.of("INFO")).asString());
+        Map<String, String> info = summed(nodes);
         long now = System.currentTimeMillis();
         Sample s;
         synchronized (this) {
@@ -134,6 +134,33 @@ final class LiveFeed implements AutoCloseable {
             }
         }
         return keys;
+    }
+
+    /**
+     * Every node's INFO, numeric fields summed (a cluster's ops, memory, clients and keys are its
+     * nodes' together); other fields are the first node's. The keyspace lines are summed into one
+     * {@code db0} line.
+     */
+    private static Map<String, String> summed(List<Store> nodes) {
+        Map<String, String> out = null;
+        long keys = 0;
+        for (Store node : nodes) {
+            Map<String, String> info = info(node.call(StoreCommand.of("INFO")).asString());
+            keys += keys(info);
+            if (out == null) {
+                out = info;
+                continue;
+            }
+            for (Map.Entry<String, String> e : info.entrySet()) {
+                String mine = out.get(e.getKey());
+                if (mine != null && mine.matches("[0-9]+") && e.getValue().matches("[0-9]+")) {
+                    out.put(e.getKey(), Long.toString(Long.parseLong(mine) + Long.parseLong(e.getValue())));
+                }
+            }
+        }
+        out.keySet().removeIf(k -> k.startsWith("db"));
+        out.put("db0", "keys=" + keys);
+        return out;
     }
 
     /** INFO's {@code field:value} lines. */

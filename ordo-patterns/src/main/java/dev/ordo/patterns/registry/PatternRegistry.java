@@ -15,7 +15,7 @@ import java.util.Objects;
  * way their owner does. A board is only a sorted set: its key alone does not say it is a board,
  * nor which tie rule orders it.
  *
- * <p>One hash, {@value #KEY}: field {@code kind:name}, value the pattern's settings form-encoded
+ * <p>One hash, {@value #KEY} unless {@link #on(Store, String)} names another: field {@code kind:name}, value the pattern's settings form-encoded
  * ({@code order=highest-first&tie-rule=member-order}). A single key, so on a Redis Cluster it
  * lives in one slot; registering is one HSET and idempotent, so every instance of an application
  * may register the same patterns at startup. Entries are never removed by the patterns
@@ -28,19 +28,42 @@ public final class PatternRegistry {
     public static final int MAX_ENTRIES = 10_000;
 
     private final Store store;
+    private final String key;
 
-    private PatternRegistry(Store store) {
+    private PatternRegistry(Store store, String key) {
         this.store = Objects.requireNonNull(store, "store");
+        this.key = Objects.requireNonNull(key, "key");
     }
 
     /**
-     * The registry in {@code store}.
+     * The registry in {@code store}, at {@value #KEY}.
      *
      * @param store the database the patterns live in
      * @return its registry
      */
     public static PatternRegistry on(Store store) {
-        return new PatternRegistry(store);
+        return new PatternRegistry(store, KEY);
+    }
+
+    /**
+     * A registry at {@code key} instead of {@value #KEY}: for applications that share one
+     * database and keep their registries apart, or an ACL user whose keys all share a prefix.
+     *
+     * @param store the database the patterns live in
+     * @param key the registry's key
+     * @return that registry
+     */
+    public static PatternRegistry on(Store store, String key) {
+        return new PatternRegistry(store, key);
+    }
+
+    /**
+     * The key this registry lives at.
+     *
+     * @return its key
+     */
+    public String key() {
+        return key;
     }
 
     /**
@@ -52,7 +75,7 @@ public final class PatternRegistry {
         if (patterns.isEmpty()) {
             return;
         }
-        StoreCommand hset = StoreCommand.of("HSET").key(KEY);
+        StoreCommand hset = StoreCommand.of("HSET").key(key);
         for (PatternInfo p : patterns) {
             hset.arg(p.field()).arg(p.encodedSettings());
         }
@@ -67,7 +90,7 @@ public final class PatternRegistry {
      * @return whether it was recorded
      */
     public boolean remove(PatternInfo.Kind kind, String name) {
-        return store.call(StoreCommand.of("HDEL").key(KEY).arg(kind.id() + ":" + name)).asLong() == 1L;
+        return store.call(StoreCommand.of("HDEL").key(key).arg(kind.id() + ":" + name)).asLong() == 1L;
     }
 
     /**
@@ -76,11 +99,11 @@ public final class PatternRegistry {
      * @return the recorded patterns
      */
     public List<PatternInfo> list() {
-        long size = store.call(StoreCommand.of("HLEN").key(KEY)).asLong();
+        long size = store.call(StoreCommand.of("HLEN").key(key)).asLong();
         if (size > MAX_ENTRIES) {
-            throw new IllegalStateException(KEY + " holds " + size + " entries, more than the " + MAX_ENTRIES + " a registry may");
+            throw new IllegalStateException(key + " holds " + size + " entries, more than the " + MAX_ENTRIES + " a registry may");
         }
-        List<Reply> flat = store.call(StoreCommand.of("HGETALL").key(KEY)).asList();
+        List<Reply> flat = store.call(StoreCommand.of("HGETALL").key(key)).asList();
         List<PatternInfo> out = new ArrayList<>(flat.size() / 2);
         for (int i = 0; i + 1 < flat.size(); i += 2) {
             PatternInfo info = PatternInfo.decode(flat.get(i).asString(), flat.get(i + 1).asString());
