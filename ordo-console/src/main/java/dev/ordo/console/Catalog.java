@@ -34,14 +34,24 @@ import java.util.Locale;
 final class Catalog {
     private final Store store;
     private final PatternRegistry registry;
+    private final List<PatternInfo> declared;
 
-    Catalog(Store store, String registryKey) {
+    Catalog(Store store, String registryKey, List<PatternInfo> declared) {
         this.store = store;
         this.registry = PatternRegistry.on(store, registryKey);
+        this.declared = List.copyOf(declared);
     }
 
+    /** The declared patterns, then the registry's others, by kind and name. */
     List<PatternInfo> all() {
-        return registry.list();
+        java.util.Map<String, PatternInfo> byId = new java.util.TreeMap<>();
+        for (PatternInfo p : registry.list()) {
+            byId.put(p.kind().ordinal() + ":" + p.name(), p);
+        }
+        for (PatternInfo p : declared) {
+            byId.put(p.kind().ordinal() + ":" + p.name(), p);
+        }
+        return new ArrayList<>(byId.values());
     }
 
     PatternInfo find(PatternInfo.Kind kind, String name) {

@@ -77,6 +77,21 @@ public final class Console implements AutoCloseable {
      * @param options how the console behaves
      */
     public Console(Store store, List<Store> nodes, String description, ConsoleOptions options) {
+        this(store, nodes, description, options, List.of());
+    }
+
+    /**
+     * A console that also knows {@code declared} patterns without reading them from the registry
+     * (an application's own, which the console mounted in it shows even when the registry could
+     * not be written); where both name the same pattern, the declared one wins.
+     *
+     * @param store the database
+     * @param nodes one store per master node, in a fixed order
+     * @param description what to call it on screen
+     * @param options how the console behaves
+     * @param declared patterns known without the registry
+     */
+    public Console(Store store, List<Store> nodes, String description, ConsoleOptions options, List<PatternInfo> declared) {
         this.store = Objects.requireNonNull(store, "store");
         this.nodes = List.copyOf(nodes);
         if (this.nodes.isEmpty()) {
@@ -84,7 +99,7 @@ public final class Console implements AutoCloseable {
         }
         this.options = Objects.requireNonNull(options, "options");
         this.description = description;
-        this.catalog = new Catalog(store, options.registryKey());
+        this.catalog = new Catalog(store, options.registryKey(), declared);
         this.feed = new LiveFeed(this.nodes, options);
     }
 

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * Serves a console inside a servlet container, below the path it is mapped to (the Spring Boot
@@ -30,6 +31,7 @@ public final class ConsoleServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
 
     private final transient ConsoleHttp http;
+    private final transient Function<HttpServletRequest, Map<String, String>> headers;
 
     /**
      * A servlet serving {@code http}.
@@ -37,11 +39,24 @@ public final class ConsoleServlet extends HttpServlet {
      * @param http the console to serve
      */
     public ConsoleServlet(ConsoleHttp http) {
+        this(http, request -> Map.of());
+    }
+
+    /**
+     * A servlet serving {@code http}, adding to every response the headers {@code headers} gives
+     * for its request (the Spring Boot starter hands Spring Security's CSRF token to the page so).
+     *
+     * @param http the console to serve
+     * @param headers the extra response headers for a request
+     */
+    public ConsoleServlet(ConsoleHttp http, Function<HttpServletRequest, Map<String, String>> headers) {
         this.http = Objects.requireNonNull(http, "http");
+        this.headers = Objects.requireNonNull(headers, "headers");
     }
 
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        headers.apply(req).forEach(res::setHeader);
         String path = req.getPathInfo() == null ? "/" : rawPath(req);
         if (req.getPathInfo() == null && !req.getRequestURI().endsWith("/")) {
             // /ordo -> /ordo/, so the page's relative links resolve below the mount

@@ -4,6 +4,7 @@ import dev.ordo.patterns.embedded.EmbeddedStore;
 import dev.ordo.patterns.store.Store;
 import io.lettuce.core.resource.ClientResources;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionBuilder;
@@ -12,6 +13,7 @@ import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProce
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -31,7 +33,7 @@ import org.springframework.core.env.Environment;
  * and {@link RateLimiters} and as beans named after their entries.
  */
 @AutoConfiguration(after = {OrdoEmbeddedAutoConfiguration.class, DataRedisAutoConfiguration.class})
-@EnableConfigurationProperties(OrdoProperties.class)
+@EnableConfigurationProperties({OrdoProperties.class, OrdoRegistryProperties.class})
 public final class OrdoPatternsAutoConfiguration {
     /** Creates the configuration; Spring calls this. */
     public OrdoPatternsAutoConfiguration() {
@@ -87,6 +89,22 @@ public final class OrdoPatternsAutoConfiguration {
     @ConditionalOnBean(Store.class)
     public RateLimiters ordoRateLimiters(Store store, OrdoProperties properties, ObjectProvider<RateLimiterDecorator> decorators) {
         return RateLimiters.build(store, properties.rateLimits(), decorators.orderedStream().toList());
+    }
+
+    /**
+     * Records the declared patterns in the database's pattern registry once the beans are built
+     * (so after the registries above have checked every declaration), for the Ordo Console.
+     *
+     * @param store      the store of the active mode
+     * @param properties {@code ordo.*}
+     * @param registry   {@code ordo.registry.*}
+     * @return the registration
+     */
+    @Bean
+    @ConditionalOnBean(Store.class)
+    @ConditionalOnProperty(name = "ordo.registry.enabled", havingValue = "true", matchIfMissing = true)
+    public SmartInitializingSingleton ordoPatternRegistration(Store store, OrdoProperties properties, OrdoRegistryProperties registry) {
+        return new PatternRegistration(store, registry.key(), properties);
     }
 
     /** Embedded mode's store: the engine itself, called in-process with no socket. */
