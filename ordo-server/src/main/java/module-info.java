@@ -4,6 +4,8 @@
  */
 module dev.ordo.server {
     requires transitive dev.ordo.engine;
+    requires dev.ordo.console;
+    requires dev.ordo.patterns.embedded;
     requires info.picocli;
     requires io.netty.buffer;
     requires io.netty.codec;

@@ -49,6 +49,10 @@ public final class ConsoleMain implements Callable<Integer> {
             defaultValue = "500")
     int maxPage;
 
+    /** A console command line with every option at its default, before picocli sets them. */
+    public ConsoleMain() {
+    }
+
     /**
      * Runs the console until the process is stopped.
      *

@@ -27,6 +27,9 @@ import java.util.function.Function;
  * <p>Write requests carry {@link ConsoleHttp#WRITE_HEADER}, as everywhere; the application's own
  * CSRF protection (Spring Security's) applies on top, its token forwarded by the page.
  */
+// The servlet API is a static requirement (only servlet applications use this class, and they
+// bring the API themselves), so it cannot be passed on with requires transitive.
+@SuppressWarnings("exports")
 public final class ConsoleServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
 

@@ -191,6 +191,16 @@ public final class Main implements Callable<Integer> {
                 abort(ordo, log, e.getCause().getMessage(), "Failed listening on port " + tlsRequested + " (tls), aborting.");
             }
         }
+        int consolePort = loaded.config().getInt("console-port");
+        if (consolePort != 0) {
+            try {
+                consolePort = ordo.openConsole(consolePort);
+            } catch (RuntimeException e) {
+                abort(ordo, log, e.getMessage(), "Failed listening on console port " + consolePort + " (http), aborting.");
+            }
+            log.notice("Ordo Console on http://" + loaded.config().get("console-bind") + ":" + consolePort + "/ ("
+                    + (loaded.config().getBoolean("console-writable") ? "writable" : "read-only") + ")");
+        }
         log.notice("Running mode=standalone, port=" + port + ".");
         log.notice("Server initialized");
         if (port != 0) {

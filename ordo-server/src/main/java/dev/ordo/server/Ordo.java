@@ -45,6 +45,7 @@ public final class Ordo implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private EmbeddedClient client;
     private RespServer server;
+    private ConsoleHost console;
     private Runnable onShutdown;
     private boolean closing;
 
@@ -165,6 +166,27 @@ public final class Ordo implements AutoCloseable {
         return bound;
     }
 
+    /**
+     * Serves the Ordo Console (a web dashboard over this engine) over HTTP on {@code port} (0:
+     * any free port) at the configured {@code console-bind} address, read-only unless
+     * {@code console-writable} is yes. Each user signs in with HTTP Basic as a server user (ACL
+     * user and password, or the default user's password), and the console then acts as that user.
+     *
+     * @param port the port, or 0 for any free one
+     * @return the port bound
+     */
+    public synchronized int openConsole(int port) {
+        if (closing) {
+            throw new IllegalStateException("closed");
+        }
+        if (console != null) {
+            throw new IllegalStateException("the console is already open on port " + console.port());
+        }
+        console = ConsoleHost.start(engine, config.get("console-bind"), port, config.getBoolean("console-writable"),
+                "Ordo " + dev.ordo.server.config.Version.ORDO + " (this server)");
+        return console.port();
+    }
+
     /** The server to open another port on: this instance's, or a new one; throws when {@code open} is already taken. */
     private RespServer serverFor(String kind, int open) {
         if (closing) {
@@ -242,6 +264,9 @@ public final class Ordo implements AutoCloseable {
         }
         if (server != null) {
             server.close();
+        }
+        if (console != null) {
+            console.close();
         }
         if (client != null) {
             client.close();

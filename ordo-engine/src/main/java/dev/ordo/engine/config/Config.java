@@ -115,6 +115,12 @@ public final class Config {
                 .doc("TCP port to listen on; 0 listens on none when tls-port is set, else on any free port.");
         string("bind", "127.0.0.1", false)
                 .doc("Addresses to listen on, separated by spaces (loopback only by default, unlike Redis).");
+        integer("console-port", 0, false, 0, 65535)
+                .doc("HTTP port of the Ordo Console (a web dashboard); 0, the default, serves none.");
+        string("console-bind", "127.0.0.1", false)
+                .doc("Address the console listens on (loopback only by default).");
+        enumeration("console-writable", "no", false, "yes", "no")
+                .doc("Allow the console's write actions (edit scores, retry or purge dead letters); read-only by default.");
         string("requirepass", "", true)
                 .doc("Password of the default user; empty for none.");
         string("aclfile", "", false)
