@@ -43,9 +43,11 @@ import java.util.concurrent.TimeUnit;
  * {@code console-port}. Requests are decoded on one event-loop thread and answered on a small
  * pool (the API calls the database and waits), so a slow database never stalls the event loop;
  * the pool's queue is bounded and a request beyond it gets 503. Bodies over
- * {@link ConsoleHttp#MAX_BODY} are refused by the aggregator (413), a connection idle for a
- * minute is closed, and a live-feed client that does not read is skipped (its channel not
- * writable) rather than buffered without bound.
+ * {@link ConsoleHttp#MAX_BODY} are refused by the aggregator (413), a request line or headers
+ * over 8 and 16 KiB are refused, a connection idle for a minute is closed, at most
+ * {@link #MAX_CONNECTIONS} connections and {@link #MAX_STREAMS} live feeds are open at once, and
+ * a live-feed client that does not read is skipped (its channel not writable) rather than
+ * buffered without bound.
  *
  * <p>Who may use it is the {@link Gate}'s decision: it gets the HTTP Basic credentials (null
  * when none were sent) and answers the console for that user, or null to refuse with 401.
@@ -67,6 +69,13 @@ public final class ConsoleServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ConsoleServer.class.getName());
     private static final int WORKERS = 4;
     private static final int QUEUED = 256;
+    /** The most connections open at once; more are closed as they arrive. */
+    static final int MAX_CONNECTIONS = 256;
+    /** The most live feeds streaming at once; more are answered 503. */
+    static final int MAX_STREAMS = 32;
+
+    private final java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger streams = new java.util.concurrent.atomic.AtomicInteger();
 
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final ExecutorService workers = new ThreadPoolExecutor(WORKERS, WORKERS, 0, TimeUnit.MILLISECONDS,
@@ -82,6 +91,12 @@ public final class ConsoleServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (connections.incrementAndGet() > MAX_CONNECTIONS) {
+                            connections.decrementAndGet();
+                            ch.close();
+                            return;
+                        }
+                        ch.closeFuture().addListener(f -> connections.decrementAndGet());
                         ch.pipeline().addLast(new IdleStateHandler(0, 0, 60, TimeUnit.SECONDS) {
                             @Override
                             protected void channelIdle(ChannelHandlerContext ctx, io.netty.handler.timeout.IdleStateEvent evt) {
@@ -186,6 +201,12 @@ public final class ConsoleServer implements AutoCloseable {
         }
 
         private void stream(ChannelHandlerContext ctx, ConsoleHttp http) {
+            if (streams.incrementAndGet() > MAX_STREAMS) {
+                streams.decrementAndGet();
+                send(ctx, new ConsoleHttp.Response(503, "application/json",
+                        ("{\"error\":\"at most " + MAX_STREAMS + " live feeds at once\"}").getBytes(StandardCharsets.UTF_8)), false);
+                return;
+            }
             HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
             head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
             head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
@@ -198,7 +219,10 @@ public final class ConsoleServer implements AutoCloseable {
                     ch.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(event, StandardCharsets.UTF_8)));
                 }
             });
-            ch.closeFuture().addListener(f -> stop.run());
+            ch.closeFuture().addListener(f -> {
+                stop.run();
+                streams.decrementAndGet();
+            });
         }
 
         @Override
