@@ -6,6 +6,7 @@
 # SUITE=list runs LPUSH, RPOP, LRANGE 0 99 and LINDEX of a 1M-element list's middle, with memory per element;
 # SUITE=tls runs ZSCORE and ZADD over TLS, both servers TLS-only (see TlsBenchmark's Javadoc).
 # SUITE=pubsub runs PUBLISH to 1 and to 100 subscribers (see PubSubBenchmark's Javadoc).
+# SUITE=console runs Ordo alone with and without one console dashboard open (see ConsoleFeedBenchmark).
 # Ordo starts as the README starts it: ordo-server/bin/ordo-server with its config/jvm.options;
 # flags given here are added after those (ORDO_JAVA_OPTS), so they win.
 set -euo pipefail
@@ -14,4 +15,5 @@ cd "$(dirname "$0")/.."
 main=dev.ordo.bench.WireBenchmark
 if [ "${SUITE:-zset}" = tls ]; then main=dev.ordo.bench.TlsBenchmark; fi
 if [ "${SUITE:-zset}" = pubsub ]; then main=dev.ordo.bench.PubSubBenchmark; fi
+if [ "${SUITE:-zset}" = console ]; then main=dev.ordo.bench.ConsoleFeedBenchmark; fi
 exec java -Dsuite="${SUITE:-zset}" -cp ordo-bench/target/benchmarks.jar "$main" ordo-server/bin/ordo-server "$@"

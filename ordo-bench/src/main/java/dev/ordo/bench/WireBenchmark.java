@@ -296,7 +296,7 @@ public final class WireBenchmark {
     }
 
     /** ZADDs members m:000000000000 .. with score = their number, 1,000 per command. */
-    private static void load(int port) {
+    static void load(int port) {
         load(RedisClient.create("redis://127.0.0.1:" + port), "port " + port);
     }
 
