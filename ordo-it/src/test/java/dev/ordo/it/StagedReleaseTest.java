@@ -39,9 +39,10 @@ class StagedReleaseTest {
             new String[] {"ordo-patterns", "jar"},
             new String[] {"ordo-patterns-lettuce", "jar"},
             new String[] {"ordo-patterns-embedded", "jar"},
+            new String[] {"ordo-console", "jar"},
             new String[] {"ordo-spring-boot-starter", "jar"});
 
-    private static final List<String> UNPUBLISHED = List.of("ordo-bench", "ordo-it", "ordo-patterns-tests");
+    private static final List<String> UNPUBLISHED = List.of("ordo-bench", "ordo-it", "ordo-patterns-tests", "ordo-console-tests");
 
     private static Path staging;
     private static String version;
@@ -123,6 +124,21 @@ class StagedReleaseTest {
             assertThat(jar.getEntry("org/luaj/vm2/LuaValue.class")).isNotNull();
             assertThat(jar.getEntry("META-INF/LICENSE")).isNotNull();
             assertThat(jar.getEntry("META-INF/NOTICE")).isNotNull();
+        }
+    }
+
+    @Test
+    void deploy_runnableConsoleJar_isAttachedWithMainClassTheUiAndLicences() throws IOException {
+        Path all = deployed("ordo-console", "-all.jar");
+        try (JarFile jar = new JarFile(all.toFile())) {
+            assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class")).isEqualTo("dev.ordo.console.ConsoleMain");
+            assertThat(jar.getEntry("io/lettuce/core/RedisClient.class")).as("the standalone console's client").isNotNull();
+            assertThat(jar.getEntry("dev/ordo/console/ui/index.html")).isNotNull();
+            try (var licence = jar.getInputStream(jar.getEntry("META-INF/LICENSE"))) {
+                String text = new String(licence.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                assertThat(text).as("Ordo's licence first, then the dependencies' own").startsWith("\n                                 Apache License")
+                        .contains("MIT");
+            }
         }
     }
 
