@@ -299,4 +299,44 @@ class RateLimiterTest {
         times.sort(null);
         return times;
     }
+
+    /** Every key of {@code pattern} on every node of {@code backend}. */
+    private static List<String> scanAll(Backend backend, String pattern) {
+        List<String> out = new ArrayList<>();
+        for (Store node : backend.nodes()) {
+            String cursor = "0";
+            do {
+                List<dev.ordo.patterns.store.Reply> r = node.call(StoreCommand.of("SCAN").arg(cursor).arg("MATCH").arg(pattern).arg("COUNT").arg(1000)).asList();
+                cursor = r.get(0).asString();
+                r.get(1).asList().forEach(k -> out.add(k.asString()));
+            } while (!cursor.equals("0"));
+        }
+        return out;
+    }
+
+    @OnEveryBackend
+    void peek_readsTheStandingWithoutTakingOrWriting_andScanPatternFindsOnlyThisLimitersKeys(Backend backend) {
+        Store store = backend.store();
+        String name = "a*b:[x]?\\" + Backend.uniqueName("peek");
+        Limit limit = new Limit(5, Duration.ofMinutes(1));
+        List<ScriptedLimiter> limiters = List.of(SlidingWindowLimiter.create(store, name + "w", limit),
+                SlidingLogLimiter.create(store, name + "l", limit), TokenBucketLimiter.create(store, name + "t", TokenBucketLimiter.Bucket.of(limit)));
+        SlidingWindowLimiter other = SlidingWindowLimiter.create(store, "a", limit);
+        for (ScriptedLimiter limiter : limiters) {
+            limiter.tryAcquire("k:1", 2);
+            limiter.tryAcquire("k}2", 1);
+            other.tryAcquire(name.substring(2) + "w:k:1");
+
+            Decision fresh = limiter.peek("never");
+            Decision used = limiter.peek("k:1");
+
+            assertThat(fresh.remaining()).isEqualTo(5);
+            assertThat(used.remaining()).isEqualTo(3);
+            assertThat(limiter.peek("k:1").remaining()).as("peeking took nothing").isEqualTo(3);
+            List<String> stored = scanAll(backend, limiter.scanPattern());
+            assertThat(stored).hasSize(2);
+            assertThat(stored.stream().map(k -> limiter.keyOf(k).orElseThrow()).sorted()).containsExactly("k:1", "k}2");
+            assertThat(limiter.keyOf("{a:k:1}:x")).isEmpty();
+        }
+    }
 }
