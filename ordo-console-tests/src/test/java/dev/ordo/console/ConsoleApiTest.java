@@ -3,9 +3,11 @@ package dev.ordo.console;
 import dev.ordo.patterns.Backend;
 import dev.ordo.patterns.OnEveryBackend;
 import dev.ordo.patterns.leaderboard.BoardOptions;
+import dev.ordo.patterns.leaderboard.CompositeLeaderboard;
 import dev.ordo.patterns.leaderboard.Leaderboard;
 import dev.ordo.patterns.leaderboard.Period;
 import dev.ordo.patterns.leaderboard.PeriodicLeaderboard;
+import dev.ordo.patterns.leaderboard.ScoreCodec;
 import dev.ordo.patterns.leaderboard.ShardedLeaderboard;
 import dev.ordo.patterns.leaderboard.TieRule;
 import dev.ordo.patterns.queue.ClaimedJob;
@@ -127,6 +129,31 @@ class ConsoleApiTest {
         hit.get("around").forEach(r -> around.add(r.get("member").asString()));
         assertThat(around).containsExactlyElementsOf(board.around("p/15", 5).stream().map(e -> e.member()).toList());
         assertThat(f.get("/api/boards/" + enc(name) + "/members/nobody").get("found").asBoolean()).isFalse();
+    }
+
+    @OnEveryBackend
+    void compositeBoard_rowsCarryTheDecodedDimensions(Backend backend) {
+        Fixture f = Fixture.on(backend, false);
+        String name = Backend.uniqueName("ranked");
+        ScoreCodec codec = ScoreCodec.builder().dimension("wins", 20, ScoreCodec.Direction.HIGHER_RANKS_FIRST)
+                .dimension("finishedAt", 33, ScoreCodec.Direction.LOWER_RANKS_FIRST).build();
+        f.registry().register(List.of(new PatternInfo(PatternInfo.Kind.LEADERBOARD, name, Map.of("dimensions", codec.spec()))));
+        CompositeLeaderboard board = CompositeLeaderboard.of(Leaderboard.create(f.store(), name, BoardOptions.highestFirst()), codec);
+        board.set("early", 7, 1_000);
+        board.set("late", 7, 2_000);
+        board.set("best", 9, 5_000);
+
+        JsonNode page = f.get("/api/boards/" + enc(name) + "?limit=10");
+        JsonNode late = f.get("/api/boards/" + enc(name) + "/members/late?window=0");
+
+        assertThat(page.get("dimensions").toString()).isEqualTo("[\"wins\",\"finishedAt\"]");
+        List<String> order = new ArrayList<>();
+        page.get("rows").forEach(r -> order.add(r.get("member").asString()));
+        assertThat(order).containsExactly("best", "early", "late");
+        assertThat(page.get("rows").get(1).get("dimensions").get("wins").asLong()).isEqualTo(7);
+        assertThat(page.get("rows").get(1).get("dimensions").get("finishedAt").asLong()).isEqualTo(1_000);
+        assertThat(late.get("dimensions").get("finishedAt").asLong()).isEqualTo(2_000);
+        assertThat(late.get("rank").asLong()).isEqualTo(3);
     }
 
     @OnEveryBackend

@@ -5,6 +5,7 @@ import dev.ordo.patterns.leaderboard.BoardOptions;
 import dev.ordo.patterns.leaderboard.Leaderboard;
 import dev.ordo.patterns.leaderboard.Period;
 import dev.ordo.patterns.leaderboard.PeriodicLeaderboard;
+import dev.ordo.patterns.leaderboard.ScoreCodec;
 import dev.ordo.patterns.leaderboard.ShardedLeaderboard;
 import dev.ordo.patterns.leaderboard.TieRule;
 import dev.ordo.patterns.queue.DelayedJobQueue;
@@ -82,6 +83,12 @@ final class Catalog {
     static List<String> periods(PatternInfo info) {
         String text = info.setting("period", "");
         return text.isEmpty() ? List.of() : List.of(text.split(","));
+    }
+
+    /** A composite board's layout (setting {@code dimensions}, as {@link ScoreCodec#spec()} writes it), or null. */
+    static ScoreCodec codec(PatternInfo info) {
+        String spec = info.setting("dimensions", "");
+        return spec.isEmpty() ? null : ScoreCodec.parse(spec);
     }
 
     static int shards(PatternInfo info) {

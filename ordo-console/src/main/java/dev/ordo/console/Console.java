@@ -4,6 +4,7 @@ import dev.ordo.patterns.leaderboard.Board;
 import dev.ordo.patterns.leaderboard.Entry;
 import dev.ordo.patterns.leaderboard.Leaderboard;
 import dev.ordo.patterns.leaderboard.Placement;
+import dev.ordo.patterns.leaderboard.ScoreCodec;
 import dev.ordo.patterns.leaderboard.ShardedLeaderboard;
 import dev.ordo.patterns.queue.DelayedJobQueue;
 import dev.ordo.patterns.queue.PriorityJobQueue;
@@ -141,19 +142,38 @@ public final class Console implements AutoCloseable {
 
     // ------------------------------------------------------------------ leaderboards
 
-    record Row(long rank, String member, Object score, Map<String, String> metadata) {
-        static Row of(Entry<String> e) {
-            return new Row(e.rank(), e.member(), Console.score(e.score()), e.metadata());
+    /** One place of a board; {@code dimensions} holds a composite score's decoded fields, else nothing. */
+    record Row(long rank, String member, Object score, Map<String, String> metadata, Map<String, Long> dimensions) {
+        static Row of(Entry<String> e, ScoreCodec codec) {
+            return new Row(e.rank(), e.member(), Console.score(e.score()), e.metadata(), decoded(codec, e.score()));
+        }
+    }
+
+    /** A composite score's fields by name, or an empty map without a codec or for a score it did not write. */
+    static Map<String, Long> decoded(ScoreCodec codec, double score) {
+        if (codec == null) {
+            return Map.of();
+        }
+        try {
+            long[] values = codec.decode(score);
+            Map<String, Long> out = new LinkedHashMap<>();
+            for (int i = 0; i < values.length; i++) {
+                out.put(codec.dimensions().get(i).name(), values[i]);
+            }
+            return out;
+        } catch (IllegalArgumentException notPacked) {
+            return Map.of();
         }
     }
 
     record BoardPage(String name, String kind, String order, String tieRule, List<String> periods, String period, int shards,
-                     long count, int offset, int limit, List<Row> rows) {
+                     List<String> dimensions, long count, int offset, int limit, List<Row> rows) {
     }
 
     BoardPage board(String name, String period, int offset, int limit) {
         PatternInfo info = catalog.find(PatternInfo.Kind.LEADERBOARD, name);
         checkPage(offset, limit);
+        ScoreCodec codec = Catalog.codec(info);
         List<String> periods = Catalog.periods(info);
         int shards = Catalog.shards(info);
         String kind = shards > 1 ? "sharded" : periods.isEmpty() ? "single" : "periodic";
@@ -167,7 +187,7 @@ public final class Console implements AutoCloseable {
             }
             List<Entry<String>> top = sharded.top(offset + limit);
             for (int i = offset; i < top.size(); i++) {
-                rows.add(Row.of(top.get(i)));
+                rows.add(Row.of(top.get(i), codec));
             }
             count = sharded.count();
         } else {
@@ -176,15 +196,16 @@ public final class Console implements AutoCloseable {
                 throw ApiException.badRequest("offset must be a multiple of limit (a page), got offset " + offset + " and limit " + limit);
             }
             for (Entry<String> e : board.page(offset / limit + 1, limit)) {
-                rows.add(Row.of(e));
+                rows.add(Row.of(e, codec));
             }
             count = board.count();
         }
         return new BoardPage(name, kind, info.setting("order", "highest-first"), info.setting("tie-rule", "member-order"),
-                periods, shown, shards, count, offset, limit, rows);
+                periods, shown, shards, codec == null ? List.of() : codec.dimensions().stream().map(ScoreCodec.Dimension::name).toList(),
+                count, offset, limit, rows);
     }
 
-    record MemberView(String member, boolean found, long rank, Object score, Double percentile, List<Row> around) {
+    record MemberView(String member, boolean found, long rank, Object score, Map<String, Long> dimensions, Double percentile, List<Row> around) {
     }
 
     MemberView member(String name, String period, String member, int window) {
@@ -192,17 +213,19 @@ public final class Console implements AutoCloseable {
             throw ApiException.badRequest("window must be 0 to " + MAX_WINDOW + ", got " + window);
         }
         Board<String> board = boardFor(name, period);
+        ScoreCodec codec = Catalog.codec(catalog.find(PatternInfo.Kind.LEADERBOARD, name));
         OptionalLong rank = board.rank(member);
         if (rank.isEmpty()) {
-            return new MemberView(member, false, -1, null, null, List.of());
+            return new MemberView(member, false, -1, null, Map.of(), null, List.of());
         }
         OptionalDouble score = board.score(member);
         Double percentile = board instanceof Leaderboard single ? boxed(single.percentile(member)) : null;
         List<Row> around = new ArrayList<>();
         for (Entry<String> e : board.around(member, 2 * window + 1)) {
-            around.add(Row.of(e));
+            around.add(Row.of(e, codec));
         }
-        return new MemberView(member, true, rank.getAsLong(), score(score.orElse(Double.NaN)), percentile, around);
+        double s = score.orElse(Double.NaN);
+        return new MemberView(member, true, rank.getAsLong(), score(s), decoded(codec, s), percentile, around);
     }
 
     record Placed(String member, long rank, Object score) {

@@ -272,6 +272,47 @@ public final class ScoreCodec {
         return score - old * mult + stored * mult;
     }
 
+    /**
+     * The layout as text, {@code name:bits:higher|lower} per dimension, most significant first,
+     * comma-separated ({@code points:20:higher,time:33:lower}); {@link #parse} reads it back. The
+     * pattern registry records a composite board's layout so, for the console to decode its scores.
+     *
+     * @return the layout's text
+     */
+    public String spec() {
+        StringBuilder s = new StringBuilder();
+        for (Dimension d : dimensions) {
+            s.append(s.isEmpty() ? "" : ",").append(d.name()).append(':').append(d.bits()).append(':')
+                    .append(d.direction() == Direction.HIGHER_RANKS_FIRST ? "higher" : "lower");
+        }
+        return s.toString();
+    }
+
+    /**
+     * The layout {@link #spec()} wrote; IllegalArgumentException for anything else, or a layout
+     * {@link Builder#build()} refuses.
+     *
+     * @param spec a layout's text
+     * @return its codec
+     */
+    public static ScoreCodec parse(String spec) {
+        Builder b = builder();
+        for (String part : spec.split(",")) {
+            String[] f = part.trim().split(":");
+            if (f.length != 3 || !(f[2].equals("higher") || f[2].equals("lower"))) {
+                throw new IllegalArgumentException("'" + part + "' is not a dimension such as points:20:higher or time:33:lower");
+            }
+            int bits;
+            try {
+                bits = Integer.parseInt(f[1]);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + part + "' gives no number of bits");
+            }
+            b.dimension(f[0], bits, f[2].equals("higher") ? Direction.HIGHER_RANKS_FIRST : Direction.LOWER_RANKS_FIRST);
+        }
+        return b.build();
+    }
+
     @Override
     public String toString() {
         StringBuilder s = new StringBuilder("ScoreCodec[");

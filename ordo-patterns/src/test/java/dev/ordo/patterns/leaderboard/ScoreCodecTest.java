@@ -419,4 +419,15 @@ class ScoreCodecTest {
         assertThat(score).isGreaterThanOrEqualTo(0.0).isLessThan(TWO_POW_53);
         assertThat((double) (long) score).isEqualTo(score);
     }
+
+    @Test
+    void spec_parsesBackToTheSameLayout() {
+        ScoreCodec codec = ScoreCodec.builder().dimension("wins", 20, HIGHER_RANKS_FIRST).dimension("at", 33, LOWER_RANKS_FIRST).build();
+
+        assertThat(codec.spec()).isEqualTo("wins:20:higher,at:33:lower");
+        assertThat(ScoreCodec.parse(codec.spec()).dimensions()).isEqualTo(codec.dimensions());
+        assertThatThrownBy(() -> ScoreCodec.parse("wins:20")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("points:20:higher");
+        assertThatThrownBy(() -> ScoreCodec.parse("wins:x:higher")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ScoreCodec.parse("a:30:higher,b:30:lower")).isInstanceOf(IllegalArgumentException.class);
+    }
 }
