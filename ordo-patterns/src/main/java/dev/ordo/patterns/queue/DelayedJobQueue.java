@@ -492,7 +492,7 @@ public final class DelayedJobQueue<T> {
         List<InFlight> out = new ArrayList<>(claimed.size() / 2);
         for (int i = 0; i < claimed.size(); i += 2) {
             Reply attempt = tries.get(i / 2);
-            out.add(new InFlight(claimed.get(i).asString(), attempt.isNil() ? 0 : (int) attempt.asLong(),
+            out.add(new InFlight(claimed.get(i).asString(), attempt.isNil() ? 0 : Integer.parseInt(attempt.asString()),
                     Instant.ofEpochMilli((long) claimed.get(i + 1).asDouble())));
         }
         return out;
