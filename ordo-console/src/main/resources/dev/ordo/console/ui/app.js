@@ -4,10 +4,12 @@
 
 const $ = (id) => document.getElementById(id);
 const enc = encodeURIComponent;
+const words = (camel) => camel.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
 const qs = (params) => new URLSearchParams(Object.entries(params).filter(([, v]) => v != null && v !== '')).toString();
 const COLORS = ['#2563eb', '#d97706', '#059669', '#dc2626', '#7c3aed'];
 const MAX_POINTS = 600;
 const POLL_MS = 2000;
+const CHART_SPAN_S = 120;
 const SECTIONS = {leaderboard: 'boards', 'delayed-queue': 'queues', 'priority-queue': 'queues', 'rate-limiter': 'limiters'};
 
 let about = {writable: false, maxPage: 100};
@@ -61,7 +63,7 @@ function table(id, columns, rows, rowAttrs = () => ({})) {
   return h('table', {id}, h('thead', {}, h('tr', {}, columns.map((c) => h('th', {class: c.class}, c.label)))), h('tbody', {}, body));
 }
 
-/** A titled panel. */
+/** A titled panel; the title may hold buttons beside its text. */
 const panel = (title, ...children) => h('section', {class: 'panel'}, h('h2', {}, title), ...children);
 
 /** A one-line form calling submit(FormData) instead of navigating. */
@@ -88,20 +90,26 @@ const pager = (offset, limit, hasNext, text, go) =>
     h('span', {id: 'page-info'}, text),
     h('button', {id: 'page-next', disabled: !hasNext, onclick: () => go(offset + limit)}, 'Next ›'));
 
-/** A uPlot time chart appended to host; push(atMs, ...values) adds a point to each series. */
+/** A uPlot time chart appended to host, spanning at least the last two minutes; push(atMs, ...values) adds a point to each series. */
 function chart(host, title, series) {
   const data = [[], ...series.map(() => [])];
+  const size = () => ({width: Math.max(host.clientWidth - 16, 280), height: 200});
   const plot = new uPlot({
-    title, width: Math.max(host.clientWidth - 16, 280), height: 200,
+    title, ...size(),
     series: [{}, ...series.map((s, i) => ({label: s.label, stroke: COLORS[i % COLORS.length], width: 2, value: (u, v) => (v == null ? '–' : s.fmt(v))}))],
     axes: [{}, {size: 70, values: (u, vals) => vals.map(series[0].fmt)}],
   }, data, host);
+  const fit = () => plot.setSize(size());
+  window.addEventListener('resize', fit);
+  onLeave(() => window.removeEventListener('resize', fit));
   return {
     push(at, ...values) {
       data[0].push(at / 1000);
       values.forEach((v, i) => data[i + 1].push(v));
       if (data[0].length > MAX_POINTS) data.forEach((a) => a.shift());
       plot.setData(data);
+      const last = data[0][data[0].length - 1];
+      plot.setScale('x', {min: Math.min(data[0][0], last - CHART_SPAN_S), max: last});
     },
   };
 }
@@ -233,7 +241,8 @@ async function board(page, name) {
   const search = inlineForm('member-form', (f) => lookup(f.get('member').trim()),
     h('input', {id: 'member-search', name: 'member', placeholder: 'Find a member', required: true, autocomplete: 'off'}),
     h('button', {id: 'member-go', class: 'primary'}, 'Find'));
-  page.append(h('h1', {}, 'Leaderboard ', h('span', {class: 'name'}, name)), head, panel('Member', search, found), rows);
+  page.append(h('h1', {}, 'Leaderboard ', h('span', {class: 'name'}, name)), head,
+    h('div', {class: 'grid2 wide-left'}, rows, panel('Find a member', search, found)));
 
   const columns = [
     {label: 'Rank', cell: (r) => fmt.num(r.rank), class: 'num'},
@@ -241,8 +250,8 @@ async function board(page, name) {
     {label: 'Score', cell: (r) => fmt.score(r.score), class: 'num'},
     {label: 'Metadata', cell: (r) => Object.entries(r.metadata ?? {}).map(([k, v]) => `${k}: ${v}`).join(', '), class: 'muted'},
     about.writable && {label: '', class: 'actions', cell: (r) => [
-      h('button', {'data-test': 'edit', onclick: () => edit(r)}, 'Edit score'),
-      h('button', {'data-test': 'remove', class: 'danger', onclick: () => remove(r)}, 'Remove')]},
+      h('button', {'data-test': 'edit', title: 'Edit score', onclick: () => edit(r)}, 'Edit'),
+      h('button', {'data-test': 'remove', title: 'Remove from the board', class: 'danger', onclick: () => remove(r)}, 'Remove')]},
   ].filter(Boolean);
   const rowAttrs = (me) => (r) => ({'data-member': r.member, 'data-rank': r.rank, class: r.member === me ? 'me' : null});
 
@@ -252,12 +261,12 @@ async function board(page, name) {
     const periods = b.periods.length > 0 && h('label', {}, 'Period ',
       h('select', {id: 'period', onchange: (e) => { state.period = e.target.value; state.offset = 0; load(); }},
         b.periods.map((p) => h('option', {value: p, selected: p === b.period}, p))));
-    head.replaceChildren(cards([
+    head.replaceChildren(h('div', {class: 'toolbar'}, cards([
       {label: 'Members', value: fmt.num(b.count), raw: b.count, id: 'board-count'},
       {label: 'Order', value: b.order, id: 'board-order'},
       {label: 'Tie rule', value: b.tieRule, id: 'board-tie-rule'},
       {label: 'Kind', value: b.kind + (b.shards > 1 ? ` (${b.shards} shards)` : '')},
-    ]), periods);
+    ]), periods));
     const last = Math.min(b.offset + b.rows.length, b.count);
     rows.replaceChildren(panel('Standings', table('board-table', columns, b.rows, rowAttrs(null)),
       pager(b.offset, b.limit, last < b.count, b.rows.length ? `${fmt.num(b.offset + 1)}–${fmt.num(last)} of ${fmt.num(b.count)}` : 'no rows',
@@ -271,7 +280,7 @@ async function board(page, name) {
       ? h('div', {}, cards([
         {label: 'Rank', value: fmt.num(m.rank), raw: m.rank, id: 'member-rank'},
         {label: 'Score', value: fmt.score(m.score), id: 'member-score'},
-        {label: 'Percentile', value: m.percentile == null ? '–' : `${m.percentile.toFixed(2)}`, raw: m.percentile, id: 'member-percentile'},
+        {label: 'Percentile', value: m.percentile == null ? '–' : m.percentile.toFixed(1), raw: m.percentile, id: 'member-percentile'},
       ]), table('around-table', columns, m.around, rowAttrs(m.member)))
       : h('p', {id: 'member-missing'}, `${member} is not on this board.`));
     rendered('member');
@@ -301,26 +310,30 @@ async function queue(page, name) {
   const base = `api/queues/${enc(name)}`;
   const counts = h('div');
   const chartHost = h('div', {class: 'chart', id: 'queue-chart'});
-  const detail = h('div');
-  page.append(h('h1', {}, 'Queue ', h('span', {class: 'name'}, name)), counts, chartHost, detail);
+  const beside = h('div');
+  const below = h('div');
+  page.append(h('h1', {}, 'Queue ', h('span', {class: 'name'}, name)), counts, h('div', {class: 'grid2'}, chartHost, beside), below);
   let q = await api(base);
-  const series = chart(chartHost, 'Jobs by state', Object.keys(q.counts).map((label) => ({label, fmt: fmt.num})));
+  const series = chart(chartHost, 'Jobs by state', Object.keys(q.counts).map((k) => ({label: words(k), fmt: fmt.num})));
   let seen = '';
 
   async function refresh() {
     q = await api(base);
-    counts.replaceChildren(cards(Object.entries(q.counts).map(([k, v]) => ({label: k, value: fmt.num(v), raw: v, id: `count-${k}`})), 'queue-counts'));
+    counts.replaceChildren(cards(Object.entries(q.counts).map(([k, v]) => ({label: words(k), value: fmt.num(v), raw: v, id: `count-${k}`})), 'queue-counts'));
     series.push(Date.now(), ...Object.values(q.counts));
     const now = JSON.stringify(q.counts);
     if (now !== seen) {
       seen = now;
-      detail.replaceChildren(...await (q.type === 'priority' ? priorityDetail() : delayedDetail()));
+      const [side, rest] = await (q.type === 'priority' ? priorityDetail() : delayedDetail());
+      beside.replaceChildren(side);
+      below.replaceChildren(...rest);
     }
     rendered('queue');
   }
 
+  /** What goes beside the chart, and below it. */
   const priorityDetail = async () => [panel('Depth by priority',
-    bars('priority-depth', Object.entries(q.depthByPriority).map(([p, n]) => ({label: `p${p}`, value: n}))))];
+    bars('priority-depth', Object.entries(q.depthByPriority).map(([p, n]) => ({label: `p${p}`, value: n})))), []];
 
   async function delayedDetail() {
     const [due, inFlight, dead] = await Promise.all([api(`${base}/due?bucketMs=60000&buckets=30`), api(`${base}/inflight?limit=50`), api(`${base}/dead?limit=100`)]);
@@ -328,14 +341,14 @@ async function queue(page, name) {
       panel('Delayed jobs by due time (per minute, next 30 min)',
         bars('due-histogram', due.counts.map((value, i) => ({label: i % 5 === 0 ? `+${i}m` : '', value}))),
         h('p', {class: 'muted'}, `${fmt.num(due.later)} due later`)),
-      panel('In flight', table('inflight-table', [
+      [h('div', {class: 'grid2'}, panel('In flight', table('inflight-table', [
         {label: 'Job', cell: (j) => j.id},
         {label: 'Attempt', cell: (j) => j.attempt, class: 'num'},
         {label: 'Claimed', cell: (j) => `${fmt.duration(j.claimAgeMs)} ago`, class: 'num'},
         {label: 'Deadline', cell: (j) => new Date(j.deadline).toLocaleTimeString(), class: 'num'},
       ], inFlight)),
-      panel('Dead letters', about.writable && dead.length > 0 && h('button', {id: 'purge-dead', class: 'danger', onclick: purge}, 'Purge dead letters'),
-        dead.length ? dead.map(deadGroup) : h('p', {class: 'muted', id: 'no-dead'}, 'No dead letters.')),
+      panel(['Dead letters', about.writable && dead.length > 0 && h('button', {id: 'purge-dead', class: 'danger', onclick: purge}, 'Purge')],
+        dead.length ? dead.map(deadGroup) : h('p', {class: 'muted', id: 'no-dead'}, 'No dead letters.')))],
     ];
   }
 
