@@ -16,6 +16,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.File;
@@ -121,6 +122,7 @@ class ConsoleBrowserTest {
         WebElement input = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("modal-input")));
         input.clear();
         input.sendKeys("5");
+        screenshot("edit-modal");
         driver.findElement(By.id("modal-confirm")).click();
 
         wait.until(d -> data.game.score(member).orElse(-1) == 5);
@@ -164,6 +166,29 @@ class ConsoleBrowserTest {
     }
 
     @Test
+    void aPeriodicBoardsPeriodSelectorShowsEachPeriodsBoard() {
+        open(data.writable, "#/boards/season", "board");
+        assertThat(new Select(driver.findElement(By.id("period"))).getFirstSelectedOption().getText()).isEqualTo("daily");
+        assertThat(driver.findElements(By.cssSelector("#board-table tr[data-member='veteran']"))).isEmpty();
+
+        clearRendered();
+        new Select(driver.findElement(By.id("period"))).selectByValue("all-time");
+        awaitRender("board");
+        WebElement top = driver.findElement(By.cssSelector("#board-table tbody tr"));
+        assertThat(top.getDomAttribute("data-member")).isEqualTo("veteran");
+        assertThat(Long.parseLong(top.getDomAttribute("data-rank"))).isEqualTo(data.season.allTime().rank("veteran").getAsLong());
+        assertThat(number("board-count")).isEqualTo(data.season.allTime().count());
+    }
+
+    @Test
+    void aPriorityQueueShowsItsDepthByPriority() {
+        open(data.writable, "#/queues/tasks", "queue");
+        assertThat(number("count-ready")).isEqualTo(data.tasks.size());
+        assertThat(driver.findElements(By.cssSelector("#priority-depth .bar"))).hasSize(data.tasks.depthByPriority().size());
+        assertThat(text("priority-depth")).contains("p0", "p5", "p10");
+    }
+
+    @Test
     void aLimitersKeyAppearsAfterRequests() {
         for (int i = 0; i < 3; i++) {
             data.api.tryAcquire("user-42");
@@ -183,14 +208,14 @@ class ConsoleBrowserTest {
     @Test
     void theKeyBrowserOpensTheBoardsSortedSetWithZrankRanks() {
         open(data.writable, "#/keys", "keys");
+        screenshot("key-browser");
         WebElement match = driver.findElement(By.id("key-match"));
         match.clear();
         match.sendKeys("{game}");
-        new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("key-type"))).selectByValue("zset");
+        new Select(driver.findElement(By.id("key-type"))).selectByValue("zset");
         clearRendered();
         driver.findElement(By.id("key-scan")).click();
         awaitRender("keys");
-        screenshot("key-browser");
         driver.findElement(By.cssSelector("#keys-table tr[data-key='{game}'] a")).click();
         awaitRender("zset");
 

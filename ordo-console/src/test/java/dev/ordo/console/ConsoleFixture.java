@@ -3,8 +3,11 @@ package dev.ordo.console;
 import dev.ordo.patterns.embedded.EmbeddedStore;
 import dev.ordo.patterns.leaderboard.BoardOptions;
 import dev.ordo.patterns.leaderboard.Leaderboard;
+import dev.ordo.patterns.leaderboard.Period;
+import dev.ordo.patterns.leaderboard.PeriodicLeaderboard;
 import dev.ordo.patterns.queue.DelayedJobQueue;
 import dev.ordo.patterns.queue.Due;
+import dev.ordo.patterns.queue.PriorityJobQueue;
 import dev.ordo.patterns.ratelimit.Limit;
 import dev.ordo.patterns.ratelimit.SlidingWindowLimiter;
 import dev.ordo.patterns.registry.PatternInfo;
@@ -14,12 +17,14 @@ import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.server.Ordo;
 
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The browser tests' data and consoles: an embedded Ordo holding a board ({@code game}, 60
- * players), two delayed queues ({@code jobs}, empty of dead letters until a test makes one;
+ * players), a periodic board ({@code season}: daily and all-time, one member on the all-time
+ * board only), a priority queue ({@code tasks}), two delayed queues ({@code jobs}, empty of dead letters until a test makes one;
  * {@code mail}, with one dead letter, one in-flight job and jobs due over the next half hour) and
  * a sliding-window limiter ({@code api}, 5 a minute), all written through the pattern classes and
  * registered in the {@link PatternRegistry}; served by a writable console and a read-only one.
@@ -30,6 +35,9 @@ final class ConsoleFixture implements AutoCloseable {
     final Ordo ordo = Ordo.embedded();
     final Store store = EmbeddedStore.on(ordo.engine());
     final Leaderboard game = Leaderboard.create(store, "game", BoardOptions.highestFirst());
+    final PeriodicLeaderboard season = PeriodicLeaderboard.builder(store, "season").options(BoardOptions.highestFirst())
+            .zone(ZoneOffset.UTC).period(Period.daily()).allTime().build();
+    final PriorityJobQueue<String> tasks = PriorityJobQueue.create(store, "tasks");
     final DelayedJobQueue<String> jobs = DelayedJobQueue.create(store, "jobs", queueOptions());
     final DelayedJobQueue<String> mail = DelayedJobQueue.create(store, "mail", queueOptions());
     final SlidingWindowLimiter api = SlidingWindowLimiter.create(store, "api", new Limit(5, Duration.ofMinutes(1)));
@@ -41,11 +49,21 @@ final class ConsoleFixture implements AutoCloseable {
     ConsoleFixture() throws InterruptedException {
         PatternRegistry.on(store).register(List.of(
                 board("game"),
+                new PatternInfo(PatternInfo.Kind.LEADERBOARD, "season", Map.of("order", "highest-first", "tie-rule", "member-order",
+                        "period", "daily,all-time", "zone", "UTC")),
+                new PatternInfo(PatternInfo.Kind.PRIORITY_QUEUE, "tasks", Map.of()),
                 queue("jobs"),
                 queue("mail"),
                 new PatternInfo(PatternInfo.Kind.RATE_LIMITER, "api", Map.of("algorithm", "sliding-window", "limits", "5/PT1M"))));
         for (int i = 1; i <= PLAYERS; i++) {
             game.setScore(String.format("player-%02d", i), i * 10);
+        }
+        for (String player : List.of("ana", "ben", "cleo")) {
+            season.setScoreAll(player, player.length() * 10 + player.charAt(0));
+        }
+        season.allTime().setScore("veteran", 10_000);
+        for (int i = 0; i < 12; i++) {
+            tasks.offer(i % 3 * 5, "task-" + i);
         }
         for (int i = 0; i < 40; i++) {
             mail.schedule("newsletter-" + i, "{\"to\":\"reader-" + i + "\"}", Due.in(Duration.ofMinutes(i % 20 + 1).plusSeconds(30)));
