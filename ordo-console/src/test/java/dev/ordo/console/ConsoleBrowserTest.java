@@ -227,6 +227,51 @@ class ConsoleBrowserTest {
             assertThat(Long.parseLong(row.getDomAttribute("data-rank"))).isEqualTo(data.zrank("{game}", row.getDomAttribute("data-member")));
         }
         screenshot("zset");
+
+        new Select(driver.findElement(By.id("zset-by"))).selectByValue("score");
+        driver.findElement(By.id("zset-min")).sendKeys("(100");
+        driver.findElement(By.id("zset-max")).sendKeys("150");
+        driver.findElement(By.id("zset-rev")).click();
+        clearRendered();
+        driver.findElement(By.id("zset-go")).click();
+        awaitRender("zset");
+        List<String> members = driver.findElements(By.cssSelector("#zset-table tr[data-member]")).stream().map(r -> r.getDomAttribute("data-member")).toList();
+        assertThat(members).containsExactly("player-15", "player-14", "player-13", "player-12", "player-11");
+        assertThat(Long.parseLong(driver.findElement(By.cssSelector("#zset-table tr[data-member='player-15']")).getDomAttribute("data-rank")))
+                .isEqualTo(data.game.count() - 1 - data.zrank("{game}", "player-15"));
+    }
+
+    @Test
+    void theKeyBrowserFollowsTheScanCursorToTheEnd() {
+        data.strings("page:", 250);
+        open(data.writable, "#/keys", "keys");
+        WebElement match = driver.findElement(By.id("key-match"));
+        match.clear();
+        match.sendKeys("page:*");
+        clearRendered();
+        driver.findElement(By.id("key-scan")).click();
+        awaitRender("keys");
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        while (true) {
+            driver.findElements(By.cssSelector("#keys-table tr[data-key]")).forEach(r -> seen.add(r.getDomAttribute("data-key")));
+            List<WebElement> next = driver.findElements(By.id("keys-next"));
+            if (next.isEmpty()) {
+                break;
+            }
+            clearRendered();
+            next.get(0).click();
+            awaitRender("keys");
+        }
+        assertThat(driver.findElements(By.id("scan-done"))).hasSize(1);
+        assertThat(seen).hasSize(250).allMatch(k -> k.startsWith("page:"));
+    }
+
+    @Test
+    void anApiErrorShowsInTheBanner() {
+        driver.get("about:blank");
+        driver.get(ConsoleFixture.url(data.writable) + "#/boards/nosuch");
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("error-banner")));
+        assertThat(text("error-text")).contains("nosuch");
     }
 
     @Test

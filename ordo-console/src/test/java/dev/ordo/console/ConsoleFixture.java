@@ -94,6 +94,15 @@ final class ConsoleFixture implements AutoCloseable {
         }
     }
 
+    /** Sets {@code count} string keys {@code prefix0}, {@code prefix1}... in one MSET. */
+    void strings(String prefix, int count) {
+        StoreCommand mset = StoreCommand.of("MSET");
+        for (int i = 0; i < count; i++) {
+            mset.key(prefix + i).arg("v");
+        }
+        store.call(mset);
+    }
+
     long zrank(String key, String member) {
         return store.call(StoreCommand.of("ZRANK").key(key).arg(member)).asLong();
     }
