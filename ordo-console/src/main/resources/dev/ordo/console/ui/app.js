@@ -149,9 +149,9 @@ function ask({title, text, value}) {
     () => resolve(dialog.returnValue !== 'confirm' ? null : input.hidden ? true : input.value), {once: true}));
 }
 
-/** Marks a finished render, for the browser tests' timing and waiting. */
-function rendered(what) {
-  window.__ordoRendered = {what, route: location.hash, at: performance.now(), seq: ++renders};
+/** Marks a finished render of what page shows, for the browser tests' timing and waiting; a page already left marks nothing. */
+function rendered(page, what) {
+  if (page.isConnected) window.__ordoRendered = {what, route: location.hash, at: performance.now(), seq: ++renders};
 }
 
 const onLeave = (stop) => leaving.push(stop);
@@ -216,7 +216,7 @@ async function overview(page) {
     memory.push(s.at, s.usedMemory);
   };
   onLeave(() => live.close());
-  rendered('overview');
+  rendered(page, 'overview');
 }
 
 function patternLists(patterns) {
@@ -271,7 +271,7 @@ async function board(page, name) {
     rows.replaceChildren(panel('Standings', table('board-table', columns, b.rows, rowAttrs(null)),
       pager(b.offset, b.limit, last < b.count, b.rows.length ? `${fmt.num(b.offset + 1)}–${fmt.num(last)} of ${fmt.num(b.count)}` : 'no rows',
         (offset) => { state.offset = offset; load(); })));
-    rendered('board');
+    rendered(page, 'board');
   }
 
   async function lookup(member) {
@@ -283,7 +283,7 @@ async function board(page, name) {
         {label: 'Percentile', value: m.percentile == null ? '–' : m.percentile.toFixed(1), raw: m.percentile, id: 'member-percentile'},
       ]), table('around-table', columns, m.around, rowAttrs(m.member)))
       : h('p', {id: 'member-missing'}, `${member} is not on this board.`));
-    rendered('member');
+    rendered(page, 'member');
   }
 
   async function edit(row) {
@@ -321,14 +321,14 @@ async function queue(page, name) {
     q = await api(base);
     counts.replaceChildren(cards(Object.entries(q.counts).map(([k, v]) => ({label: words(k), value: fmt.num(v), raw: v, id: `count-${k}`})), 'queue-counts'));
     series.push(Date.now(), ...Object.values(q.counts));
-    const now = JSON.stringify(q.counts);
+    const now = JSON.stringify([q.counts, q.depthByPriority]);
     if (now !== seen) {
       seen = now;
       const [side, rest] = await (q.type === 'priority' ? priorityDetail() : delayedDetail());
       beside.replaceChildren(side);
       below.replaceChildren(...rest);
     }
-    rendered('queue');
+    rendered(page, 'queue');
   }
 
   /** What goes beside the chart, and below it. */
@@ -391,7 +391,7 @@ async function limiter(page, name) {
   const result = h('div', {id: 'limiter-key-result'});
   const lookup = inlineForm('limiter-key-form', async (f) => {
     result.replaceChildren(table('limiter-key-table', columns, [await api(`${base}/keys/${enc(f.get('key'))}`)], keyAttrs));
-    rendered('limiter-key');
+    rendered(page, 'limiter-key');
   }, h('input', {id: 'limiter-key', name: 'key', placeholder: 'Key, such as a user id', required: true}), h('button', {class: 'primary'}, 'Look up'));
   page.append(
     h('h1', {}, 'Rate limiter ', h('span', {class: 'name'}, name)),
@@ -400,7 +400,7 @@ async function limiter(page, name) {
     panel('Keys nearest their limit', table('limiter-keys', columns, l.nearest, keyAttrs),
       h('p', {class: 'muted'}, `${fmt.num(l.keysSeen)} keys seen${l.complete ? '' : ' (a sample: the scan stopped early)'}`)),
     panel('Look up a key', lookup, result));
-  rendered('limiter');
+  rendered(page, 'limiter');
 }
 
 async function keys(page) {
@@ -415,7 +415,7 @@ async function keys(page) {
       h('div', {class: 'pager'}, k.cursor === '0'
         ? h('span', {id: 'scan-done', class: 'muted'}, 'Scan complete.')
         : h('button', {id: 'keys-next', onclick: () => scan(match, type, k.cursor)}, 'Next page ›')));
-    rendered('keys');
+    rendered(page, 'keys');
   };
   page.append(h('h1', {}, 'Key browser'),
     panel('Scan', inlineForm('keys-form', (f) => scan(f.get('match') || '*', f.get('type'), '0'),
@@ -441,7 +441,8 @@ async function zset(page, key) {
   page.append(h('h1', {}, 'Sorted set ', h('span', {class: 'name'}, key)), info, panel('Query', form), rows);
 
   async function load() {
-    const range = state.by === 'score' ? {min: state.min, max: state.max} : state.by === 'lex' ? {lexMin: state.min || '-', lexMax: state.max || '+'} : {};
+    const range = state.by === 'score' ? {min: state.min || '-inf', max: state.max || '+inf'}
+      : state.by === 'lex' ? {lexMin: state.min || '-', lexMax: state.max || '+'} : {};
     const z = await api(`api/zsets/${enc(key)}?${qs({start: state.start, count: state.count, rev: state.rev, ...range})}`);
     info.replaceChildren(cards([
       {label: 'Type', value: z.type, id: 'zset-type'},
@@ -457,7 +458,7 @@ async function zset(page, key) {
     ], z.rows, (r) => ({'data-member': r.member, 'data-rank': r.rank})),
     pager(state.start, state.count, hasNext, z.rows.length ? `rows ${fmt.num(state.start + 1)}–${fmt.num(state.start + z.rows.length)}` : 'no rows',
       (start) => { state.start = start; load(); })));
-    rendered('zset');
+    rendered(page, 'zset');
   }
 
   await load();
