@@ -128,9 +128,41 @@ class ConsoleBrowserTest {
         wait.until(d -> data.game.score(member).orElse(-1) == 5);
         wait.until(d -> rendered().equals("member") && !d.findElements(By.cssSelector("#around-table tr.me[data-member='" + member + "']")).isEmpty());
         long rank = data.game.rank(member).getAsLong();
-        assertThat(rank).isEqualTo(ConsoleFixture.PLAYERS);
+        assertThat(rank).isEqualTo(data.game.count());
         assertThat(number("member-rank")).isEqualTo(rank);
         assertThat(driver.findElement(By.id("modal")).isDisplayed()).isFalse();
+    }
+
+    @Test
+    void removingAMemberWaitsForTheModalsConfirm() {
+        String member = "player-40";
+        open(data.writable, "#/boards/game", "board");
+        By remove = By.cssSelector("#board-table tr[data-member='" + member + "'] [data-test='remove']");
+        driver.findElement(remove).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("modal-cancel"))).click();
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("modal")));
+        assertThat(data.game.rank(member)).isPresent();
+
+        long before = data.game.count();
+        driver.findElement(remove).click();
+        clearRendered();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("modal-confirm"))).click();
+        awaitRender("board");
+        assertThat(data.game.rank(member)).isEmpty();
+        assertThat(driver.findElements(By.cssSelector("#board-table tr[data-member='" + member + "']"))).isEmpty();
+        assertThat(number("board-count")).isEqualTo(before - 1).isEqualTo(data.game.count());
+    }
+
+    @Test
+    void theBoardPagesByRank() {
+        open(data.writable, "#/boards/game", "board");
+        clearRendered();
+        driver.findElement(By.id("page-next")).click();
+        awaitRender("board");
+        WebElement first = driver.findElement(By.cssSelector("#board-table tbody tr"));
+        assertThat(first.getDomAttribute("data-rank")).isEqualTo("26");
+        assertThat(data.game.rank(first.getDomAttribute("data-member"))).hasValue(26);
+        assertThat(driver.findElement(By.id("page-prev")).isEnabled()).isTrue();
     }
 
     @Test
