@@ -4,6 +4,13 @@ import dev.ordo.patterns.leaderboard.Leaderboard;
 import dev.ordo.patterns.leaderboard.BoardOptions;
 import dev.ordo.patterns.queue.DelayedJobQueue;
 import dev.ordo.patterns.queue.Due;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.apache.catalina.Context;
+import org.apache.catalina.Wrapper;
+import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.util.descriptor.web.FilterDef;
+import org.apache.tomcat.util.descriptor.web.FilterMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -131,6 +138,65 @@ class ConsoleBrowserTest {
         assertThat(rank).isEqualTo(data.game.count());
         assertThat(number("member-rank")).isEqualTo(rank);
         assertThat(driver.findElement(By.id("modal")).isDisplayed()).isFalse();
+    }
+
+    /**
+     * The console as the Spring Boot starter mounts it: {@link ConsoleServlet} in a servlet
+     * container (Tomcat, as Boot embeds), below {@code /ordo/}, behind a filter that refuses any
+     * write without its CSRF token, as Spring Security's does; the servlet hands the token to the
+     * page in the response headers the starter sets. The page must send it back with the edit.
+     */
+    @Test
+    void mountedAsAServletBehindCsrf_theEditCarriesTheHostsToken() throws Exception {
+        String token = "t0k3n-" + System.nanoTime();
+        java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+        Tomcat tomcat = new Tomcat();
+        tomcat.setBaseDir(Files.createTempDirectory("ordo-console-tomcat").toString());
+        tomcat.setPort(0);
+        Context context = tomcat.addContext("", null);
+        Wrapper servlet = Tomcat.addServlet(context, "ordo", new ConsoleServlet(new ConsoleHttp(data.writableConsole),
+                request -> java.util.Map.of("X-Ordo-Csrf-Header", "X-Test-Csrf", "X-Ordo-Csrf-Token", token)));
+        servlet.setAsyncSupported(true);
+        context.addServletMappingDecoded("/ordo/*", "ordo");
+        FilterDef csrf = new FilterDef();
+        csrf.setFilterName("csrf");
+        csrf.setAsyncSupported("true");
+        csrf.setFilter((request, response, chain) -> {
+            HttpServletRequest http = (HttpServletRequest) request;
+            if (!http.getMethod().equals("GET") && !token.equals(http.getHeader("X-Test-Csrf"))) {
+                refused.incrementAndGet();
+                ((HttpServletResponse) response).sendError(403, "Invalid CSRF token");
+                return;
+            }
+            chain.doFilter(request, response);
+        });
+        context.addFilterDef(csrf);
+        FilterMap everything = new FilterMap();
+        everything.setFilterName("csrf");
+        everything.addURLPattern("/*");
+        context.addFilterMap(everything);
+        tomcat.getConnector();
+        tomcat.start();
+        try {
+            String member = "player-55";
+            driver.get("about:blank");
+            driver.get("http://127.0.0.1:" + tomcat.getConnector().getLocalPort() + "/ordo/#/");
+            awaitRender("overview");
+            wait.until(d -> !d.findElements(By.cssSelector("#nav a[href='#/boards/game']")).isEmpty());
+            driver.findElement(By.cssSelector("#nav a[href='#/boards/game']")).click();
+            awaitRender("board");
+            driver.findElement(By.cssSelector("#board-table tr[data-member='" + member + "'] [data-test='edit']")).click();
+            WebElement input = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("modal-input")));
+            input.clear();
+            input.sendKeys("333");
+            driver.findElement(By.id("modal-confirm")).click();
+
+            wait.until(d -> data.game.score(member).orElse(-1) == 333);
+            assertThat(refused).as("writes refused for want of the token").hasValue(0);
+        } finally {
+            tomcat.stop();
+            tomcat.destroy();
+        }
     }
 
     @Test

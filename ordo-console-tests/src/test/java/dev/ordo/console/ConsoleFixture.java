@@ -41,7 +41,7 @@ final class ConsoleFixture implements AutoCloseable {
     final DelayedJobQueue<String> jobs = DelayedJobQueue.create(store, "jobs", queueOptions());
     final DelayedJobQueue<String> mail = DelayedJobQueue.create(store, "mail", queueOptions());
     final SlidingWindowLimiter api = SlidingWindowLimiter.create(store, "api", new Limit(5, Duration.ofMinutes(1)));
-    private final Console writableConsole = console(true);
+    final Console writableConsole = console(true);
     private final Console readOnlyConsole = console(false);
     final ConsoleServer writable;
     final ConsoleServer readOnly;
