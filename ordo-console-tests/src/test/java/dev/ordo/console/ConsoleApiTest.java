@@ -405,7 +405,77 @@ class ConsoleApiTest {
         assertThat(status(f, "POST", "/api/boards/" + enc(name), null)).isEqualTo(405);
         assertThat(status(f, "GET", "/api/nothing", null)).isEqualTo(404);
         assertThat(status(f, "GET", "/assets/..%2F..%2Fsecret", null)).isEqualTo(404);
+        assertThat(status(f, "GET", "/api/boards/" + enc(name) + "?limit=4294967346", null)).as("a limit past int does not wrap").isEqualTo(400);
+        assertThat(status(f, "PUT", "/api/boards/" + enc(name) + "/members/a", "{\"score\": null}")).isEqualTo(400);
+        assertThat(status(f, "PUT", "/api/boards/" + enc(name) + "/members/a", "{\"score\": \"12\"}")).isEqualTo(400);
+        assertThat(status(f, "PUT", "/api/boards/" + enc(name) + "/members/a", "{}")).isEqualTo(400);
+        assertThat(status(f, "PUT", "/api/boards/" + enc(name) + "/members/a?period=daily", "{\"score\": 1}"))
+                .as("a board without periods").isEqualTo(400);
         assertThat(Leaderboard.create(f.store(), name, BoardOptions.highestFirst()).count()).as("nothing was written").isZero();
+    }
+
+    @OnEveryBackend
+    void badRequests_onQueues_andBadRegisteredSettings_getClearErrors(Backend backend) {
+        Fixture f = Fixture.on(backend, true);
+        String queue = Backend.uniqueName("jobs");
+        String broken = Backend.uniqueName("broken");
+        f.registry().register(List.of(new PatternInfo(PatternInfo.Kind.DELAYED_QUEUE, queue, Map.of()),
+                new PatternInfo(PatternInfo.Kind.DELAYED_QUEUE, broken, Map.of("visibility-timeout", "thirty seconds"))));
+
+        assertThat(status(f, "POST", "/api/queues/" + enc(queue) + "/dead/purge", "{\"max\": \"all\"}")).isEqualTo(400);
+        assertThat(status(f, "POST", "/api/queues/" + enc(queue) + "/dead/purge", "{\"max\": 1.5}")).isEqualTo(400);
+        assertThat(status(f, "POST", "/api/queues/" + enc(queue) + "/dead/retry", "{\"ids\": [1, 2]}")).isEqualTo(400);
+        assertThat(status(f, "POST", "/api/queues/" + enc(queue) + "/dead/retry", "{}")).isEqualTo(400);
+        assertThat(status(f, "GET", "/api/queues/" + enc(queue) + "/due?bucketMs=9223372036854775807", null)).isEqualTo(400);
+        ConsoleHttp.Response badSetting = f.send("GET", "/api/queues/" + enc(broken) + "/inflight", null);
+        assertThat(badSetting.status()).isEqualTo(400);
+        assertThat(new String(badSetting.body(), StandardCharsets.UTF_8)).contains("thirty seconds");
+    }
+
+    @OnEveryBackend
+    void periodicBoard_writesOnlyToAPeriodItKeeps_withItsRegisteredRetention(Backend backend) {
+        Fixture f = Fixture.on(backend, true);
+        String name = Backend.uniqueName("daily");
+        f.registry().register(List.of(new PatternInfo(PatternInfo.Kind.LEADERBOARD, name,
+                Map.of("period", "daily", "retention", "PT1H"))));
+        PeriodicLeaderboard periodic = PeriodicLeaderboard.builder(f.store(), name).period(Period.daily())
+                .retention(Duration.ofHours(1)).options(BoardOptions.highestFirst()).build();
+
+        assertThat(status(f, "PUT", "/api/boards/" + enc(name) + "/members/a?period=weekly", "{\"score\": 3}")).isEqualTo(400);
+        assertThat(status(f, "PUT", "/api/boards/" + enc(name) + "/members/a?period=all-time", "{\"score\": 3}")).isEqualTo(400);
+        f.write("PUT", "/api/boards/" + enc(name) + "/members/a?period=daily", "{\"score\": 3}");
+
+        Leaderboard today = periodic.current(Period.daily());
+        assertThat(today.score("a")).hasValue(3.0);
+        String key = todayKey(f, name);
+        long ttl = f.store().call(StoreCommand.of("TTL").key(key)).asLong();
+        assertThat(ttl).as("the day's end plus the registered hour, not the default week").isPositive().isLessThanOrEqualTo(25 * 3600);
+    }
+
+    /** The key of today's board of {@code name}: the one daily key SCAN finds for it. */
+    private static String todayKey(Fixture f, String name) {
+        JsonNode keys = f.get("/api/keys?count=1000&match=" + enc("*" + name + "*"));
+        List<String> found = new ArrayList<>();
+        keys.get("keys").forEach(k -> found.add(k.get("key").asString()));
+        String cursor = keys.get("cursor").asString();
+        while (!cursor.equals("0")) {
+            JsonNode more = f.get("/api/keys?count=1000&cursor=" + enc(cursor) + "&match=" + enc("*" + name + "*"));
+            more.get("keys").forEach(k -> found.add(k.get("key").asString()));
+            cursor = more.get("cursor").asString();
+        }
+        assertThat(found).hasSize(1);
+        return found.get(0);
+    }
+
+    @OnEveryBackend
+    void overview_readingsBetweenTheFeedsDoNotJoinItsHistory(Backend backend) {
+        Fixture f = Fixture.on(backend, false);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(f.get("/api/overview").get("now").get("keys").isNumber()).isTrue();
+        }
+
+        assertThat(f.get("/api/overview").get("history")).as("no dashboard watches, so no readings are kept").isEmpty();
     }
 
     private static int status(Fixture f, String method, String path, String body) {

@@ -1,6 +1,7 @@
 package dev.ordo.console;
 
 import dev.ordo.patterns.embedded.EmbeddedStore;
+import dev.ordo.patterns.store.Store;
 import dev.ordo.server.Ordo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -9,15 +10,18 @@ import org.junit.jupiter.api.Test;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * The console over real HTTP (Netty): the page's files, the live feed as server-sent events, the
@@ -107,7 +111,7 @@ class ConsoleServerTest {
     void liveFeeds_beyondTheLimit_areAnswered503() throws Exception {
         List<InputStream> open = new ArrayList<>();
         try {
-            for (int i = 0; i < ConsoleServer.MAX_STREAMS; i++) {
+            for (int i = 0; i < ConsoleHttp.MAX_STREAMS; i++) {
                 HttpResponse<InputStream> live = http.send(HttpRequest.newBuilder(uri(ConsoleHttp.LIVE_PATH)).build(), HttpResponse.BodyHandlers.ofInputStream());
                 assertThat(live.statusCode()).isEqualTo(200);
                 open.add(live.body());
@@ -120,6 +124,67 @@ class ConsoleServerTest {
             for (InputStream in : open) {
                 in.close();
             }
+        }
+    }
+
+    /** One raw HTTP/1.1 GET naming {@code host}; the status line and headers that come back. */
+    private String rawGet(String path, String host) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return reply.substring(0, reply.indexOf("\r\n\r\n"));
+        }
+    }
+
+    @Test
+    void onLoopback_onlyLocalhostNamesAreAnswered_andNoPageMayBeFramed() throws Exception {
+        assertThat(rawGet("/api/about", "attacker.example:" + server.port())).as("a rebound name").startsWith("HTTP/1.1 421");
+        assertThat(rawGet("/api/about", "localhost:" + server.port())).startsWith("HTTP/1.1 200");
+        assertThat(rawGet("/api/about", "127.0.0.1")).startsWith("HTTP/1.1 200");
+        assertThat(rawGet("/api/about", "[::1]:" + server.port())).startsWith("HTTP/1.1 200");
+
+        HttpResponse<String> page = get("/");
+        assertThat(page.headers().firstValue("X-Frame-Options")).hasValue("DENY");
+        assertThat(page.headers().firstValue("Content-Security-Policy")).hasValue("frame-ancestors 'none'");
+    }
+
+    @Test
+    void liveFeed_endsWhenItsConsoleCloses() throws Exception {
+        HttpResponse<InputStream> live = http.send(HttpRequest.newBuilder(uri(ConsoleHttp.LIVE_PATH)).build(), HttpResponse.BodyHandlers.ofInputStream());
+        try (BufferedReader events = new BufferedReader(new InputStreamReader(live.body(), StandardCharsets.UTF_8))) {
+            assertThat(events.readLine()).startsWith("data: ");
+
+            console.close();
+
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+                while (events.readLine() != null) {
+                    // the events sent before the close
+                }
+            }, "the stream ends with its console");
+        }
+    }
+
+    @Test
+    void aRequestThatFailsUnexpectedly_isAnswered500_andTheServerGoesOn() throws Exception {
+        // a store that fails in a way no route expects
+        Store broken = (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class}, (proxy, method, args) -> {
+            if (method.getName().equals("clustered")) {
+                return false;
+            }
+            throw new UnsupportedOperationException("broken store");
+        });
+        try (Console failing = new Console(broken, "broken", ConsoleOptions.readOnly());
+             ConsoleServer other = ConsoleServer.start("127.0.0.1", 0, (user, password) -> new ConsoleHttp(failing))) {
+            URI patterns = URI.create("http://127.0.0.1:" + other.port() + "/api/patterns");
+
+            HttpResponse<String> failed = http.send(HttpRequest.newBuilder(patterns).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(failed.statusCode()).isEqualTo(500);
+            assertThat(failed.body()).contains("broken store");
+            assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + other.port() + "/")).build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
         }
     }
 }

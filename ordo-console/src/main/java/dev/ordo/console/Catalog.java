@@ -24,6 +24,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The patterns the console knows, read from the {@link PatternRegistry} on every call (a few
@@ -80,9 +81,36 @@ final class Catalog {
                 .withMetadata(Boolean.parseBoolean(info.setting("metadata", "false")));
     }
 
+    /** The periods a board keeps, by the names the settings use; {@code all-time} is the board that never rolls over. */
+    private static final Map<String, Period> PERIODS = Map.of("daily", Period.daily(), "weekly", Period.weekly(), "monthly", Period.monthly());
+    private static final String ALL_TIME = "all-time";
+
+    /** The board's periods as registered (trimmed, in order); empty for a board without periods. */
     static List<String> periods(PatternInfo info) {
         String text = info.setting("period", "");
-        return text.isEmpty() ? List.of() : List.of(text.split(","));
+        return text.isEmpty() ? List.of() : java.util.Arrays.stream(text.split(",")).map(String::trim).toList();
+    }
+
+    /**
+     * The period shown for a request: {@code asked} when given, else the board's first; null for a
+     * board without periods. A period the board does not keep is a bad request, so nothing writes
+     * to a board its owner never reads.
+     */
+    static String period(PatternInfo info, String asked) {
+        List<String> periods = periods(info);
+        if (periods.isEmpty()) {
+            if (asked != null && !asked.isEmpty()) {
+                throw ApiException.badRequest("board '" + info.name() + "' has no periods");
+            }
+            return null;
+        }
+        if (asked == null || asked.isEmpty()) {
+            return periods.get(0);
+        }
+        if (!periods.contains(asked)) {
+            throw ApiException.badRequest("board '" + info.name() + "' keeps " + String.join(", ", periods) + "; no period '" + asked + "'");
+        }
+        return asked;
     }
 
     /** A composite board's layout (setting {@code dimensions}, as {@link ScoreCodec#spec()} writes it), or null. */
@@ -107,36 +135,41 @@ final class Catalog {
         return periodic(info, options);
     }
 
+    /** The periodic board with its registered periods, zone and retention, as its owner builds it. */
     PeriodicLeaderboard periodic(PatternInfo info, BoardOptions options) {
         PeriodicLeaderboard.Builder builder = PeriodicLeaderboard.builder(store, info.name()).options(options)
                 .zone(ZoneId.of(info.setting("zone", "UTC")));
+        if (!info.setting("retention", "").isEmpty()) {
+            builder.retention(duration(info, "retention", null));
+        }
         for (String period : periods(info)) {
-            switch (period.trim()) {
-                case "daily" -> builder.period(Period.daily());
-                case "weekly" -> builder.period(Period.weekly());
-                case "monthly" -> builder.period(Period.monthly());
-                case "all-time" -> builder.allTime();
-                default -> throw ApiException.badRequest("board '" + info.name() + "' is registered with an unknown period '" + period + "'");
+            if (period.equals(ALL_TIME)) {
+                builder.allTime();
+            } else if (PERIODS.containsKey(period)) {
+                builder.period(PERIODS.get(period));
+            } else {
+                throw ApiException.badRequest("board '" + info.name() + "' is registered with an unknown period '" + period + "'");
             }
         }
         return builder.build();
     }
 
-    /** One period's board of a periodic board ({@code all-time} included), at the current time. */
-    Leaderboard periodBoard(PatternInfo info, String period) {
+    /**
+     * The board a request reads or writes: for a periodic board, the current board of
+     * {@link #period(PatternInfo, String) the period shown}; otherwise the board itself.
+     */
+    Board<String> board(PatternInfo info, String asked) {
+        String period = period(info, asked);
+        if (period == null) {
+            return board(info);
+        }
         PeriodicLeaderboard periodic = periodic(info, boardOptions(info));
-        return switch (period) {
-            case "all-time" -> periodic.allTime();
-            case "daily" -> periodic.current(Period.daily());
-            case "weekly" -> periodic.current(Period.weekly());
-            case "monthly" -> periodic.current(Period.monthly());
-            default -> throw ApiException.badRequest("no period '" + period + "'; use daily, weekly, monthly or all-time");
-        };
+        return period.equals(ALL_TIME) ? periodic.allTime() : periodic.current(PERIODS.get(period));
     }
 
     DelayedJobQueue<String> delayedQueue(PatternInfo info) {
         DelayedJobQueue.Options options = DelayedJobQueue.Options.defaults()
-                .withVisibilityTimeout(Duration.parse(info.setting("visibility-timeout", "PT30S")))
+                .withVisibilityTimeout(visibilityTimeout(info))
                 .withMaxAttempts(Integer.parseInt(info.setting("max-attempts", "5")));
         return DelayedJobQueue.create(store, info.name(), options);
     }
@@ -150,7 +183,7 @@ final class Catalog {
         for (String text : info.setting("limits", "").split(",")) {
             int slash = text.indexOf('/');
             if (slash > 0) {
-                out.add(new Limit(Long.parseLong(text.substring(0, slash).trim()), Duration.parse(text.substring(slash + 1).trim())));
+                out.add(new Limit(Long.parseLong(text.substring(0, slash).trim()), parse(info, "limits", text.substring(slash + 1).trim())));
             }
         }
         return out;
@@ -168,6 +201,25 @@ final class Catalog {
                     java.util.Arrays.stream(limits).map(TokenBucketLimiter.Bucket::of).toArray(TokenBucketLimiter.Bucket[]::new));
             default -> SlidingWindowLimiter.create(store, info.name(), limits);
         };
+    }
+
+    /** A delayed queue's visibility timeout, as registered (30 seconds when not). */
+    static Duration visibilityTimeout(PatternInfo info) {
+        return duration(info, "visibility-timeout", "PT30S");
+    }
+
+    /** A setting holding an ISO-8601 duration; a bad request naming the pattern, setting and text when it is not one. */
+    private static Duration duration(PatternInfo info, String setting, String fallback) {
+        return parse(info, setting, info.setting(setting, fallback));
+    }
+
+    private static Duration parse(PatternInfo info, String setting, String text) {
+        try {
+            return Duration.parse(text);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw ApiException.badRequest(info.kind().id() + " '" + info.name() + "' is registered with " + setting + " '" + text
+                    + "', which is not an ISO-8601 duration (such as PT30S)");
+        }
     }
 
     private static String enumName(String setting) {

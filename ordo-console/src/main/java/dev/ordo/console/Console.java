@@ -33,9 +33,11 @@ import java.util.Set;
  * console runs on embedded Ordo, an Ordo server, Redis and Redis Cluster. Every answer is a plain
  * value (records, lists, maps) that {@link ConsoleHttp} writes as JSON.
  *
- * <p>Nothing here reads unbounded data: every list is a page of at most
- * {@link ConsoleOptions#maxPage()} rows, key browsing is one SCAN step with a bounded COUNT, and
- * sampling a limiter's keys stops after a bounded number of SCAN steps. Writes are refused unless
+ * <p>Nothing here reads unbounded data: every list of data is a page of at most
+ * {@link ConsoleOptions#maxPage()} rows, key browsing is one SCAN step with a bounded COUNT,
+ * sampling a limiter's keys stops after {@link #LIMITER_SCAN_STEPS} SCAN steps or
+ * {@code maxPage} keys, a sharded board's merged view reaches {@link #MAX_MERGED_DEPTH} places,
+ * and the pattern list is the registry's, which holds at most 10,000 entries. Writes are refused unless
  * the console is {@link ConsoleOptions#writable()}, and each one is logged with who asked.
  */
 public final class Console implements AutoCloseable {
@@ -125,8 +127,7 @@ public final class Console implements AutoCloseable {
     }
 
     Overview overview() {
-        LiveFeed.Sample now = feed.sample();
-        return new Overview(now, feed.history());
+        return new Overview(feed.current(), feed.history());
     }
 
     record PatternView(String kind, String name, Map<String, String> settings) {
@@ -177,7 +178,7 @@ public final class Console implements AutoCloseable {
         List<String> periods = Catalog.periods(info);
         int shards = Catalog.shards(info);
         String kind = shards > 1 ? "sharded" : periods.isEmpty() ? "single" : "periodic";
-        String shown = period == null || period.isEmpty() ? (periods.isEmpty() ? null : periods.get(0).trim()) : period;
+        String shown = shards > 1 ? null : Catalog.period(info, period);
         List<Row> rows = new ArrayList<>();
         long count;
         if (shards > 1) {
@@ -191,7 +192,7 @@ public final class Console implements AutoCloseable {
             }
             count = sharded.count();
         } else {
-            Leaderboard board = shown == null ? (Leaderboard) catalog.board(info) : catalog.periodBoard(info, shown);
+            Leaderboard board = (Leaderboard) catalog.board(info, shown);
             if (offset % limit != 0) {
                 throw ApiException.badRequest("offset must be a multiple of limit (a page), got offset " + offset + " and limit " + limit);
             }
@@ -212,8 +213,9 @@ public final class Console implements AutoCloseable {
         if (window < 0 || window > MAX_WINDOW) {
             throw ApiException.badRequest("window must be 0 to " + MAX_WINDOW + ", got " + window);
         }
-        Board<String> board = boardFor(name, period);
-        ScoreCodec codec = Catalog.codec(catalog.find(PatternInfo.Kind.LEADERBOARD, name));
+        PatternInfo info = catalog.find(PatternInfo.Kind.LEADERBOARD, name);
+        Board<String> board = catalog.board(info, period);
+        ScoreCodec codec = Catalog.codec(info);
         OptionalLong rank = board.rank(member);
         if (rank.isEmpty()) {
             return new MemberView(member, false, -1, null, Map.of(), null, List.of());
@@ -249,14 +251,7 @@ public final class Console implements AutoCloseable {
     }
 
     private Board<String> boardFor(String name, String period) {
-        PatternInfo info = catalog.find(PatternInfo.Kind.LEADERBOARD, name);
-        if (period != null && !period.isEmpty() && !Catalog.periods(info).isEmpty()) {
-            return catalog.periodBoard(info, period);
-        }
-        if (!Catalog.periods(info).isEmpty()) {
-            return catalog.periodBoard(info, Catalog.periods(info).get(0).trim());
-        }
-        return catalog.board(info);
+        return catalog.board(catalog.find(PatternInfo.Kind.LEADERBOARD, name), period);
     }
 
     // ------------------------------------------------------------------ queues
@@ -300,7 +295,7 @@ public final class Console implements AutoCloseable {
     List<InFlightRow> inFlight(String name, int limit) {
         checkPage(0, limit);
         PatternInfo info = delayedInfo(name);
-        long timeout = Duration.parse(info.setting("visibility-timeout", "PT30S")).toMillis();
+        long timeout = Catalog.visibilityTimeout(info).toMillis();
         long now = System.currentTimeMillis();
         List<InFlightRow> out = new ArrayList<>();
         for (DelayedJobQueue.InFlight f : catalog.delayedQueue(info).inFlight(limit)) {

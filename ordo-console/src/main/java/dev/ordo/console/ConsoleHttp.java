@@ -27,8 +27,10 @@ import java.util.function.Consumer;
  * /vendor/uplot/*} the chart library from its WebJar; and the JSON API under {@code /api} (the
  * README lists it). Every request but a GET must carry {@link #WRITE_HEADER}{@code : 1}, so a
  * form or link on another site cannot write through a signed-in browser. Path segments are URL-decoded one by one, so a member or key may hold any
- * character, {@code /} included. Errors answer {@code {"error": "..."}} with 400, 403, 404 or
- * 405; a database error is 502 with Redis's text.
+ * character, {@code /} included. Errors answer {@code {"error": "..."}}: 400 for a bad request
+ * (or a pattern registered with settings that do not parse), 403 for a write the console may not
+ * make, 404, 405, 413 for a body over {@link #MAX_BODY}, 502 for a database error (with Redis's
+ * text), and 500, logged, for anything else.
  */
 public final class ConsoleHttp {
     /**
@@ -56,12 +58,17 @@ public final class ConsoleHttp {
     public static final String LIVE_PATH = "/api/live";
     /** The largest request body the console reads. */
     public static final int MAX_BODY = 64 * 1024;
+    /** The most live feeds one adapter streams at once; more are answered 503. */
+    public static final int MAX_STREAMS = 32;
 
+    private static final System.Logger LOG = System.getLogger(ConsoleHttp.class.getName());
     private static final String JSON = "application/json";
     private static final String UI = "dev/ordo/console/ui/";
     private static final String UPLOT = "META-INF/resources/webjars/uplot/";
 
     private final Console console;
+    private static final JsonMapper ERRORS = JsonMapper.builder().build();
+
     private final JsonMapper json = JsonMapper.builder().build();
     private final String uplotVersion;
 
@@ -76,7 +83,7 @@ public final class ConsoleHttp {
     }
 
     /**
-     * Answers one request; never throws for a bad request.
+     * Answers one request; never throws.
      *
      * @param r the request
      * @return the response
@@ -103,21 +110,26 @@ public final class ConsoleHttp {
             return error(e.status(), e.getMessage());
         } catch (StoreException e) {
             return error(502, e.getMessage());
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | java.time.DateTimeException e) {
+            // a bad value in the request, or in a pattern's recorded settings
             return error(400, e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "the console failed on " + r.method() + " " + r.path(), e);
+            return error(500, "the console failed: " + e);
         }
     }
 
     /**
      * Starts sending the live feed to {@code events}: each reading as the JSON data of one
      * server-sent event ({@code data: ...} and a blank line). Returns what stops it; call it when
-     * the client goes away.
+     * the client goes away. {@code ended} runs if the console closes first: end the stream then.
      *
      * @param events receives each event's text
+     * @param ended told when the feed ends under the client
      * @return what stops the feed for this client
      */
-    public Runnable watch(Consumer<String> events) {
-        return console.feed().watch(sample -> events.accept("data: " + json.writeValueAsString(sample) + "\n\n"));
+    public Runnable watch(Consumer<String> events, Runnable ended) {
+        return console.feed().watch(sample -> events.accept("data: " + json.writeValueAsString(sample) + "\n\n"), ended);
     }
 
     private Object api(Request r, List<String> p) {
@@ -130,9 +142,9 @@ public final class ConsoleHttp {
             case "boards" -> boards(r, p);
             case "queues" -> queues(r, p);
             case "limiters" -> limiters(r, p);
-            case "keys" -> get(method, () -> console.keys(text(r, "match", "*"), text(r, "cursor", "0"), (int) number(r, "count", 100),
+            case "keys" -> get(method, () -> console.keys(text(r, "match", "*"), text(r, "cursor", "0"), integer(r, "count", 100),
                     text(r, "type", null)));
-            case "zsets" -> p.size() == 2 ? get(method, () -> console.zset(p.get(1), number(r, "start", 0), (int) number(r, "count", 50),
+            case "zsets" -> p.size() == 2 ? get(method, () -> console.zset(p.get(1), number(r, "start", 0), integer(r, "count", 50),
                     Boolean.parseBoolean(text(r, "rev", "false")), text(r, "min", null), text(r, "max", null),
                     text(r, "lexMin", null), text(r, "lexMax", null))) : null;
             default -> null;
@@ -142,14 +154,14 @@ public final class ConsoleHttp {
     private Object boards(Request r, List<String> p) {
         String period = text(r, "period", null);
         if (p.size() == 2) {
-            return get(r.method(), () -> console.board(p.get(1), period, (int) number(r, "offset", 0), (int) number(r, "limit", 50)));
+            return get(r.method(), () -> console.board(p.get(1), period, integer(r, "offset", 0), integer(r, "limit", 50)));
         }
         if (p.size() == 4 && p.get(2).equals("members")) {
             String board = p.get(1);
             String member = p.get(3);
             return switch (r.method()) {
-                case "GET" -> console.member(board, period, member, (int) number(r, "window", 5));
-                case "PUT" -> console.setScore(board, period, member, body(r).required("score").asDouble(), r.user());
+                case "GET" -> console.member(board, period, member, integer(r, "window", 5));
+                case "PUT" -> console.setScore(board, period, member, number(body(r), "score").doubleValue(), r.user());
                 case "DELETE" -> Map.of("removed", console.removeMember(board, period, member, r.user()));
                 default -> throw new ApiException(405, r.method() + " is not allowed here");
             };
@@ -164,9 +176,9 @@ public final class ConsoleHttp {
         if (p.size() == 3) {
             String name = p.get(1);
             return switch (p.get(2)) {
-                case "due" -> get(r.method(), () -> console.due(name, number(r, "bucketMs", 60_000), (int) number(r, "buckets", 30)));
-                case "inflight" -> get(r.method(), () -> console.inFlight(name, (int) number(r, "limit", 50)));
-                case "dead" -> get(r.method(), () -> console.dead(name, (int) number(r, "limit", 100)));
+                case "due" -> get(r.method(), () -> console.due(name, number(r, "bucketMs", 60_000), integer(r, "buckets", 30)));
+                case "inflight" -> get(r.method(), () -> console.inFlight(name, integer(r, "limit", 50)));
+                case "dead" -> get(r.method(), () -> console.dead(name, integer(r, "limit", 100)));
                 default -> null;
             };
         }
@@ -174,8 +186,8 @@ public final class ConsoleHttp {
             post(r.method());
             String name = p.get(1);
             return switch (p.get(3)) {
-                case "retry" -> Map.of("retried", console.retryDead(name, strings(body(r).required("ids")), r.user()));
-                case "purge" -> Map.of("purged", console.purgeDead(name, body(r).required("max").asInt(), r.user()));
+                case "retry" -> Map.of("retried", console.retryDead(name, strings(body(r).get("ids")), r.user()));
+                case "purge" -> Map.of("purged", console.purgeDead(name, wholeNumber(body(r), "max"), r.user()));
                 default -> null;
             };
         }
@@ -184,7 +196,7 @@ public final class ConsoleHttp {
 
     private Object limiters(Request r, List<String> p) {
         if (p.size() == 2) {
-            return get(r.method(), () -> console.limiter(p.get(1), (int) number(r, "top", 20), (int) number(r, "count", 200)));
+            return get(r.method(), () -> console.limiter(p.get(1), integer(r, "top", 20), integer(r, "count", 200)));
         }
         if (p.size() == 4 && p.get(2).equals("keys")) {
             return get(r.method(), () -> console.limiterKey(p.get(1), p.get(3)));
@@ -218,19 +230,46 @@ public final class ConsoleHttp {
     }
 
     private static List<String> strings(JsonNode array) {
-        if (!array.isArray()) {
-            throw ApiException.badRequest("expected an array of strings");
+        if (array == null || !array.isArray()) {
+            throw ApiException.badRequest("ids must be an array of strings");
         }
         List<String> out = new ArrayList<>();
         for (JsonNode n : array) {
+            if (!n.isString()) {
+                throw ApiException.badRequest("ids must be an array of strings");
+            }
             out.add(n.asString());
         }
         return out;
     }
 
+    private static Number number(JsonNode body, String field) {
+        JsonNode n = body.get(field);
+        if (n == null || !n.isNumber()) {
+            throw ApiException.badRequest(field + " must be a number");
+        }
+        return n.numberValue();
+    }
+
+    private static int wholeNumber(JsonNode body, String field) {
+        JsonNode n = body.get(field);
+        if (n == null || !n.isIntegralNumber() || !n.canConvertToInt()) {
+            throw ApiException.badRequest(field + " must be a whole number");
+        }
+        return n.intValue();
+    }
+
     private static String text(Request r, String name, String fallback) {
         String v = r.query().get(name);
         return v == null ? fallback : v;
+    }
+
+    private static int integer(Request r, String name, int fallback) {
+        long v = number(r, name, fallback);
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw ApiException.badRequest(name + " is out of range, got " + v);
+        }
+        return (int) v;
     }
 
     private static long number(Request r, String name, long fallback) {
@@ -252,8 +291,16 @@ public final class ConsoleHttp {
         return new Response(200, JSON, json.writeValueAsBytes(value));
     }
 
-    private Response error(int status, String message) {
-        return new Response(status, JSON, json.writeValueAsBytes(Map.of("error", message == null ? "error" : message)));
+    /**
+     * An error response, {@code {"error": message}}, as every route answers one; for the adapters'
+     * own refusals too.
+     *
+     * @param status the HTTP status
+     * @param message what went wrong
+     * @return the response
+     */
+    public static Response error(int status, String message) {
+        return new Response(status, JSON, ERRORS.writeValueAsBytes(Map.of("error", message == null ? "error" : message)));
     }
 
     private Response notFound() {
@@ -264,7 +311,10 @@ public final class ConsoleHttp {
         if (path.contains("..")) {
             return notFound();
         }
-        try (InputStream in = ConsoleHttp.class.getClassLoader().getResourceAsStream(path)) {
+        // the page is this module's own resource (on the module path, only this class's lookup sees
+        // into it); the chart library is in its WebJar, found through the class loader
+        try (InputStream in = path.startsWith(UI) ? ConsoleHttp.class.getResourceAsStream("/" + path)
+                : ConsoleHttp.class.getClassLoader().getResourceAsStream(path)) {
             if (in == null) {
                 return notFound();
             }

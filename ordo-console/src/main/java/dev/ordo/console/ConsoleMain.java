@@ -2,16 +2,12 @@ package dev.ordo.console;
 
 import dev.ordo.patterns.lettuce.LettuceStore;
 import dev.ordo.patterns.registry.PatternRegistry;
-import dev.ordo.patterns.store.Store;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import dev.ordo.patterns.store.StoreCommand;
 
 import java.net.URI;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -69,20 +65,14 @@ public final class ConsoleMain implements Callable<Integer> {
     public Integer call() throws Exception {
         ConsoleOptions options = ConsoleOptions.readOnly().withWritable(writable).withMaxPage(maxPage).withRegistryKey(registry);
         String[] seeds = store.split(",");
-        Store db = cluster ? LettuceStore.connectCluster(seeds) : LettuceStore.connect(store);
-        List<Store> nodes = cluster ? masters(db, URI.create(seeds[0].trim())) : List.of(db);
-        Console console = new Console(db, nodes, shown(store), options);
+        LettuceStore db = cluster ? LettuceStore.connectCluster(seeds) : LettuceStore.connect(store);
+        Console console = new Console(db, db.masters(), shown(store), options);
         ConsoleHttp http = new ConsoleHttp(console);
         ConsoleServer server = ConsoleServer.start(bind, port, (user, password) -> http);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             console.close();
-            for (Store node : nodes) {
-                if (node != db) {
-                    node.close();
-                }
-            }
             db.close();
             stopped.countDown();
         }, "ordo-console-stop"));
@@ -90,31 +80,6 @@ public final class ConsoleMain implements Callable<Integer> {
                 + "), store " + shown(store));
         stopped.await();
         return 0;
-    }
-
-    /**
-     * A store on each master of the cluster {@code db} reaches, from CLUSTER NODES, each with the
-     * scheme and credentials of {@code seed}.
-     */
-    static List<Store> masters(Store db, URI seed) {
-        List<URI> masters = new ArrayList<>();
-        for (String line : db.call(StoreCommand.of("CLUSTER").arg("NODES")).asString().split("\n")) {
-            String[] f = line.trim().split(" ");
-            if (f.length > 2 && List.of(f[2].split(",")).contains("master") && !f[2].contains("fail")) {
-                String address = f[1].split("@")[0];
-                int colon = address.lastIndexOf(':');
-                String host = colon > 0 ? address.substring(0, colon) : seed.getHost();
-                URI node = URI.create(seed.getScheme() + "://" + (seed.getRawUserInfo() == null ? "" : seed.getRawUserInfo() + "@")
-                        + host + ":" + address.substring(colon + 1));
-                masters.add(node);
-            }
-        }
-        masters.sort(java.util.Comparator.comparing(URI::toString));
-        List<Store> out = new ArrayList<>();
-        for (URI node : masters) {
-            out.add(LettuceStore.connect(node.toString()));
-        }
-        return out;
     }
 
     /** The store's URIs without their passwords. */

@@ -25,6 +25,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.timeout.IdleStateHandler;
 
@@ -45,9 +46,12 @@ import java.util.concurrent.TimeUnit;
  * the pool's queue is bounded and a request beyond it gets 503. Bodies over
  * {@link ConsoleHttp#MAX_BODY} are refused by the aggregator (413), a request line or headers
  * over 8 and 16 KiB are refused, a connection idle for a minute is closed, at most
- * {@link #MAX_CONNECTIONS} connections and {@link #MAX_STREAMS} live feeds are open at once, and
+ * {@link #MAX_CONNECTIONS} connections and {@link ConsoleHttp#MAX_STREAMS} live feeds are open at once, and
  * a live-feed client that does not read is skipped (its channel not writable) rather than
- * buffered without bound.
+ * buffered without bound. Bound to a loopback address, it answers only requests that name a
+ * localhost host (421 otherwise), so a page elsewhere cannot reach it by rebinding its own name
+ * to 127.0.0.1; and no answer may be framed by another site. A request that fails unexpectedly
+ * is answered 500 and logged, never left hanging.
  *
  * <p>Who may use it is the {@link Gate}'s decision: it gets the HTTP Basic credentials (null
  * when none were sent) and answers the console for that user, or null to refuse with 401.
@@ -71,8 +75,6 @@ public final class ConsoleServer implements AutoCloseable {
     private static final int QUEUED = 256;
     /** The most connections open at once; more are closed as they arrive. */
     static final int MAX_CONNECTIONS = 256;
-    /** The most live feeds streaming at once; more are answered 503. */
-    static final int MAX_STREAMS = 32;
 
     private final java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicInteger streams = new java.util.concurrent.atomic.AtomicInteger();
@@ -85,8 +87,11 @@ public final class ConsoleServer implements AutoCloseable {
                 return t;
             });
     private final Channel channel;
+    /** Bound to a loopback address: then only localhost names are answered (no DNS rebinding). */
+    private final boolean loopbackOnly;
 
     private ConsoleServer(String host, int port, Gate gate) throws InterruptedException {
+        this.loopbackOnly = isLoopback(host);
         ServerBootstrap b = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
@@ -111,6 +116,14 @@ public final class ConsoleServer implements AutoCloseable {
                     }
                 });
         this.channel = b.bind(host, port).sync().channel();
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     private static final io.netty.util.AttributeKey<Boolean> STREAMING = io.netty.util.AttributeKey.valueOf("ordo.console.streaming");
@@ -154,7 +167,12 @@ public final class ConsoleServer implements AutoCloseable {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
             if (!req.decoderResult().isSuccess()) {
-                send(ctx, new ConsoleHttp.Response(400, "text/plain", "bad request".getBytes(StandardCharsets.UTF_8)), false);
+                send(ctx, ConsoleHttp.error(400, "bad request"), false);
+                return;
+            }
+            if (loopbackOnly && !loopbackHost(req.headers().get(HttpHeaderNames.HOST))) {
+                // a page elsewhere whose name was made to resolve to 127.0.0.1 (DNS rebinding) names itself here
+                send(ctx, ConsoleHttp.error(421, "the console on a loopback address answers only to localhost names"), false);
                 return;
             }
             String[] credentials = basic(req.headers().get(HttpHeaderNames.AUTHORIZATION));
@@ -170,12 +188,22 @@ public final class ConsoleServer implements AutoCloseable {
             try {
                 workers.execute(() -> answer(ctx, credentials, method, path, query, body, keepAlive, fromPage));
             } catch (java.util.concurrent.RejectedExecutionException busy) {
-                send(ctx, new ConsoleHttp.Response(503, "application/json", "{\"error\":\"the console is busy; try again\"}".getBytes(StandardCharsets.UTF_8)), false);
+                send(ctx, ConsoleHttp.error(503, "the console is busy; try again"), false);
             }
         }
 
         private void answer(ChannelHandlerContext ctx, String[] credentials, String method, String path, Map<String, String> query,
                             byte[] body, boolean keepAlive, boolean fromPage) {
+            try {
+                admitted(ctx, credentials, method, path, query, body, keepAlive, fromPage);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "the console failed on " + method + " " + path, e);
+                send(ctx, ConsoleHttp.error(500, "the console failed: " + e), false);
+            }
+        }
+
+        private void admitted(ChannelHandlerContext ctx, String[] credentials, String method, String path, Map<String, String> query,
+                              byte[] body, boolean keepAlive, boolean fromPage) {
             ConsoleHttp http;
             try {
                 http = gate.open(credentials[0], credentials[1]);
@@ -184,11 +212,8 @@ public final class ConsoleServer implements AutoCloseable {
                 http = null;
             }
             if (http == null) {
-                FullHttpResponse refused = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.UNAUTHORIZED,
-                        Unpooled.copiedBuffer("{\"error\":\"sign in as a server user\"}", StandardCharsets.UTF_8));
+                FullHttpResponse refused = response(ConsoleHttp.error(401, "sign in as a server user"));
                 refused.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Basic realm=\"Ordo Console\", charset=\"UTF-8\"");
-                refused.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
-                HttpUtil.setContentLength(refused, refused.content().readableBytes());
                 ctx.writeAndFlush(refused).addListener(ChannelFutureListener.CLOSE);
                 return;
             }
@@ -201,10 +226,9 @@ public final class ConsoleServer implements AutoCloseable {
         }
 
         private void stream(ChannelHandlerContext ctx, ConsoleHttp http) {
-            if (streams.incrementAndGet() > MAX_STREAMS) {
+            if (streams.incrementAndGet() > ConsoleHttp.MAX_STREAMS) {
                 streams.decrementAndGet();
-                send(ctx, new ConsoleHttp.Response(503, "application/json",
-                        ("{\"error\":\"at most " + MAX_STREAMS + " live feeds at once\"}").getBytes(StandardCharsets.UTF_8)), false);
+                send(ctx, ConsoleHttp.error(503, "at most " + ConsoleHttp.MAX_STREAMS + " live feeds at once"), false);
                 return;
             }
             HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
@@ -218,7 +242,7 @@ public final class ConsoleServer implements AutoCloseable {
                 if (ch.isActive() && ch.isWritable()) {
                     ch.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(event, StandardCharsets.UTF_8)));
                 }
-            });
+            }, () -> ch.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE));
             ch.closeFuture().addListener(f -> {
                 stop.run();
                 streams.decrementAndGet();
@@ -232,18 +256,37 @@ public final class ConsoleServer implements AutoCloseable {
     }
 
     private static void send(ChannelHandlerContext ctx, ConsoleHttp.Response r, boolean keepAlive) {
-        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(r.status()),
-                Unpooled.wrappedBuffer(r.body()));
-        res.headers().set(HttpHeaderNames.CONTENT_TYPE, r.contentType());
-        res.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
-        res.headers().set("X-Content-Type-Options", "nosniff");
-        HttpUtil.setContentLength(res, r.body().length);
+        FullHttpResponse res = response(r);
         if (keepAlive) {
             HttpUtil.setKeepAlive(res, true);
             ctx.writeAndFlush(res);
         } else {
             ctx.writeAndFlush(res).addListener(ChannelFutureListener.CLOSE);
         }
+    }
+
+    /** The response with the headers every answer carries: no caching, no sniffing, no framing by another site. */
+    private static FullHttpResponse response(ConsoleHttp.Response r) {
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(r.status()),
+                Unpooled.wrappedBuffer(r.body()));
+        res.headers().set(HttpHeaderNames.CONTENT_TYPE, r.contentType());
+        res.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
+        res.headers().set("X-Content-Type-Options", "nosniff");
+        res.headers().set("X-Frame-Options", "DENY");
+        res.headers().set("Content-Security-Policy", "frame-ancestors 'none'");
+        HttpUtil.setContentLength(res, r.body().length);
+        return res;
+    }
+
+    /** Whether a Host header names this machine by a loopback name or address (any port). */
+    static boolean loopbackHost(String host) {
+        if (host == null) {
+            return false;
+        }
+        String name = host.startsWith("[") ? host.substring(0, host.indexOf(']') + 1)
+                : host.indexOf(':') >= 0 ? host.substring(0, host.indexOf(':')) : host;
+        name = name.toLowerCase(java.util.Locale.ROOT);
+        return name.equals("localhost") || name.endsWith(".localhost") || name.equals("[::1]") || name.matches("127(\\.[0-9]{1,3}){3}");
     }
 
     /** {user, password} from an HTTP Basic header; {null, null} when there is none. */

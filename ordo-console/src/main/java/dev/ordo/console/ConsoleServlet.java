@@ -3,17 +3,21 @@ package dev.ordo.console;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
@@ -21,7 +25,9 @@ import java.util.function.Function;
  * Serves a console inside a servlet container, below the path it is mapped to (the Spring Boot
  * starter maps it to {@code /ordo/*}), so the application's own security filters guard it as
  * they guard every other path. Requests go to {@link ConsoleHttp}; the live feed is an
- * asynchronous response that stays open, one event per reading, until the client leaves. Who
+ * asynchronous response that stays open, one event per reading, until the client leaves; it
+ * writes without blocking (a client that does not read misses readings), and at most
+ * {@link ConsoleHttp#MAX_STREAMS} are open at once. Who
  * asked, for the console's log of writes, is the request's authenticated principal.
  *
  * <p>Write requests carry {@link ConsoleHttp#WRITE_HEADER}, as everywhere; the application's own
@@ -35,6 +41,7 @@ public final class ConsoleServlet extends HttpServlet {
 
     private final transient ConsoleHttp http;
     private final transient Function<HttpServletRequest, Map<String, String>> headers;
+    private final transient AtomicInteger streams = new AtomicInteger();
 
     /**
      * A servlet serving {@code http}.
@@ -98,41 +105,81 @@ public final class ConsoleServlet extends HttpServlet {
     }
 
     private void stream(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        if (streams.incrementAndGet() > ConsoleHttp.MAX_STREAMS) {
+            streams.decrementAndGet();
+            write(res, ConsoleHttp.error(503, "at most " + ConsoleHttp.MAX_STREAMS + " live feeds at once"));
+            return;
+        }
         res.setStatus(200);
         res.setContentType("text/event-stream;charset=UTF-8");
         res.setHeader("Cache-Control", "no-cache");
         AsyncContext async = req.startAsync();
         async.setTimeout(0);
-        PrintWriter out = res.getWriter();
-        out.flush();
+        ServletOutputStream out = res.getOutputStream();
+        AtomicBoolean done = new AtomicBoolean();
         AtomicReference<Runnable> stop = new AtomicReference<>();
+        Runnable end = () -> {
+            if (done.compareAndSet(false, true)) {
+                Runnable s = stop.get();
+                if (s != null) {
+                    s.run();
+                }
+                streams.decrementAndGet();
+            }
+        };
+        // non-blocking output: the feed's thread never waits on a client; one that does not read
+        // (its output not ready) misses readings rather than buffering them
+        out.setWriteListener(new WriteListener() {
+            @Override
+            public void onWritePossible() throws IOException {
+                synchronized (out) {
+                    if (out.isReady()) {
+                        out.flush();
+                    }
+                }
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                end.run();
+                async.complete();
+            }
+        });
         stop.set(http.watch(event -> {
             synchronized (out) {
-                out.write(event);
-                out.flush();
-                if (out.checkError()) {
-                    Runnable s = stop.get();
-                    if (s != null) {
-                        s.run();
+                try {
+                    if (!done.get() && out.isReady()) {
+                        out.write(event.getBytes(StandardCharsets.UTF_8));
+                        if (out.isReady()) {
+                            out.flush();
+                        }
                     }
+                } catch (IOException | IllegalStateException gone) {
+                    end.run();
                     async.complete();
                 }
             }
+        }, () -> {
+            end.run();
+            async.complete();
         }));
+        if (done.get()) {
+            stop.get().run();
+        }
         async.addListener(new AsyncListener() {
             @Override
             public void onComplete(AsyncEvent event) {
-                stop.get().run();
+                end.run();
             }
 
             @Override
             public void onTimeout(AsyncEvent event) {
-                stop.get().run();
+                end.run();
             }
 
             @Override
             public void onError(AsyncEvent event) {
-                stop.get().run();
+                end.run();
             }
 
             @Override

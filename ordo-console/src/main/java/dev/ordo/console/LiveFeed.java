@@ -2,6 +2,7 @@ package dev.ordo.console;
 
 import dev.ordo.patterns.store.Store;
 import dev.ordo.patterns.store.StoreCommand;
+import dev.ordo.patterns.store.StoreException;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ final class LiveFeed implements AutoCloseable {
     private final List<Store> nodes;
     private final ConsoleOptions options;
     private final ArrayDeque<Sample> history = new ArrayDeque<>();
-    private final List<Consumer<Sample>> watchers = new CopyOnWriteArrayList<>();
+    private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "ordo-console-feed");
         t.setDaemon(true);
@@ -45,14 +46,25 @@ final class LiveFeed implements AutoCloseable {
     private Map<String, String> previous;
     private long previousAt;
     private java.util.concurrent.ScheduledFuture<?> running;
+    /** Set once a node refused INFO with several sections (a server older than Redis 7). */
+    private volatile boolean oneSectionOnly;
+
+    /** A watcher: what takes each reading, and what is told when the feed closes under it. */
+    private record Watcher(Consumer<Sample> readings, Runnable ended) {
+    }
 
     LiveFeed(List<Store> nodes, ConsoleOptions options) {
         this.nodes = nodes;
         this.options = options;
     }
 
-    /** Adds a watcher, starting the readings if it is the first; returns what stops it watching. */
-    synchronized Runnable watch(Consumer<Sample> watcher) {
+    /**
+     * Adds a watcher, starting the readings if it is the first; returns what stops it watching.
+     * {@code ended} runs if the feed closes first (its console closed), so the watcher's stream
+     * can end too.
+     */
+    synchronized Runnable watch(Consumer<Sample> readings, Runnable ended) {
+        Watcher watcher = new Watcher(readings, ended);
         watchers.add(watcher);
         if (running == null) {
             long every = options.sampleEvery().toMillis();
@@ -61,11 +73,12 @@ final class LiveFeed implements AutoCloseable {
         return () -> unwatch(watcher);
     }
 
-    private synchronized void unwatch(Consumer<Sample> watcher) {
+    private synchronized void unwatch(Watcher watcher) {
         watchers.remove(watcher);
         if (watchers.isEmpty() && running != null) {
             running.cancel(false);
             running = null;
+            previous = null; // the next feed's first rates are the server's own, not averaged over the pause
         }
     }
 
@@ -73,20 +86,29 @@ final class LiveFeed implements AutoCloseable {
         return new ArrayList<>(history);
     }
 
-    /** Reads the server now (also the overview's first figures when nobody watches yet). */
-    Sample sample() {
-        Map<String, String> info = summed(nodes);
+    /**
+     * The overview's current figures: the last reading while the feed runs, else one read now,
+     * which is not kept (the feed's readings stay one interval apart, and its rates span one
+     * interval each).
+     */
+    Sample current() {
+        synchronized (this) {
+            if (running != null && !history.isEmpty()
+                    && System.currentTimeMillis() - history.getLast().at() <= 2 * options.sampleEvery().toMillis()) {
+                return history.getLast();
+            }
+        }
+        Map<String, String> info = summed();
+        return reading(info, System.currentTimeMillis(), null, 0);
+    }
+
+    /** Reads the server, keeps the reading and returns it. */
+    private Sample sample() {
+        Map<String, String> info = summed();
         long now = System.currentTimeMillis();
         Sample s;
         synchronized (this) {
-            double seconds = previous == null ? 0 : (now - previousAt) / 1000.0;
-            double ops = seconds > 0 ? Math.max(0, delta(info, "total_commands_processed")) / seconds : number(info, "instantaneous_ops_per_sec");
-            long hits = previous == null ? number(info, "keyspace_hits") : delta(info, "keyspace_hits");
-            long misses = previous == null ? number(info, "keyspace_misses") : delta(info, "keyspace_misses");
-            long evicted = previous == null ? 0 : Math.max(0, delta(info, "evicted_keys"));
-            s = new Sample(now, ops, number(info, "used_memory"), number(info, "connected_clients"), keys(info),
-                    hits + misses == 0 ? 1.0 : (double) hits / (hits + misses), evicted, number(info, "maxmemory"),
-                    info.getOrDefault("redis_version", "?"));
+            s = reading(info, now, previous, previousAt);
             previous = info;
             previousAt = now;
             history.addLast(s);
@@ -97,19 +119,28 @@ final class LiveFeed implements AutoCloseable {
         return s;
     }
 
+    /** A reading from {@code info}: rates since {@code before} (taken at {@code beforeAt}), or the server's own when there is none. */
+    private static Sample reading(Map<String, String> info, long now, Map<String, String> before, long beforeAt) {
+        double seconds = before == null ? 0 : (now - beforeAt) / 1000.0;
+        double ops = seconds > 0 ? Math.max(0, number(info, "total_commands_processed") - number(before, "total_commands_processed")) / seconds
+                : number(info, "instantaneous_ops_per_sec");
+        long hits = number(info, "keyspace_hits") - (before == null ? 0 : number(before, "keyspace_hits"));
+        long misses = number(info, "keyspace_misses") - (before == null ? 0 : number(before, "keyspace_misses"));
+        long evicted = before == null ? 0 : Math.max(0, number(info, "evicted_keys") - number(before, "evicted_keys"));
+        return new Sample(now, ops, number(info, "used_memory"), number(info, "connected_clients"), keys(info),
+                hits + misses == 0 ? 1.0 : (double) hits / (hits + misses), evicted, number(info, "maxmemory"),
+                info.getOrDefault("redis_version", "?"));
+    }
+
     private void sampleQuietly() {
         try {
             Sample s = sample();
-            for (Consumer<Sample> w : watchers) {
-                w.accept(s);
+            for (Watcher w : watchers) {
+                w.readings().accept(s);
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "the console could not read the server's INFO: " + e.getMessage());
         }
-    }
-
-    private long delta(Map<String, String> info, String field) {
-        return number(info, field) - number(previous, field);
     }
 
     private static long number(Map<String, String> info, String field) {
@@ -141,11 +172,11 @@ final class LiveFeed implements AutoCloseable {
      * nodes' together); other fields are the first node's. The keyspace lines are summed into one
      * {@code db0} line.
      */
-    private static Map<String, String> summed(List<Store> nodes) {
+    private Map<String, String> summed() {
         Map<String, String> out = null;
         long keys = 0;
         for (Store node : nodes) {
-            Map<String, String> info = info(node.call(StoreCommand.of("INFO")).asString());
+            Map<String, String> info = info(readInfo(node));
             keys += keys(info);
             if (out == null) {
                 out = info;
@@ -163,6 +194,22 @@ final class LiveFeed implements AutoCloseable {
         return out;
     }
 
+    /**
+     * The INFO sections the readings use. Asking for them alone halves INFO's cost on an Ordo
+     * server (its cpu section reads every thread's clock); a server older than Redis 7, which
+     * takes one section at most, gets the default INFO.
+     */
+    private String readInfo(Store node) {
+        if (!oneSectionOnly) {
+            try {
+                return node.call(StoreCommand.of("INFO").arg("server").arg("clients").arg("memory").arg("stats").arg("keyspace")).asString();
+            } catch (StoreException refused) {
+                oneSectionOnly = true;
+            }
+        }
+        return node.call(StoreCommand.of("INFO")).asString();
+    }
+
     /** INFO's {@code field:value} lines. */
     static Map<String, String> info(String text) {
         Map<String, String> out = new LinkedHashMap<>();
@@ -175,8 +222,13 @@ final class LiveFeed implements AutoCloseable {
         return out;
     }
 
+    /** Stops the readings and tells every watcher the feed has ended. */
     @Override
     public void close() {
         timer.shutdownNow();
+        for (Watcher w : watchers) {
+            w.ended().run();
+        }
+        watchers.clear();
     }
 }

@@ -5,6 +5,7 @@ import dev.ordo.console.ConsoleHttp;
 import dev.ordo.console.ConsoleOptions;
 import dev.ordo.console.ConsoleServer;
 import dev.ordo.engine.Engine;
+import dev.ordo.engine.host.HostedEngine;
 import dev.ordo.patterns.embedded.EmbeddedStore;
 import dev.ordo.patterns.store.StoreCommand;
 import dev.ordo.patterns.store.StoreException;
@@ -21,8 +22,9 @@ import java.util.Map;
  * {@code console-bind}, loopback by default). Each signed-in user gets a console over an
  * in-process session of the engine authenticated as that user (AUTH with the HTTP Basic
  * credentials), so the server's ACL decides what the console may read and do, command by command,
- * as for any client. Without credentials the session is the default user's: it works when the
- * default user needs no password, and is refused (401) when it does.
+ * as for any client. Without credentials the session is the default user's: it works while the
+ * default user needs no password, and is refused (401) when it does. Each request signs in again,
+ * so a password set or changed since applies at once.
  *
  * <p>At most {@link #SESSIONS} users' consoles are kept (the least recently used is closed
  * beyond that); only a successful sign-in creates one, so failed attempts hold nothing.
@@ -63,19 +65,29 @@ final class ConsoleHost implements AutoCloseable {
         return server.port();
     }
 
-    /** The console for these credentials, signing in on first use; null when the engine refuses them. */
+    /**
+     * The console for these credentials; null when the engine refuses them. Every request signs in
+     * again (in-process, so cheap): a password changed or set since, or a user disabled, takes
+     * effect at the next request, and the refused session is closed.
+     */
     private ConsoleHttp open(String user, String password) {
         String id = user == null ? "" : user + "\0" + digest(password);
+        Session known;
         synchronized (sessions) {
-            Session known = sessions.get(id);
-            if (known != null) {
+            known = sessions.get(id);
+        }
+        if (known != null) {
+            if (signIn(known.store(), user, password)) {
                 return known.http();
             }
+            synchronized (sessions) {
+                sessions.remove(id, known);
+            }
+            known.close();
+            return null;
         }
         EmbeddedStore store = EmbeddedStore.on(engine);
-        try {
-            store.call(user == null ? StoreCommand.of("PING") : StoreCommand.of("AUTH").arg(user).arg(password));
-        } catch (StoreException refused) {
+        if (!signIn(store, user, password)) {
             store.close();
             return null;
         }
@@ -94,6 +106,19 @@ final class ConsoleHost implements AutoCloseable {
             }
         }
         return session.http();
+    }
+
+    /** AUTH with the credentials, or without them whether the default user needs no password. */
+    private boolean signIn(EmbeddedStore store, String user, String password) {
+        if (user == null) {
+            return !HostedEngine.of(engine).acl().authRequired();
+        }
+        try {
+            store.call(StoreCommand.of("AUTH").arg(user).arg(password));
+            return true;
+        } catch (StoreException refused) {
+            return false;
+        }
     }
 
     /** The password's SHA-256: the session map keeps no password. */

@@ -62,6 +62,38 @@ class ServerConsoleTest {
     }
 
     @Test
+    void console_passwordSetAfterAnAnonymousVisit_needsThePasswordAtOnce() throws Exception {
+        try (Ordo ordo = Ordo.embedded()) {
+            int port = ordo.openConsole(0);
+            assertThat(get(port, "/api/about", null, null).statusCode()).isEqualTo(200);
+
+            ordo.client().call("CONFIG", "SET", "requirepass", "s3cret");
+
+            assertThat(get(port, "/api/about", null, null).statusCode()).isEqualTo(401);
+            assertThat(get(port, "/api/about", "default", "s3cret").statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void console_userDisabledOrPasswordChanged_isRefusedAtTheNextRequest() throws Exception {
+        try (Ordo ordo = Ordo.embedded()) {
+            EmbeddedClient admin = ordo.client();
+            admin.call("ACL", "SETUSER", "ops", "on", ">old", "allcommands", "allkeys");
+            int port = ordo.openConsole(0);
+            assertThat(get(port, "/api/about", "ops", "old").statusCode()).isEqualTo(200);
+
+            admin.call("ACL", "SETUSER", "ops", "resetpass", ">new");
+
+            assertThat(get(port, "/api/about", "ops", "old").statusCode()).isEqualTo(401);
+            assertThat(get(port, "/api/about", "ops", "new").statusCode()).isEqualTo(200);
+
+            admin.call("ACL", "SETUSER", "ops", "off");
+
+            assertThat(get(port, "/api/about", "ops", "new").statusCode()).isEqualTo(401);
+        }
+    }
+
+    @Test
     void console_asAnAclUser_canDoOnlyWhatTheUserMay() throws Exception {
         try (Ordo ordo = Ordo.embedded()) {
             EmbeddedClient admin = ordo.client();

@@ -21,6 +21,8 @@ import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ProtocolKeyword;
@@ -72,16 +74,25 @@ public final class LettuceStore implements Store {
     private final BaseRedisAsyncCommands<String, String> async;
     private final boolean clustered;
     private final boolean ownsClient;
+    /** False for a cluster node's connection, which the cluster connection owns and closes. */
+    private final boolean ownsConnection;
     /** The connection's command timeout: what a command that does not block gets to answer. */
     private final Duration timeout;
 
     private LettuceStore(AbstractRedisClient client, StatefulConnection<String, String> connection,
                          BaseRedisAsyncCommands<String, String> async, boolean clustered, boolean ownsClient, Duration timeout) {
+        this(client, connection, async, clustered, ownsClient, true, timeout);
+    }
+
+    private LettuceStore(AbstractRedisClient client, StatefulConnection<String, String> connection,
+                         BaseRedisAsyncCommands<String, String> async, boolean clustered, boolean ownsClient, boolean ownsConnection,
+                         Duration timeout) {
         this.client = client;
         this.connection = connection;
         this.async = async;
         this.clustered = clustered;
         this.ownsClient = ownsClient;
+        this.ownsConnection = ownsConnection;
         this.timeout = timeout;
     }
 
@@ -502,9 +513,35 @@ public final class LettuceStore implements Store {
         return clustered;
     }
 
+    /**
+     * One store per master node of the cluster this store reaches, in node-id order, for what each
+     * node answers for itself (INFO, SCAN, DBSIZE); this store alone when it is not a cluster's.
+     * A node's store uses this store's own connection to that node (its credentials and TLS
+     * included): closing it does nothing, closing this store closes it.
+     *
+     * @return the masters' stores, or this store
+     */
+    public List<Store> masters() {
+        if (!(connection instanceof StatefulRedisClusterConnection<String, String> cluster)) {
+            return List.of(this);
+        }
+        List<Store> out = new ArrayList<>();
+        cluster.getPartitions().stream()
+                .filter(n -> n.is(RedisClusterNode.NodeFlag.UPSTREAM) && !n.is(RedisClusterNode.NodeFlag.FAIL))
+                .sorted(java.util.Comparator.comparing(RedisClusterNode::getNodeId))
+                .forEach(n -> {
+                    var c = cluster.getConnection(n.getNodeId());
+                    out.add(new LettuceStore(client, c, c.async(), false, false, false, timeout));
+                });
+        return out;
+    }
+
     /** Closes this store's connection, and the client too unless this is a {@link #dedicated()} store. */
     @Override
     public void close() {
+        if (!ownsConnection) {
+            return;
+        }
         connection.close();
         if (ownsClient) {
             client.shutdown();

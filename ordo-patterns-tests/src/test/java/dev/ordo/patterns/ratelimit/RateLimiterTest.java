@@ -339,4 +339,18 @@ class RateLimiterTest {
             assertThat(limiter.keyOf("{a:k:1}:x")).isEmpty();
         }
     }
+
+    @OnEveryBackend
+    void peek_onASlidingLog_leavesExpiredEntriesWhereTheyAre_andDoesNotCountThem(Backend backend) {
+        Store store = backend.store();
+        SlidingLogLimiter limiter = SlidingLogLimiter.create(store, Backend.uniqueName("peeklog"), new Limit(5, Duration.ofMinutes(1)));
+        limiter.tryAcquire("k", 2);
+        String key = scanAll(backend, limiter.scanPattern()).get(0);
+        store.call(StoreCommand.of("ZADD").key(key).arg(0).arg("long-expired"));
+
+        Decision standing = limiter.peek("k");
+
+        assertThat(standing.remaining()).as("the expired entry does not count").isEqualTo(3);
+        assertThat(store.call(StoreCommand.of("ZCARD").key(key)).asLong()).as("a peek removes nothing").isEqualTo(3);
+    }
 }

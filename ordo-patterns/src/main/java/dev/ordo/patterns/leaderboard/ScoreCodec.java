@@ -274,8 +274,9 @@ public final class ScoreCodec {
 
     /**
      * The layout as text, {@code name:bits:higher|lower} per dimension, most significant first,
-     * comma-separated ({@code points:20:higher,time:33:lower}); {@link #parse} reads it back. The
-     * pattern registry records a composite board's layout so, for the console to decode its scores.
+     * comma-separated ({@code points:20:higher,time:33:lower}); {@link #parse} reads it back. Register
+     * a composite board with this text as its {@code dimensions} setting, and the Ordo Console
+     * shows its scores' fields.
      *
      * @return the layout's text
      */

@@ -498,19 +498,22 @@ public final class DelayedJobQueue<T> {
         return out;
     }
 
+    /** The widest span of a due histogram: a year (leap or not), so no span's end can overflow. */
+    private static final Duration MAX_BUCKET = Duration.ofDays(366);
+
     /**
      * How many delayed jobs fall due in each of {@code buckets} consecutive spans of {@code width}
      * from {@code from}, and (last element) how many after them: {@code buckets} + 1 counts, each
      * one O(log N) read, sent together. Jobs already due (ready) are not counted.
      *
      * @param from where the first span starts
-     * @param width each span's length, at least a millisecond
+     * @param width each span's length, a millisecond to 366 days
      * @param buckets how many spans, 1 to 1,000
      * @return the counts, in order
      */
     public List<Long> dueHistogram(Instant from, Duration width, int buckets) {
-        if (buckets < 1 || buckets > 1000 || width.toMillis() < 1) {
-            throw new IllegalArgumentException("a due histogram takes 1 to 1000 buckets of at least 1 ms, got " + buckets + " of " + width);
+        if (buckets < 1 || buckets > 1000 || width.compareTo(MAX_BUCKET) > 0 || width.toMillis() < 1) {
+            throw new IllegalArgumentException("a due histogram takes 1 to 1000 buckets of 1 ms to 366 days, got " + buckets + " of " + width);
         }
         long start = from.toEpochMilli();
         long step = width.toMillis();

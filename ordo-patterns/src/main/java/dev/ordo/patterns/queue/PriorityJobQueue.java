@@ -216,9 +216,10 @@ public final class PriorityJobQueue<T> {
     }
 
     /**
-     * How many jobs wait at each priority that has any, most urgent first: one range read per
-     * priority present (so at most {@link #MAX_PRIORITY} + 1 reads, and as many as there are
-     * priorities in use), each O(log N). Not atomic: offers and takes may come between the reads.
+     * How many jobs wait at each priority that has any, most urgent first: for each priority in
+     * use, one range read to find it and one count, each O(log N), and one last read that finds no
+     * more (so at most 2 × ({@link #MAX_PRIORITY} + 1) + 1 reads). Not atomic: offers and takes may
+     * come between the reads.
      *
      * @return the depth of every priority in use, by priority
      */

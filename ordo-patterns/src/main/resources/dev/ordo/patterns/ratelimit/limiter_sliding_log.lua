@@ -1,12 +1,18 @@
 local counts = {}
 for i = 1, n do
   local limit, window = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
-  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
-  local c = redis.call('ZCARD', KEYS[i])
+  local expired = 0
+  if p > 0 then
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
+  else
+    -- a peek writes nothing: it skips the expired entries instead of removing them
+    expired = redis.call('ZCOUNT', KEYS[i], '-inf', now - window)
+  end
+  local c = redis.call('ZCARD', KEYS[i]) - expired
   counts[i] = c
   if c + p > limit then
     allowed = 0
-    local oldest = redis.call('ZRANGE', KEYS[i], c + p - limit - 1, c + p - limit - 1, 'WITHSCORES')
+    local oldest = redis.call('ZRANGE', KEYS[i], expired + c + p - limit - 1, expired + c + p - limit - 1, 'WITHSCORES')
     local w = tonumber(oldest[2]) + window - now
     if refusing == 0 or w > wait then refusing = i end
     if w > wait then wait = w end

@@ -4,6 +4,7 @@ import dev.ordo.console.Console;
 import dev.ordo.console.ConsoleHttp;
 import dev.ordo.console.ConsoleOptions;
 import dev.ordo.console.ConsoleServlet;
+import dev.ordo.patterns.lettuce.LettuceStore;
 import dev.ordo.patterns.store.Store;
 import dev.ordo.spring.boot.OrdoPatternsAutoConfiguration;
 import dev.ordo.spring.boot.OrdoProperties;
@@ -59,7 +60,9 @@ public final class OrdoConsoleAutoConfiguration {
     public Console ordoConsole(Store store, OrdoProperties properties, OrdoConsoleProperties console, OrdoRegistryProperties registry) {
         ConsoleOptions options = ConsoleOptions.readOnly().withWritable(console.writable()).withMaxPage(console.maxPage())
                 .withRegistryKey(registry.key());
-        return new Console(store, List.of(store), "this application's " + (store.clustered() ? "Redis Cluster" : "store"), options,
+        // on a Redis Cluster, INFO and SCAN go to each master in turn
+        List<Store> nodes = store instanceof LettuceStore lettuce ? lettuce.masters() : List.of(store);
+        return new Console(store, nodes, "this application's " + (store.clustered() ? "Redis Cluster" : "store"), options,
                 PatternRegistration.infos(properties));
     }
 
