@@ -467,6 +467,40 @@ class ConsoleApiTest {
         return found.get(0);
     }
 
+    @org.junit.jupiter.api.Test
+    void writes_areLoggedWithWhoAskedAndWhat() {
+        Fixture f = Fixture.on(Backend.EMBEDDED, true);
+        String name = Backend.uniqueName("logged");
+        f.registry().register(List.of(new PatternInfo(PatternInfo.Kind.LEADERBOARD, name, Map.of())));
+        List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(Console.class.getName());
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                logged.add(record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(capture);
+        try {
+            f.write("PUT", "/api/boards/" + enc(name) + "/members/alice", "{\"score\": 5}");
+            f.write("DELETE", "/api/boards/" + enc(name) + "/members/alice", null);
+        } finally {
+            log.removeHandler(capture);
+        }
+
+        assertThat(logged).hasSize(2);
+        assertThat(logged.get(0)).contains("tester", name, "alice", "5.0");
+        assertThat(logged.get(1)).contains("tester", name, "alice", "removed");
+    }
+
     @OnEveryBackend
     void overview_readingsBetweenTheFeedsDoNotJoinItsHistory(Backend backend) {
         Fixture f = Fixture.on(backend, false);
