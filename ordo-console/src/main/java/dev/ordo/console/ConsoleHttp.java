@@ -66,9 +66,10 @@ public final class ConsoleHttp {
     private static final String UI = "dev/ordo/console/ui/";
     private static final String UPLOT = "META-INF/resources/webjars/uplot/";
 
-    private final Console console;
+    /** Writes the error bodies, which the adapters build without a console. */
     private static final JsonMapper ERRORS = JsonMapper.builder().build();
 
+    private final Console console;
     private final JsonMapper json = JsonMapper.builder().build();
     private final String uplotVersion;
 
