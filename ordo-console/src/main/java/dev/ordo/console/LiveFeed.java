@@ -124,8 +124,8 @@ final class LiveFeed implements AutoCloseable {
         double seconds = before == null ? 0 : (now - beforeAt) / 1000.0;
         double ops = seconds > 0 ? Math.max(0, number(info, "total_commands_processed") - number(before, "total_commands_processed")) / seconds
                 : number(info, "instantaneous_ops_per_sec");
-        long hits = number(info, "keyspace_hits") - (before == null ? 0 : number(before, "keyspace_hits"));
-        long misses = number(info, "keyspace_misses") - (before == null ? 0 : number(before, "keyspace_misses"));
+        long hits = number(info, "keyspace_hits") - number(before, "keyspace_hits");
+        long misses = number(info, "keyspace_misses") - number(before, "keyspace_misses");
         long evicted = before == null ? 0 : Math.max(0, number(info, "evicted_keys") - number(before, "evicted_keys"));
         return new Sample(now, ops, number(info, "used_memory"), number(info, "connected_clients"), keys(info),
                 hits + misses == 0 ? 1.0 : (double) hits / (hits + misses), evicted, number(info, "maxmemory"),
@@ -143,8 +143,9 @@ final class LiveFeed implements AutoCloseable {
         }
     }
 
+    /** A numeric INFO field; 0 when it is missing, or there is no reading ({@code info} null). */
     private static long number(Map<String, String> info, String field) {
-        String v = info.get(field);
+        String v = info == null ? null : info.get(field);
         if (v == null) {
             return 0;
         }
