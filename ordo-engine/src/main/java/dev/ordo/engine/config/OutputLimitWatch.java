@@ -1,5 +1,7 @@
 package dev.ordo.engine.config;
 
+import java.util.function.LongSupplier;
+
 /**
  * Judges one client's unsent output against its class of {@code client-output-buffer-limit} as
  * time passes: broken at once at the hard limit, or once it has stayed at or over the soft
@@ -15,17 +17,19 @@ public final class OutputLimitWatch {
     }
 
     /**
-     * Whether {@code unsent} bytes at {@code nowMillis} break {@code limit}.
+     * Whether {@code unsent} bytes now break {@code limit}. The clock is read only at or over the
+     * soft limit: this runs after every command, and under the limit the time does not matter.
      *
-     * @param limit     the client's class of limit
-     * @param unsent    its unsent output, in bytes
-     * @param nowMillis the time now, in milliseconds
+     * @param limit  the client's class of limit
+     * @param unsent its unsent output, in bytes
+     * @param clock  the time now, in milliseconds
      * @return true when the client must be disconnected
      */
-    public boolean breaks(OutputBufferLimits.Limit limit, long unsent, long nowMillis) {
+    public boolean breaks(OutputBufferLimits.Limit limit, long unsent, LongSupplier clock) {
         boolean hard = limit.hard() > 0 && unsent >= limit.hard();
         boolean soft = false;
         if (limit.soft() > 0 && unsent >= limit.soft()) {
+            long nowMillis = clock.getAsLong();
             if (overSoftSince == 0) {
                 overSoftSince = nowMillis;
             } else {

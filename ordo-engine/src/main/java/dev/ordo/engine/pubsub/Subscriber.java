@@ -181,7 +181,7 @@ public final class Subscriber implements AutoCloseable {
             return;
         }
         long queued = queuedBytes.addAndGet(message.encodedSize());
-        if (watch.breaks(limit.get(), queued, System.currentTimeMillis())) {
+        if (watch.breaks(limit.get(), queued, System::currentTimeMillis)) {
             closed = true;
             hub.forget(subscriptions);
             queue.clear();

@@ -271,10 +271,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements HostedEng
      * class (pubsub while it has a subscription, else normal): at once past the hard limit, or
      * after more than the soft seconds over the soft one. Returns whether it closed.
      */
-    private boolean overOutputLimit(long nowMillis) {
+    private boolean overOutputLimit() {
         OutputBufferLimits limits = server.outputLimits();
         OutputBufferLimits.Limit limit = session.subscribed() ? limits.pubsub() : limits.normal();
-        if (!outputWatch.breaks(limit, unsentBytes(), nowMillis)) {
+        if (!outputWatch.breaks(limit, unsentBytes(), System::currentTimeMillis)) {
             return false;
         }
         closeOverOutputLimit();
@@ -291,11 +291,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements HostedEng
     }
 
     /** Runs every 100 ms on the connection's event loop: the soft output limit, and fresh memory figures. */
-    void cron(long nowMillis) {
+    void cron() {
         if (closing || ctx == null) {
             return;
         }
-        if (!overOutputLimit(nowMillis)) {
+        if (!overOutputLimit()) {
             refreshMemory();
         }
     }
@@ -553,7 +553,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements HostedEng
         if (writer.size() >= WRITE_OUT_BYTES) {
             ctx.write(writer.take(), ctx.voidPromise());
         }
-        overOutputLimit(System.currentTimeMillis());
+        overOutputLimit();
     }
 
     /** The engine now owns the writer: send what came before the blocked command, and wait. */
@@ -842,7 +842,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements HostedEng
 
     /** After messages were queued: to leave at the end of the turn, within the output limit. */
     private void afterPush() {
-        if (!closing && !overOutputLimit(System.currentTimeMillis())) {
+        if (!closing && !overOutputLimit()) {
             flush();
         }
     }

@@ -229,10 +229,9 @@ public final class RespServer implements ServerControl, AutoCloseable {
         if (held > clientsLimit && held != unevictable) { // a limit lowered since the clients last grew
             evictClients();
         }
-        long now = System.currentTimeMillis();
         for (Connection c : connections.values()) {
             if (c.onThisLoop()) {
-                c.cron(now);
+                c.cron();
             }
         }
     }
