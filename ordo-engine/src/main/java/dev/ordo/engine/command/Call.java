@@ -296,14 +296,24 @@ public final class Call {
      * @return the value, or null
      */
     public <T> T readForWrite(Key key, Class<T> type) {
+        Database.Entry e = entryForWrite(key, type);
+        return e == null ? null : type.cast(e.value());
+    }
+
+    /**
+     * {@link #readForWrite}, returning the key's entry: a command that changes the value in place
+     * then hands it to {@link Database#touchModified(Key, Database.Entry)} without a second lookup.
+     *
+     * @param key the key
+     * @param type the value class expected
+     * @return the entry, or null
+     */
+    Database.Entry entryForWrite(Key key, Class<?> type) {
         Database.Entry e = db().entryForWrite(key);
-        if (e == null) {
-            return null;
-        }
-        if (!type.isInstance(e.value())) {
+        if (e != null && !type.isInstance(e.value())) {
             throw new ErrorReply(Errors.WRONGTYPE);
         }
-        return type.cast(e.value());
+        return e;
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.ordo.engine.command;
 
 import dev.ordo.engine.error.ErrorReply;
 import dev.ordo.engine.error.text.Errors;
+import dev.ordo.engine.keyspace.Database;
 import dev.ordo.engine.keyspace.EventClass;
 import dev.ordo.engine.keyspace.Key;
 import dev.ordo.engine.list.ListValue;
@@ -58,15 +59,12 @@ final class ListCommands {
     /** LPUSH / RPUSH / LPUSHX / RPUSHX key element [element ...]. */
     private static void push(Call c, boolean head, boolean onlyIfExists) {
         Key key = c.key(1);
-        ListValue list = c.readForWrite(key, ListValue.class);
-        if (list == null && onlyIfExists) {
+        Database.Entry entry = c.entryForWrite(key, ListValue.class);
+        if (entry == null && onlyIfExists) {
             c.reply().integer(0);
             return;
         }
-        boolean created = list == null;
-        if (created) {
-            list = new ListValue();
-        }
+        ListValue list = entry == null ? new ListValue() : (ListValue) entry.value();
         long bytes = 0;
         for (int i = 2; i < c.argc(); i++) {
             bytes += c.arg(i).length;
@@ -75,7 +73,11 @@ final class ListCommands {
         for (int i = 2; i < c.argc(); i++) {
             list.push(c.arg(i), head);
         }
-        stored(c, key, list, created);
+        if (entry == null) {
+            c.db().add(key, list);
+        } else {
+            c.db().touchModified(key, entry);
+        }
         c.notifyKeyspaceEvent(EventClass.LIST, head ? "lpush" : "rpush", key);
         c.reply().integer(list.size());
     }

@@ -329,6 +329,18 @@ public final class Database {
     }
 
     /**
+     * {@link #touchModified(Key)} for a command that holds the key's entry from
+     * {@link #entryForWrite} in the same command (so the entry is still the key's).
+     *
+     * @param key the key whose value changed
+     * @param e its entry
+     */
+    public void touchModified(Key key, Entry e) {
+        recount(e);
+        keyspace.modified(index, key);
+    }
+
+    /**
      * Records that the value held by {@code key} changed its encoding but not its content (SORT's
      * conversion of a sorted set): the memory accounting only; no watcher or tracker is told.
      *

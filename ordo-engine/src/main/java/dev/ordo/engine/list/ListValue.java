@@ -107,22 +107,16 @@ public final class ListValue implements Value {
 
         /** Whether a node of {@code bytes} bytes and {@code count} entries passes the limit. */
         boolean exceeded(long bytes, long count) {
-            if (fill < 0) {
-                return bytes > sizeLimit();
-            }
-            return bytes > SIZE_SAFETY_LIMIT || count > countLimit();
+            return ListValue.exceeded(fill, bytes, count);
         }
+    }
 
-        /**
-         * Whether an element of {@code length} bytes gets a plain node of its own: from a threshold
-         * DEBUG QUICKLIST-PACKED-THRESHOLD set, else beyond what a node may hold.
-         */
-        boolean large(long length) {
-            if (packedThreshold != DEFAULT_PACKED_THRESHOLD) {
-                return length >= packedThreshold;
-            }
-            return length > (fill < 0 ? sizeLimit() : SIZE_SAFETY_LIMIT);
+    /** Whether a node of {@code bytes} bytes and {@code count} entries passes the limit {@code fill}. */
+    private static boolean exceeded(int fill, long bytes, long count) {
+        if (fill < 0) {
+            return bytes > SIZE_LIMITS[-fill - 1];
         }
+        return bytes > SIZE_SAFETY_LIMIT || count > (fill == 0 ? 1 : fill);
     }
 
     /** Receives elements without copying them: {@code b[off, off+len)} is valid during the call only. */
@@ -297,6 +291,19 @@ public final class ListValue implements Value {
         if (size == 0) {
             return null;
         }
+        int i = head ? 0 : nodeCount - 1;
+        int n = info[i] & COUNT;
+        if ((info[i] & (PLAIN | COMPRESSED)) == 0 && n > 1) {
+            // The common case, straight from the end node's bytes: an end node is never
+            // compressed, never trimmed, and keeps its place, so nothing around it needs settling.
+            byte[] b = nodes[i];
+            int p = head ? Listpack.HEADER : Listpack.prev(b, Listpack.end(b));
+            byte[] v = Listpack.get(b, p);
+            Listpack.cut(b, p, Listpack.next(b, p), n - 1);
+            info[i]--;
+            size--;
+            return v;
+        }
         long index = head ? 0 : size - 1;
         byte[] v = get(index);
         removeRange(index, 1);
@@ -307,8 +314,8 @@ public final class ListValue implements Value {
     public void set(long index, byte[] element) {
         Cursor c = cursorAt(index);
         int i = c.node;
-        if (!c.plain && (!quick || (!limits().large(element.length)
-                && !limits().exceeded(rawSize(i) + element.length + SIZE_ESTIMATE_OVERHEAD, info[i] & COUNT)))) {
+        if (!c.plain && (!quick || (!large(element.length)
+                && !exceeded(rawSize(i) + element.length + SIZE_ESTIMATE_OVERHEAD, info[i] & COUNT)))) {
             int off = c.offset;
             byte[] b = open(i);
             int old = Listpack.entrySize(b, off);
@@ -546,8 +553,21 @@ public final class ListValue implements Value {
 
     // ------------------------------------------------------------------ internals
 
-    private Limits limits() {
-        return new Limits(fill, depth, packedThreshold);
+    /** Whether a node of {@code bytes} bytes and {@code count} entries passes this quicklist's limit. */
+    private boolean exceeded(long bytes, long count) {
+        return exceeded(fill, bytes, count);
+    }
+
+    /**
+     * Whether an element of {@code length} bytes gets a plain node of its own: from a threshold
+     * DEBUG QUICKLIST-PACKED-THRESHOLD set, else beyond what a node may hold. (Read on every
+     * push, so from the fields rather than a {@link Limits}.)
+     */
+    private boolean large(long length) {
+        if (packedThreshold != Limits.DEFAULT_PACKED_THRESHOLD) {
+            return length >= packedThreshold;
+        }
+        return length > (fill < 0 ? SIZE_LIMITS[-fill - 1] : SIZE_SAFETY_LIMIT);
     }
 
     /** Node i's uncompressed bytes, decompressing into a new array when needed (the node stays as it is). */
@@ -633,7 +653,7 @@ public final class ListValue implements Value {
     /** Inserts a new node at {@code i} holding only {@code element}. */
     private void insertNode(int i, byte[] element) {
         makeNodeSlot(i);
-        if (quick && limits().large(element.length)) {
+        if (quick && large(element.length)) {
             setNode(i, element.clone(), PLAIN | 1);
         } else {
             int n = Listpack.encodedSize(element);
@@ -653,10 +673,10 @@ public final class ListValue implements Value {
         if (!quick) {
             return true;
         }
-        if ((info[i] & PLAIN) != 0 || limits().large(element.length)) {
+        if ((info[i] & PLAIN) != 0 || large(element.length)) {
             return false;
         }
-        return !limits().exceeded((long) rawSize(i) + element.length + SIZE_ESTIMATE_OVERHEAD, (info[i] & COUNT) + 1);
+        return !exceeded((long) rawSize(i) + element.length + SIZE_ESTIMATE_OVERHEAD, (info[i] & COUNT) + 1);
     }
 
     /** Inserts {@code element} before entry {@code k} of node i ({@code k == count} appends). */
