@@ -8,7 +8,8 @@
 # SUITE=pubsub runs PUBLISH to 1 and to 100 subscribers (see PubSubBenchmark's Javadoc).
 # SUITE=console runs Ordo alone with and without one console dashboard open (see ConsoleFeedBenchmark).
 # Ordo starts as the README starts it: ordo-server/bin/ordo-server with its config/jvm.options;
-# flags given here are added after those (ORDO_JAVA_OPTS), so they win.
+# flags given here are added after those (ORDO_JAVA_OPTS), so they win. BENCH_OPTS goes to the
+# benchmark's own JVM instead: BENCH_OPTS="-Drounds=7 -Dpipelined=1500000" (see the Javadoc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -DskipTests package
@@ -16,4 +17,5 @@ main=dev.ordo.bench.WireBenchmark
 if [ "${SUITE:-zset}" = tls ]; then main=dev.ordo.bench.TlsBenchmark; fi
 if [ "${SUITE:-zset}" = pubsub ]; then main=dev.ordo.bench.PubSubBenchmark; fi
 if [ "${SUITE:-zset}" = console ]; then main=dev.ordo.bench.ConsoleFeedBenchmark; fi
-exec java -Dsuite="${SUITE:-zset}" -cp ordo-bench/target/benchmarks.jar "$main" ordo-server/bin/ordo-server "$@"
+# shellcheck disable=SC2086 # BENCH_OPTS is a list of options
+exec java -Dsuite="${SUITE:-zset}" ${BENCH_OPTS:-} -cp ordo-bench/target/benchmarks.jar "$main" ordo-server/bin/ordo-server "$@"
