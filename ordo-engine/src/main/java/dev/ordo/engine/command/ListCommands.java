@@ -309,12 +309,15 @@ final class ListCommands {
             c.reply().arrayHeader(0);
             return;
         }
-        List<byte[]> popped = popFrom(c, key, list, head, count);
-        if (counted) {
-            replyElements(c, popped);
-        } else {
-            c.reply().bulk(popped.get(0));
+        if (!counted) {
+            byte[] v = list.pop(head);
+            c.notifyKeyspaceEvent(EventClass.LIST, head ? "lpop" : "rpop", key);
+            removed(c, key, list);
+            c.propagate(head ? "LPOP" : "RPOP", key, 1);
+            c.reply().bulk(v);
+            return;
         }
+        replyElements(c, popFrom(c, key, list, head, count));
     }
 
     /**

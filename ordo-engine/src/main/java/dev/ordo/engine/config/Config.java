@@ -103,6 +103,8 @@ public final class Config {
     private final ListpackLimits zsetListpackLimits;
     /** DEBUG QUICKLIST-PACKED-THRESHOLD's size: engine state, not a parameter (CONFIG does not show it). */
     private volatile long listPackedThreshold = ListValue.Limits.DEFAULT_PACKED_THRESHOLD;
+    /** Read on every list write, so kept until a setting changes rather than built each time. */
+    private volatile ListLimitsRead lastListLimits = new ListLimitsRead(0, -1, ListValue.Limits.DEFAULT);
     private final ListpackLimits hashListpackLimits;
     /** The list settings' live parameters, read on every list write without a lookup by name. */
     private final Param listMaxListpackSize;
@@ -642,7 +644,19 @@ public final class Config {
      */
     @SuppressWarnings("exports") // for the engine's own packages: the type is not exported
     public ListValue.Limits listLimits() {
-        return new ListValue.Limits((int) listMaxListpackSize.number, (int) listCompressDepth.number, listPackedThreshold);
+        int fill = (int) listMaxListpackSize.number;
+        int depth = (int) listCompressDepth.number;
+        long threshold = listPackedThreshold;
+        ListLimitsRead last = lastListLimits;
+        if (last.fill != fill || last.depth != depth || last.limits.packedThreshold() != threshold) {
+            last = new ListLimitsRead(fill, depth, new ListValue.Limits(fill, depth, threshold));
+            lastListLimits = last;
+        }
+        return last.limits;
+    }
+
+    /** The list limits last built, with the settings they were built from (the record clamps them). */
+    private record ListLimitsRead(int fill, int depth, ListValue.Limits limits) {
     }
 
     /**
