@@ -268,7 +268,7 @@ final class EngineCore implements CallContext, KeyspaceListener, PersistenceHost
             tracking.setCurrent(session);
             Call.BlockRequest block;
             try {
-                block = dispatcher.dispatch(session, args, out, true);
+                block = dispatcher.dispatchBegun(session, args, out);
             } finally {
                 tracking.setCurrent(null);
             }

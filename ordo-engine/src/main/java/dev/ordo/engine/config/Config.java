@@ -104,7 +104,7 @@ public final class Config {
     /** DEBUG QUICKLIST-PACKED-THRESHOLD's size: engine state, not a parameter (CONFIG does not show it). */
     private volatile long listPackedThreshold = ListValue.Limits.DEFAULT_PACKED_THRESHOLD;
     /** Read on every list write, so kept until a setting changes rather than built each time. */
-    private volatile ListLimitsRead lastListLimits = new ListLimitsRead(0, -1, ListValue.Limits.DEFAULT);
+    private volatile ListLimitsRead lastListLimits;
     private final ListpackLimits hashListpackLimits;
     /** The list settings' live parameters, read on every list write without a lookup by name. */
     private final Param listMaxListpackSize;
@@ -648,7 +648,7 @@ public final class Config {
         int depth = (int) listCompressDepth.number;
         long threshold = listPackedThreshold;
         ListLimitsRead last = lastListLimits;
-        if (last.fill != fill || last.depth != depth || last.limits.packedThreshold() != threshold) {
+        if (last == null || last.fill != fill || last.depth != depth || last.limits.packedThreshold() != threshold) {
             last = new ListLimitsRead(fill, depth, new ListValue.Limits(fill, depth, threshold));
             lastListLimits = last;
         }

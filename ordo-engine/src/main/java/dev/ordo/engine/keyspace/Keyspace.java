@@ -21,6 +21,7 @@ public final class Keyspace {
     /** Nested flushes under way (FLUSHALL clears each database). */
     private int flushDepth;
     private long now;
+    private long commandNanos;
     private long dirty;
     /** The heap bytes of every stored key, entry and value, kept in O(1) per change by the databases. */
     private long storedBytes;
@@ -74,9 +75,22 @@ public final class Keyspace {
         this(databases, clock, new SplittableRandom());
     }
 
-    /** Fixes "now" for the command about to run. */
+    /**
+     * Fixes "now" for the command about to run, from one reading of {@link System#nanoTime()}
+     * that the command's timing shares ({@link #commandNanos}).
+     */
     public void beginCommand() {
-        now = clock.millis();
+        commandNanos = System.nanoTime();
+        now = clock.millisAt(commandNanos);
+    }
+
+    /**
+     * The {@link System#nanoTime()} reading the last {@link #beginCommand} took.
+     *
+     * @return when the current command began, in the monotonic clock's nanoseconds
+     */
+    public long commandNanos() {
+        return commandNanos;
     }
 
     /**

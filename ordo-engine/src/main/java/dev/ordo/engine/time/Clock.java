@@ -8,18 +8,7 @@ package dev.ordo.engine.time;
 @FunctionalInterface
 public interface Clock {
     /** The system clock. */
-    Clock SYSTEM = new Clock() {
-        @Override
-        public long millis() {
-            return System.currentTimeMillis();
-        }
-
-        @Override
-        public long micros() {
-            java.time.Instant now = java.time.Instant.now();
-            return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
-        }
-    };
+    Clock SYSTEM = new SystemClock();
 
     /**
      * Milliseconds since the epoch.
@@ -35,5 +24,16 @@ public interface Clock {
      */
     default long micros() {
         return millis() * 1000;
+    }
+
+    /**
+     * Milliseconds since the epoch at the moment {@link System#nanoTime()} read {@code nanoTime},
+     * so that a caller that needs both readings takes one; by default it reads {@link #millis()}.
+     *
+     * @param nanoTime a reading of {@link System#nanoTime()} just taken
+     * @return the current time in milliseconds
+     */
+    default long millisAt(long nanoTime) {
+        return millis();
     }
 }

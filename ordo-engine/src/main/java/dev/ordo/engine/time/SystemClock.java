@@ -1,0 +1,54 @@
+package dev.ordo.engine.time;
+
+import java.time.Instant;
+
+/**
+ * {@link Clock#SYSTEM}: the wall clock, which also tells the time at a {@link System#nanoTime()}
+ * reading without reading the wall clock again. The offset between the two clocks is taken from
+ * {@link Instant#now()} (finer than the millisecond), between two nanoTime readings whose midpoint
+ * it is paired with, and taken again once a reading is over a millisecond past it: a step of the
+ * wall clock (an NTP jump, a clock set by hand) shows within a millisecond, NTP's slewing moves the
+ * clocks apart by under a microsecond in that time, and under load the engine reads the wall clock
+ * once a millisecond instead of once a command. So a result agrees with {@link #millis()} except
+ * within about a microsecond of a millisecond's edge. Safe from any thread: the offset is one
+ * immutable record behind a volatile field.
+ */
+final class SystemClock implements Clock {
+    private static final long RESYNC_NANOS = 1_000_000L;
+
+    /** Wall-clock nanoseconds since the epoch minus {@link System#nanoTime()}, as read at {@code nanoTime}. */
+    private record Offset(long nanoTime, long epochNanosMinusNanoTime) {
+    }
+
+    private volatile Offset offset = read();
+
+    @Override
+    public long millis() {
+        return System.currentTimeMillis();
+    }
+
+    @Override
+    public long micros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+    }
+
+    @Override
+    public long millisAt(long nanoTime) {
+        Offset o = offset;
+        long since = nanoTime - o.nanoTime;
+        if (since < 0 || since > RESYNC_NANOS) {
+            o = read();
+            offset = o;
+        }
+        return Math.floorDiv(nanoTime + o.epochNanosMinusNanoTime, 1_000_000L);
+    }
+
+    private static Offset read() {
+        long before = System.nanoTime();
+        Instant wall = Instant.now();
+        long after = System.nanoTime();
+        long mid = before + (after - before) / 2;
+        return new Offset(after, wall.getEpochSecond() * 1_000_000_000L + wall.getNano() - mid);
+    }
+}
