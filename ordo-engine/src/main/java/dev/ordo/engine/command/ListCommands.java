@@ -73,11 +73,7 @@ final class ListCommands {
         for (int i = 2; i < c.argc(); i++) {
             list.push(c.arg(i), head);
         }
-        if (entry == null) {
-            c.db().add(key, list);
-        } else {
-            c.db().touchModified(key, entry);
-        }
+        stored(c, key, list, entry);
         c.notifyKeyspaceEvent(EventClass.LIST, head ? "lpush" : "rpush", key);
         c.reply().integer(list.size());
     }
@@ -407,15 +403,12 @@ final class ListCommands {
             }
             return;
         }
-        ListValue dst = c.readForWrite(destination, ListValue.class);
+        Database.Entry dstEntry = c.entryForWrite(destination, ListValue.class);
+        ListValue dst = dstEntry == null ? new ListValue() : (ListValue) dstEntry.value();
         byte[] v = src.pop(from);
-        boolean created = dst == null;
-        if (created) {
-            dst = new ListValue();
-        }
         dst.prepareForAdd(v, limits(c));
         dst.push(v, to);
-        stored(c, destination, dst, created);
+        stored(c, destination, dst, dstEntry);
         c.notifyKeyspaceEvent(EventClass.LIST, to ? "lpush" : "rpush", destination);
         c.notifyKeyspaceEvent(EventClass.LIST, from ? "lpop" : "rpop", source);
         removed(c, source, src);
@@ -450,12 +443,15 @@ final class ListCommands {
 
     // ------------------------------------------------------------------ keyspace upkeep
 
-    /** After an add: stores a new list at {@code key}, or records the change of an existing one. */
-    private static void stored(Call c, Key key, ListValue list, boolean created) {
-        if (created) {
+    /**
+     * After an add: stores a new list at {@code key} ({@code entry} null), or records the change
+     * of the existing one held by {@code entry} (from {@link Call#entryForWrite} in this command).
+     */
+    private static void stored(Call c, Key key, ListValue list, Database.Entry entry) {
+        if (entry == null) {
             c.db().add(key, list);
         } else {
-            c.db().touchModified(key);
+            c.db().touchModified(key, entry);
         }
     }
 
