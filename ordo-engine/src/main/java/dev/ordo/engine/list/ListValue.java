@@ -22,6 +22,17 @@ import java.util.Arrays;
  * the element; a compressed node's array is a u32 LE raw length followed by the LZF bytes of the
  * raw form (listpack or element), exactly sized.
  *
+ * <p>Head pushes are staged. LPUSH would otherwise shift node 0's whole listpack (up to 8 KB by
+ * default) for every element, as Redis's memmove does. Instead an element pushed at the head that
+ * node 0 accepts (by Redis's own rule, counting what is staged) is encoded into node 0's spare
+ * capacity, from the array's end backwards: {@code nodes[0][length - headStagedBytes, length)}
+ * holds {@code headStaged} entries in list order, the most recent first. They count in node 0's
+ * count and in {@code size}, and {@link #flushHead} moves them in front of node 0's entries with
+ * one shift. Every public method flushes first, except {@link #prepareForAdds}, the plain getters,
+ * and a push or pop at the tail when node 0 is not the tail node, so everything else sees plain
+ * listpacks; the node layout is exactly that of pushing one element at a time (a property test
+ * compares the two byte for byte). LPUSH then shifts node 0 once per growth of its array.
+ *
  * <p>Invariants, checked by {@link #checkInvariants}:
  * <ul>
  *   <li>{@code size} is the sum of the node counts; no node is empty; a packed node's header and
@@ -30,6 +41,8 @@ import java.util.Arrays;
  *   <li>Only quicklist nodes at least {@code compressDepth} nodes from both ends are compressed
  *       (a node stays raw when LZF does not save 8 bytes, or it is under 48 bytes, as in Redis).</li>
  *   <li>Only the first and last node keep spare capacity.</li>
+ *   <li>Staged head entries lie beyond node 0's listpack, walk to {@code headStaged} entries of
+ *       {@code headStagedBytes} bytes, and are none unless node 0 is packed.</li>
  *   <li>{@code memory} equals the footprint recomputed from the arrays.</li>
  * </ul>
  *
@@ -135,6 +148,9 @@ public final class ListValue implements Value {
     /** The packed threshold in force at the last add (Redis's is global and read at each add). */
     private long packedThreshold = Limits.DEFAULT_PACKED_THRESHOLD;
     private long memory;
+    /** Entries pushed at the head that wait at the end of node 0's array (see the class comment). */
+    private int headStaged;
+    private int headStagedBytes;
 
     /** An empty list in the listpack encoding. */
     public ListValue() {
@@ -172,7 +188,7 @@ public final class ListValue implements Value {
         if (quick) {
             return;
         }
-        long lpBytes = nodeCount == 0 ? Listpack.EMPTY : Listpack.total(nodes[0]);
+        long lpBytes = nodeCount == 0 ? Listpack.EMPTY : Listpack.total(nodes[0]) + headStagedBytes;
         if (limits.exceeded(lpBytes + bytes, size + count)) {
             quick = true;
             fill = limits.fill();
@@ -190,10 +206,11 @@ public final class ListValue implements Value {
      * a listpack (Redis does this after every removal).
      */
     public void compactEncoding(Limits limits) {
+        flushHead();
         if (!quick || nodeCount != 1 || (info[0] & PLAIN) != 0) {
             return;
         }
-        long bytes = rawSize(0);
+        long bytes = bytesOf(0);
         if (limits.fill() < 0 ? bytes > limits.sizeLimit() / 2 : size > limits.countLimit() / 2) {
             return;
         }
@@ -205,6 +222,7 @@ public final class ListValue implements Value {
 
     /** The element at {@code index} (0-based, negative from the end), or null when out of range. */
     public byte[] get(long index) {
+        flushHead();
         long i = index < 0 ? size + index : index;
         if (i < 0 || i >= size) {
             return null;
@@ -218,6 +236,7 @@ public final class ListValue implements Value {
      * head to tail, decompressing each node once.
      */
     public void forEach(long start, long count, ElementSink sink) {
+        flushHead();
         if (count <= 0) {
             return;
         }
@@ -242,6 +261,7 @@ public final class ListValue implements Value {
      * limit). Positions go to {@code out} in the order found.
      */
     public void positions(byte[] element, long rank, long count, long maxlen, java.util.function.LongConsumer out) {
+        flushHead();
         if (size == 0) {
             return;
         }
@@ -279,8 +299,11 @@ public final class ListValue implements Value {
         if (nodeCount == 0) {
             insertNode(0, element);
         } else if (head) {
-            insertInto(0, 0, element);
+            pushHead(element);
         } else {
+            if (nodeCount == 1) {
+                flushHead();
+            }
             insertInto(nodeCount - 1, info[nodeCount - 1] & COUNT, element);
         }
         size++;
@@ -288,6 +311,9 @@ public final class ListValue implements Value {
 
     /** Removes and returns the head or tail element, or null when empty. */
     public byte[] pop(boolean head) {
+        if (head || nodeCount == 1) {
+            flushHead();
+        }
         if (size == 0) {
             return null;
         }
@@ -312,10 +338,11 @@ public final class ListValue implements Value {
 
     /** Replaces the element at {@code index} (within the list; after {@link #prepareForAdd}). */
     public void set(long index, byte[] element) {
+        flushHead();
         Cursor c = cursorAt(index);
         int i = c.node;
         if (!c.plain && (!quick || (!large(element.length)
-                && !exceeded(rawSize(i) + element.length + SIZE_ESTIMATE_OVERHEAD, info[i] & COUNT)))) {
+                && !exceeded(bytesOf(i) + element.length + SIZE_ESTIMATE_OVERHEAD, info[i] & COUNT)))) {
             int off = c.offset;
             byte[] b = open(i);
             int old = Listpack.entrySize(b, off);
@@ -348,6 +375,7 @@ public final class ListValue implements Value {
 
     /** Inserts {@code element} so that it gets {@code index} (0..size). */
     void insert(long index, byte[] element) {
+        flushHead();
         if (nodeCount == 0) {
             insertNode(0, element);
         } else if (index == size) {
@@ -364,6 +392,7 @@ public final class ListValue implements Value {
      * positive, from the tail when negative, all when 0; returns how many.
      */
     public long remove(byte[] element, long count) {
+        flushHead();
         Listpack.Probe probe = new Listpack.Probe(element);
         long wanted = count == 0 ? Long.MAX_VALUE : Math.abs(count);
         boolean fromHead = count >= 0;
@@ -393,6 +422,7 @@ public final class ListValue implements Value {
 
     /** Removes {@code count} elements from {@code start} (both within the list). */
     public void removeRange(long start, long count) {
+        flushHead();
         if (count <= 0) {
             return;
         }
@@ -447,6 +477,7 @@ public final class ListValue implements Value {
     /** A deep copy (COPY), in the same encoding and with the same limits. */
     @Override
     public ListValue copy() {
+        flushHead();
         ListValue c = new ListValue();
         c.nodes = new byte[nodes.length][];
         for (int i = 0; i < nodeCount; i++) {
@@ -467,6 +498,7 @@ public final class ListValue implements Value {
 
     /** The number of nodes (1 for a non-empty listpack). */
     public int nodeCount() {
+        flushHead();
         return nodeCount;
     }
 
@@ -477,9 +509,10 @@ public final class ListValue implements Value {
 
     /** The sum of the nodes' uncompressed sizes (DEBUG OBJECT's ql_uncompressed_size). */
     public long uncompressedBytes() {
+        flushHead();
         long total = 0;
         for (int i = 0; i < nodeCount; i++) {
-            total += rawSize(i);
+            total += bytesOf(i);
         }
         return total;
     }
@@ -496,11 +529,18 @@ public final class ListValue implements Value {
 
     /** The entry count of node {@code i}. */
     public int countOf(int i) {
+        flushHead();
         return info[i] & COUNT;
     }
 
     /** The uncompressed bytes of node {@code i}: the listpack's total size, or the plain element's length. */
     public int rawSize(int i) {
+        flushHead();
+        return bytesOf(i);
+    }
+
+    /** Node i's uncompressed bytes as stored: staged head entries are not counted. */
+    private int bytesOf(int i) {
         byte[] b = nodes[i];
         if ((info[i] & COMPRESSED) != 0) {
             return Listpack.total(b);
@@ -513,11 +553,13 @@ public final class ListValue implements Value {
      * total size, or a plain element); do not change it.
      */
     public byte[] rawNode(int i) {
+        flushHead();
         return raw(i);
     }
 
     /** Node {@code i}'s LZF bytes when it is compressed: {@code [4, length)} of the returned array. */
     public byte[] compressedNode(int i) {
+        flushHead();
         return nodes[i];
     }
 
@@ -527,6 +569,7 @@ public final class ListValue implements Value {
      * {@code limits}; {@link #fitEncoding} picks the final encoding once every node is in.
      */
     public void appendNode(byte[] bytes, int count, boolean plain, Limits limits) {
+        flushHead();
         if (!quick) {
             quick = true;
             fill = limits.fill();
@@ -545,7 +588,8 @@ public final class ListValue implements Value {
      * Redis's loader converts it.
      */
     public void fitEncoding(Limits limits) {
-        if (quick && nodeCount == 1 && (info[0] & PLAIN) == 0 && !limits.exceeded(rawSize(0), size)) {
+        flushHead();
+        if (quick && nodeCount == 1 && (info[0] & PLAIN) == 0 && !limits.exceeded(bytesOf(0), size)) {
             open(0);
             quick = false;
         }
@@ -676,7 +720,8 @@ public final class ListValue implements Value {
         if ((info[i] & PLAIN) != 0 || large(element.length)) {
             return false;
         }
-        return !exceeded((long) rawSize(i) + element.length + SIZE_ESTIMATE_OVERHEAD, (info[i] & COUNT) + 1);
+        long bytes = bytesOf(i) + (i == 0 ? headStagedBytes : 0);
+        return !exceeded(bytes + element.length + SIZE_ESTIMATE_OVERHEAD, (info[i] & COUNT) + 1);
     }
 
     /** Inserts {@code element} before entry {@code k} of node i ({@code k == count} appends). */
@@ -702,6 +747,44 @@ public final class ListValue implements Value {
                 insertNode(i + 1, element);
             }
         }
+    }
+
+    /**
+     * Adds {@code element} at the head: staged in node 0's spare capacity when node 0 takes it
+     * and has the room, else flushed and inserted as before (see the class comment).
+     */
+    private void pushHead(byte[] element) {
+        if (allowsInsert(0, element)) {
+            byte[] b = nodes[0];
+            int n = Listpack.encodedSize(element);
+            int at = b.length - headStagedBytes - n;
+            if (at >= Listpack.total(b)) {
+                Listpack.encode(element, b, at);
+                headStagedBytes += n;
+                headStaged++;
+                info[0]++;
+                return;
+            }
+        }
+        flushHead();
+        insertInto(0, 0, element);
+    }
+
+    /** Moves the staged head entries into node 0's listpack, in front of its entries: one shift. */
+    private void flushHead() {
+        int s = headStagedBytes;
+        if (s == 0) {
+            return;
+        }
+        byte[] b = nodes[0];
+        byte[] staged = Arrays.copyOfRange(b, b.length - s, b.length);
+        int total = Listpack.total(b);
+        System.arraycopy(b, Listpack.HEADER, b, Listpack.HEADER + s, total - Listpack.HEADER);
+        System.arraycopy(staged, 0, b, Listpack.HEADER, s);
+        Listpack.setTotal(b, total + s);
+        Listpack.setCount(b, info[0] & COUNT);
+        headStaged = 0;
+        headStagedBytes = 0;
     }
 
     private void insertEntry(int i, int k, byte[] element) {
@@ -973,6 +1056,9 @@ public final class ListValue implements Value {
         if (!quick && nodeCount > 1) {
             fail("listpack with " + nodeCount + " nodes");
         }
+        if ((headStaged != 0 || headStagedBytes != 0) && (nodeCount == 0 || (info[0] & (PLAIN | COMPRESSED)) != 0)) {
+            fail("staged head entries without a packed node 0");
+        }
         for (int i = 0; i < nodeCount; i++) {
             int n = info[i] & COUNT;
             mem += Footprint.array(nodes[i].length);
@@ -996,6 +1082,23 @@ public final class ListValue implements Value {
             byte[] b = raw(i);
             if (!compressed && i != 0 && i != nodeCount - 1 && b.length != Listpack.total(b)) {
                 fail("inner node " + i + " has spare capacity");
+            }
+            if (i == 0 && headStagedBytes > 0) {
+                n -= headStaged;
+                int staged = 0;
+                int q = b.length - headStagedBytes;
+                if (q < Listpack.total(b)) {
+                    fail("staged head entries overlap node 0's listpack");
+                }
+                while (q < b.length) {
+                    q = Listpack.next(b, q);
+                    staged++;
+                }
+                if (q != b.length || staged != headStaged) {
+                    fail("staged head entries walk " + staged + " to " + q + ", expected " + headStaged + " to " + b.length);
+                }
+            } else if (i == 0 && headStaged != 0) {
+                fail(headStaged + " staged head entries in 0 bytes");
             }
             int walked = 0;
             int p = Listpack.HEADER;

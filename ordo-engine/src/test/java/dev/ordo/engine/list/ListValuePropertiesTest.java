@@ -88,6 +88,50 @@ class ListValuePropertiesTest {
         }
     }
 
+    /**
+     * Staged head pushes ({@link ListValue}'s class comment) change nothing but when node 0's
+     * shift happens: a list whose staged entries are flushed after every operation (each public
+     * read flushes) and one left to stage across runs of operations end with the same nodes, byte
+     * for byte, the same counts, flags and memory. The staged state is checked after every step.
+     */
+    @Property(tries = 300)
+    void stagedHeadPushes_leaveTheNodesOfOneAtATime(@ForAll("headHeavyOperations") List<Op> ops,
+                                                     @ForAll @IntRange(min = -5, max = 12) int fill,
+                                                     @ForAll @IntRange(min = 0, max = 3) int depth,
+                                                     @ForAll @IntRange(min = 1, max = 40) int compareEvery) {
+        ListValue.Limits limits = new ListValue.Limits(fill, depth);
+        ListValue flushed = new ListValue();
+        ListValue staged = new ListValue();
+        List<String> model = new ArrayList<>();
+        List<String> stagedModel = new ArrayList<>();
+        for (int k = 0; k < ops.size(); k++) {
+            apply(ops.get(k), flushed, model, limits);
+            flushed.nodeCount();
+            apply(ops.get(k), staged, stagedModel, limits);
+            staged.checkInvariants();
+            assertThat(staged.size()).isEqualTo(flushed.size());
+            assertThat(staged.memoryUsage()).isEqualTo(flushed.memoryUsage());
+            if ((k + 1) % compareEvery == 0 || k == ops.size() - 1) {
+                assertSameNodes(staged, flushed);
+                assertThat(contents(staged)).isEqualTo(model);
+            }
+        }
+    }
+
+    private static void assertSameNodes(ListValue actual, ListValue expected) {
+        assertThat(actual.nodeCount()).isEqualTo(expected.nodeCount());
+        assertThat(actual.encoding()).isEqualTo(expected.encoding());
+        for (int i = 0; i < expected.nodeCount(); i++) {
+            assertThat(actual.countOf(i)).as("count of node %d", i).isEqualTo(expected.countOf(i));
+            assertThat(actual.isPlain(i)).as("node %d plain", i).isEqualTo(expected.isPlain(i));
+            assertThat(actual.isCompressed(i)).as("node %d compressed", i).isEqualTo(expected.isCompressed(i));
+            int bytes = expected.rawSize(i);
+            assertThat(actual.rawSize(i)).as("bytes of node %d", i).isEqualTo(bytes);
+            assertThat(Arrays.copyOf(actual.rawNode(i), bytes)).as("node %d", i).isEqualTo(Arrays.copyOf(expected.rawNode(i), bytes));
+        }
+        actual.checkInvariants();
+    }
+
     private static void apply(Op op, ListValue list, List<String> model, ListValue.Limits limits) {
         if (op instanceof Push p) {
             list.prepareForAdd(p.v(), limits);
@@ -174,6 +218,16 @@ class ListValuePropertiesTest {
 
     @Provide
     Arbitrary<List<Op>> operations() {
+        return operations(6, 6, 160);
+    }
+
+    /** Long runs of head pushes (queues, LPUSH-heavy feeds) between the other operations. */
+    @Provide
+    Arbitrary<List<Op>> headHeavyOperations() {
+        return operations(40, 4, 400);
+    }
+
+    private static Arbitrary<List<Op>> operations(int headPushes, int tailPushes, int maxSize) {
         Arbitrary<byte[]> value = Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(10, Arbitraries.of("a", "b", "c", "0", "1", "-1", "127", "128", "-4096", "4096", "70000", "-9000000",
                         "9000000000", "-9223372036854775808", "9223372036854775807", "01", "-0", "+5", "")
@@ -182,14 +236,15 @@ class ListValuePropertiesTest {
                 net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(60, 9000).map(n -> repeat('y', n))));
         Arbitrary<Long> index = Arbitraries.longs().between(0, 300);
         Arbitrary<Op> op = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(12, Combinators.combine(value, Arbitraries.of(true, false)).as(Push::new)),
+                net.jqwik.api.Tuple.of(headPushes, value.map(v -> new Push(v, true))),
+                net.jqwik.api.Tuple.of(tailPushes, value.map(v -> new Push(v, false))),
                 net.jqwik.api.Tuple.of(2, Arbitraries.of(true, false).map(Pop::new)),
                 net.jqwik.api.Tuple.of(2, Combinators.combine(index, value).as(Set::new)),
                 net.jqwik.api.Tuple.of(2, Combinators.combine(value, value, Arbitraries.of(true, false)).as(Insert::new)),
                 net.jqwik.api.Tuple.of(1, Combinators.combine(value, Arbitraries.longs().between(-3, 3)).as(Remove::new)),
                 net.jqwik.api.Tuple.of(1, Combinators.combine(Arbitraries.longs().between(0, 5), Arbitraries.longs().between(0, 200)).as(Trim::new)),
                 net.jqwik.api.Tuple.of(1, Combinators.combine(index, Arbitraries.longs().between(0, 40)).as(RemoveRange::new)));
-        return op.list().ofMaxSize(160);
+        return op.list().ofMaxSize(maxSize);
     }
 
     private static byte[] repeat(char c, int n) {
