@@ -37,6 +37,8 @@ final class BusyScriptGate {
     private final Scripting scripting;
     private final Dispatcher dispatcher;
     private final Supplier<ServerControl> server;
+    /** Written under the lock, by the thread that took it. */
+    private boolean waited;
 
     BusyScriptGate(ReentrantLock lock, Config config, CommandTable commands, Acl acl, Scripting scripting, Dispatcher dispatcher,
                    Supplier<ServerControl> server) {
@@ -50,13 +52,25 @@ final class BusyScriptGate {
     }
 
     /**
+     * Whether the last {@link #acquire} that took the lock had to wait for it (another thread held
+     * it). Read under the lock.
+     *
+     * @return whether it waited
+     */
+    boolean waited() {
+        return waited;
+    }
+
+    /**
      * Takes the lock, or answers the command without it while a script is busy: returns whether
      * the lock is held.
      */
     boolean acquire(Session session, byte[][] args, ReplyWriter out) {
         if (lock.tryLock()) {
+            waited = false;
             return true;
         }
+        waited = true;
         while (true) {
             Scripting.Run run = scripting.running();
             if (run != null && run.elapsedMillis() >= config.getLong("busy-reply-threshold")) {

@@ -256,6 +256,20 @@ final class EngineCore implements CallContext, KeyspaceListener, PersistenceHost
      */
     @Override
     public HostedEngine.Outcome execute(Session session, byte[][] args, ReplyWriter out, HostedEngine.Resumer resumer) {
+        return execute(session, args, out, resumer, false);
+    }
+
+    @Override
+    public HostedEngine.Outcome executeNext(Session session, byte[][] args, ReplyWriter out, HostedEngine.Resumer resumer) {
+        return execute(session, args, out, resumer, true);
+    }
+
+    /**
+     * Runs a client's command. When it follows the caller's previous command at once ({@code
+     * next}), took the lock without waiting, and the last command ran to its end, it begins at
+     * that command's end reading: nothing but the caller's reply and parsing came between.
+     */
+    private HostedEngine.Outcome execute(Session session, byte[][] args, ReplyWriter out, HostedEngine.Resumer resumer, boolean next) {
         if (stopped != null) {
             out.error(Errors.ENGINE_STOPPED);
             return HostedEngine.Outcome.DONE;
@@ -264,7 +278,11 @@ final class EngineCore implements CallContext, KeyspaceListener, PersistenceHost
             return HostedEngine.Outcome.DONE;
         }
         try {
-            keyspace.beginCommand();
+            if (next && !busyGate.waited() && dispatcher.ranToEnd()) {
+                keyspace.beginCommandAt(dispatcher.endNanos());
+            } else {
+                keyspace.beginCommand();
+            }
             tracking.setCurrent(session);
             Call.BlockRequest block;
             try {

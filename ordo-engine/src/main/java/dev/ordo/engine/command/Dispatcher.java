@@ -29,6 +29,8 @@ import java.util.function.Supplier;
 public final class Dispatcher {
     /** A start time not taken yet: {@link #run} reads the clock itself (nanoTime may be any long, but is not this one in practice). */
     private static final long NOT_STARTED = Long.MIN_VALUE;
+    /** The clock reading that ended the last command run to completion since the last dispatch began, or NOT_STARTED. */
+    private long endNanos = NOT_STARTED;
     private final CallContext context;
     private final Map<String, CommandStats> stats = new LinkedHashMap<>();
     private final SlowLog slowLog = new SlowLog();
@@ -113,7 +115,8 @@ public final class Dispatcher {
     /**
      * {@link #dispatch} of a client's command right after {@link dev.ordo.engine.keyspace.Keyspace#beginCommand}:
      * its duration (commandstats, the slow log, latency) counts from that method's clock reading,
-     * so a command reads the clock twice, as Redis's do, rather than three times.
+     * so a command reads the clock twice, as Redis's do, rather than three times (once when it
+     * begins at the end reading of the command before it, {@link #endNanos}).
      *
      * @param session the client
      * @param args the command and its arguments
@@ -124,7 +127,28 @@ public final class Dispatcher {
         return dispatch(session, args, out, true, context.keyspace().commandNanos());
     }
 
+    /**
+     * Whether the last dispatch ran its command to the end (it was not refused and did not block),
+     * so that {@link #endNanos} holds the clock reading that ended it.
+     *
+     * @return whether there is an end reading
+     */
+    public boolean ranToEnd() {
+        return endNanos != NOT_STARTED;
+    }
+
+    /**
+     * The clock reading that ended the last command run to the end ({@link #ranToEnd}): where a
+     * command that follows it at once may begin ({@link dev.ordo.engine.keyspace.Keyspace#beginCommandAt}).
+     *
+     * @return the {@link System#nanoTime()} reading
+     */
+    public long endNanos() {
+        return endNanos;
+    }
+
     private Call.BlockRequest dispatch(Session session, byte[][] args, ReplyWriter out, boolean blockingAllowed, long startNanos) {
+        endNanos = NOT_STARTED;
         Command command = context.commands().lookup(args[0]);
         if (command == null) {
             flagTransaction(session);
@@ -480,7 +504,8 @@ public final class Dispatcher {
         }
         Call.BlockRequest block = call.blockRequest();
         if (block == null) {
-            long micros = (System.nanoTime() - start) / 1000;
+            endNanos = System.nanoTime();
+            long micros = (endNanos - start) / 1000;
             s.calls++;
             s.micros += micros;
             if (latencyTracking.getAsBoolean()) {

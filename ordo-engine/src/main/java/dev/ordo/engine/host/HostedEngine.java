@@ -142,6 +142,22 @@ public interface HostedEngine extends CallContext {
     Outcome execute(Session session, byte[][] args, ReplyWriter out, Resumer resumer);
 
     /**
+     * {@link #execute} of a command that follows the caller's previous one at once, on the same
+     * thread with nothing in between (the next command of a pipeline read in one go): it may
+     * begin at the clock reading that ended the command before it, rather than read the clock
+     * again (a clock read is about 4% of a pipelined LPUSH's work on a virtual machine's clock).
+     *
+     * @param session the client running the command
+     * @param args the command and its arguments
+     * @param out where the reply goes
+     * @param resumer told when a blocked command has been answered
+     * @return whether the command completed or blocked
+     */
+    default Outcome executeNext(Session session, byte[][] args, ReplyWriter out, Resumer resumer) {
+        return execute(session, args, out, resumer);
+    }
+
+    /**
      * What Redis answers while a script is busy, for a transport serving its clients from inside the script's thread.
      *
      * @param session the client sending the command

@@ -62,6 +62,7 @@ public final class Keyspace {
         for (int i = 0; i < databases; i++) {
             this.databases[i] = new Database(i, this);
         }
+        this.commandNanos = System.nanoTime();
         this.now = clock.millis();
     }
 
@@ -80,7 +81,19 @@ public final class Keyspace {
      * that the command's timing shares ({@link #commandNanos}).
      */
     public void beginCommand() {
-        commandNanos = System.nanoTime();
+        beginCommandAt(System.nanoTime());
+    }
+
+    /**
+     * {@link #beginCommand} from a {@link System#nanoTime()} reading the caller already has: the
+     * previous command's end reading, for a command that follows it at once (the next of a
+     * pipeline), which saves a clock read. Time never goes back: a reading older than the last
+     * command's beginning counts as that beginning.
+     *
+     * @param nanos a reading of the monotonic clock taken just before
+     */
+    public void beginCommandAt(long nanos) {
+        commandNanos = nanos - commandNanos < 0 ? commandNanos : nanos;
         now = clock.millisAt(commandNanos);
     }
 

@@ -97,6 +97,12 @@ final class Connection extends ChannelInboundHandlerAdapter implements HostedEng
     private byte[][] deferred;
     /** Whether this connection's deferred command is running as its task: a script it runs may pump the loop's I/O. */
     private boolean runningTask;
+    /**
+     * Whether a command of the read being handled ran to its end just before, on this thread: the
+     * next command of the same read follows it at once ({@link HostedEngine#executeNext}).
+     * Cleared when the read is done and whenever a command does not run straight away.
+     */
+    private boolean ranInRead;
     /** Whether reading waits for this connection's busy script to end (backpressure must not restart it). */
     private boolean pausedForScript;
     private volatile boolean blocked;
@@ -357,9 +363,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements HostedEng
         if (msg instanceof ProtocolError error && error.reply() == null) {
             protocolError(error);
         } else if (blocked || deferred != null || running || !pending.isEmpty() || heldBack()) {
+            ranInRead = false;
             enqueue(msg);
         } else {
-            handle(msg);
+            handle(msg, ranInRead);
+            ranInRead = !blocked && deferred == null && !closing;
         }
     }
 
@@ -390,13 +398,14 @@ final class Connection extends ChannelInboundHandlerAdapter implements HostedEng
         return bytes;
     }
 
-    private void handle(Object msg) {
+    /** Handles a decoded message; {@code follows}: it follows a command of the same read at once. */
+    private void handle(Object msg, boolean follows) {
         if (msg instanceof ProtocolError error) {
             protocolError(error);
         } else if (server.runsScriptsAsTasks() && mayRunScript(((byte[][]) msg)[0]) && scriptBusyHere() == null) {
             defer((byte[][]) msg);
         } else {
-            run((byte[][]) msg);
+            run((byte[][]) msg, follows);
         }
     }
 
@@ -445,7 +454,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements HostedEng
         }
         runningTask = scriptBusyHere() == null;
         try {
-            run(args);
+            run(args, false);
         } finally {
             runningTask = false;
         }
@@ -487,7 +496,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements HostedEng
     }
 
     /** Runs one command, or parks the connection if it blocks. */
-    private void run(byte[][] args) {
+    private void run(byte[][] args, boolean follows) {
         if (isHttpLine(args[0])) {
             crossProtocolAttack();
             return;
@@ -498,7 +507,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements HostedEng
             Scripting.Run busy = scriptBusyHere();
             if (busy != null) {
                 engine.answerWhileBusy(session, args, writer, busy);
-            } else if (execute(args, mark) == HostedEngine.Outcome.BLOCKED) {
+            } else if (execute(args, mark, follows) == HostedEngine.Outcome.BLOCKED) {
                 block(mark);
                 return;
             }
@@ -513,9 +522,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements HostedEng
         afterCommand();
     }
 
-    private HostedEngine.Outcome execute(byte[][] args, int mark) {
+    private HostedEngine.Outcome execute(byte[][] args, int mark, boolean follows) {
         try {
-            return engine.execute(session, args, writer, this);
+            return follows ? engine.executeNext(session, args, writer, this) : engine.execute(session, args, writer, this);
         } catch (RuntimeException e) {
             server.log().warning("Command '" + new String(args[0], StandardCharsets.UTF_8) + "' failed: " + e);
             writer.truncate(mark);
@@ -597,7 +606,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements HostedEng
         Object msg;
         while (!blocked && deferred == null && !closing && !heldBack() && (msg = pending.poll()) != null) {
             pendingBytes -= weight(msg);
-            handle(msg);
+            handle(msg, false);
         }
     }
 
@@ -643,6 +652,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements HostedEng
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        ranInRead = false;
         lastInteraction = System.currentTimeMillis();
         flush(); // and flushNow refreshes the memory figures at the end of the turn
     }
