@@ -146,6 +146,8 @@ public interface HostedEngine extends CallContext {
      * thread with nothing in between (the next command of a pipeline read in one go): it may
      * begin at the clock reading that ended the command before it, rather than read the clock
      * again (a clock read is about 4% of a pipelined LPUSH's work on a virtual machine's clock).
+     * A pause of the thread between the two (a garbage collection) then counts in this command's
+     * duration, as a pause during a command always does.
      *
      * @param session the client running the command
      * @param args the command and its arguments
