@@ -6,14 +6,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class SystemClockTest {
     /**
-     * The contract is agreement with the wall clock except within about a microsecond of a
-     * millisecond's edge, where a reading may fall on the millisecond before: hence {@code before - 1}.
+     * The contract is agreement with the wall clock except within about a microsecond after a
+     * millisecond's edge, where a reading may fall on the millisecond before (hence {@code before
+     * - 1}), and never a reading ahead of it. A million readings: an offset paired with the
+     * midpoint of its two nanoTime readings ran ahead about once in 80,000 on a busy machine.
      */
     @Test
     void millisAt_aReadingJustTaken_fallsBetweenTheWallClockBeforeAndAfterIt() {
         Clock clock = Clock.SYSTEM;
         int onTheEdge = 0;
-        for (int i = 0; i < 100_000; i++) {
+        for (int i = 0; i < 1_000_000; i++) {
             long before = System.currentTimeMillis();
             long at = clock.millisAt(System.nanoTime());
             long after = System.currentTimeMillis();
@@ -22,7 +24,7 @@ class SystemClockTest {
                 onTheEdge++;
             }
         }
-        assertThat(onTheEdge).as("readings a millisecond behind").isLessThan(100);
+        assertThat(onTheEdge).as("readings a millisecond behind").isLessThan(1_000);
     }
 
     @Test
