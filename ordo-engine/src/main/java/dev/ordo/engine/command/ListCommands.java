@@ -307,9 +307,7 @@ final class ListCommands {
         }
         if (!counted) {
             byte[] v = list.pop(head);
-            c.notifyKeyspaceEvent(EventClass.LIST, head ? "lpop" : "rpop", key);
-            removed(c, key, list);
-            c.propagate(head ? "LPOP" : "RPOP", key, 1);
+            popped(c, key, list, head, 1);
             c.reply().bulk(v);
             return;
         }
@@ -329,10 +327,15 @@ final class ListCommands {
             java.util.Collections.reverse(popped);
         }
         list.removeRange(start, n);
+        popped(c, key, list, head, n);
+        return popped;
+    }
+
+    /** After {@code n} elements were popped from {@code list} at {@code key}: the event, the key's change or removal, the effect. */
+    private static void popped(Call c, Key key, ListValue list, boolean head, int n) {
         c.notifyKeyspaceEvent(EventClass.LIST, head ? "lpop" : "rpop", key);
         removed(c, key, list);
         c.propagate(head ? "LPOP" : "RPOP", key, n);
-        return popped;
     }
 
     private static void replyElements(Call c, List<byte[]> elements) {
